@@ -1,0 +1,98 @@
+//! The library's error type. Messages say what is wrong and how to fix it,
+//! naming the object; they never contain a password.
+
+use std::path::PathBuf;
+
+/// Every error the library returns.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The catalog failed `check`; the report lists every problem.
+    #[error("the catalog in {} is invalid ({} error(s)); run `catalog check` for the full list", .dir.display(), .errors)]
+    InvalidCatalog {
+        /// Catalog directory.
+        dir: PathBuf,
+        /// Number of errors.
+        errors: usize,
+        /// The full check report.
+        report: Box<crate::catalog::CheckReport>,
+    },
+    /// Reading a file or directory failed.
+    #[error("cannot read {}: {source}", .path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A usage error: bad option value, unknown consumer, bad URL.
+    #[error("{0}")]
+    Usage(String),
+    /// The database could not be reached or refused the login.
+    #[error("cannot connect to {target}: {message}")]
+    Connect {
+        /// `host:port/db`, never the password.
+        target: String,
+        /// What the server or network said.
+        message: String,
+    },
+    /// A statement failed on the server.
+    #[error("{context}: {message}")]
+    Database {
+        /// What was being done (`reading columns of table X`).
+        context: String,
+        /// Server error code, when the server sent one.
+        code: Option<u16>,
+        /// Server message.
+        message: String,
+    },
+    /// A deadline passed.
+    #[error("{what} did not finish within {seconds} s; raise --timeout or check the server")]
+    Timeout {
+        /// What timed out.
+        what: String,
+        /// The budget.
+        seconds: u64,
+    },
+    /// Another applier holds the advisory lock.
+    #[error("advisory lock `{name}` is held by another applier (waited {seconds} s); rerun when it finishes or raise --lock-timeout")]
+    LockHeld {
+        /// Lock name.
+        name: String,
+        /// How long we waited.
+        seconds: u64,
+    },
+    /// A schema dump could not be read.
+    #[error("{}:{line}: {message}", .file.display())]
+    Dump {
+        /// Dump file.
+        file: PathBuf,
+        /// 1-based line of the failing statement.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Something the catalog format cannot express was met (import).
+    #[error("table `{table}`: {object} cannot be expressed in a catalog: {reason} (use --skip-unsupported to leave it out)")]
+    Unsupported {
+        /// Table.
+        table: String,
+        /// Object (column / index name).
+        object: String,
+        /// Why.
+        reason: String,
+    },
+    /// Apply stopped: a step failed or new drift appeared mid-run.
+    #[error("apply stopped at table `{table}`, {object}: {message}")]
+    ApplyStopped {
+        /// Table.
+        table: String,
+        /// Object.
+        object: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Library result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,138 @@
+//! Identifiers and SQL literals: the one place that quotes anything into SQL text.
+
+use std::fmt;
+
+/// Maximum identifier length in MySQL, MariaDB and TiDB.
+pub const MAX_IDENT_LEN: usize = 64;
+
+/// A table, column or index name. Compares and hashes case-insensitively,
+/// as MySQL compares column and index names; keeps the declared spelling.
+#[derive(Debug, Clone, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Ident(String);
+
+impl Ident {
+    /// Wraps a name as declared.
+    pub fn new(name: impl Into<String>) -> Self {
+        Ident(name.into())
+    }
+    /// The name as declared.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The case-folded key used for comparison and lookup.
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+    /// Why this name cannot be used as a MySQL identifier, if it cannot.
+    pub fn invalid_reason(&self) -> Option<String> {
+        invalid_ident_reason(&self.0)
+    }
+}
+
+/// Why `name` cannot be a MySQL identifier: empty, too long, or holding a backtick or NUL.
+pub fn invalid_ident_reason(name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some("identifier is empty".into())
+    } else if name.chars().count() > MAX_IDENT_LEN {
+        Some(format!(
+            "identifier is {} characters long; the limit is {MAX_IDENT_LEN}",
+            name.chars().count()
+        ))
+    } else if name.contains('`') {
+        Some("identifier contains a backtick".into())
+    } else if name.contains('\0') {
+        Some("identifier contains a NUL character".into())
+    } else if name.ends_with(' ') {
+        Some("identifier ends with a space".into())
+    } else {
+        None
+    }
+}
+
+impl PartialEq for Ident {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0) || self.key() == other.key()
+    }
+}
+
+impl std::hash::Hash for Ident {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state)
+    }
+}
+
+impl PartialOrd for Ident {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ident {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key()).then_with(|| self.0.cmp(&other.0))
+    }
+}
+
+impl fmt::Display for Ident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Ident {
+    fn from(s: &str) -> Self {
+        Ident::new(s)
+    }
+}
+
+/// Quotes an identifier with backticks, doubling any backtick inside.
+/// Every identifier in generated SQL goes through here.
+pub fn quote_ident(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// Quotes a string literal for DDL text (comments, literal defaults), where
+/// the server offers no bound parameters. Escapes quote, backslash and NUL.
+pub fn quote_str(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('\'');
+    for c in value.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            '\\' => out.push_str("\\\\"),
+            '\0' => out.push_str("\\0"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            _ => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idents_compare_case_insensitively() {
+        assert_eq!(Ident::new("State"), Ident::new("STATE"));
+        assert_ne!(Ident::new("State"), Ident::new("Status"));
+    }
+
+    #[test]
+    fn quoting_escapes() {
+        assert_eq!(quote_ident("a`b"), "`a``b`");
+        assert_eq!(quote_str("it's \\ ok"), "'it''s \\\\ ok'");
+    }
+
+    #[test]
+    fn invalid_identifiers() {
+        assert!(invalid_ident_reason("").is_some());
+        assert!(invalid_ident_reason(&"x".repeat(65)).is_some());
+        assert!(invalid_ident_reason(&"x".repeat(64)).is_none());
+        assert!(invalid_ident_reason("a`b").is_some());
+        assert!(invalid_ident_reason("a\0b").is_some());
+    }
+}

@@ -1,0 +1,375 @@
+//! The one typed model of tables, columns and indexes, produced alike by the
+//! catalog loader, live inspection and the dump parser, and compared by `diff`.
+//!
+//! Values are kept normalised (canonical collation names, typed column types,
+//! typed defaults) so that equal physical shapes compare equal across flavors.
+
+use crate::coltype::ColumnType;
+use crate::collation::{canonical_charset, canonical_collation};
+use crate::ident::Ident;
+
+/// A column default, normalised.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DefaultValue {
+    /// A literal value, unquoted (`'pending'` and `pending` are both `pending`;
+    /// numbers in canonical form, `0.00` is `0`).
+    Literal(String),
+    /// `CURRENT_TIMESTAMP(p)` / `NOW(p)`, p = fractional digits.
+    CurrentTimestamp(u8),
+    /// Any other expression, lowercased with whitespace collapsed.
+    Expression(String),
+}
+
+impl DefaultValue {
+    /// Parses a default as SQL text: `NULL`, a quoted or numeric literal,
+    /// `CURRENT_TIMESTAMP[(p)]` / `NOW([p])`, or an expression (outer
+    /// parentheses removed). `Ok(None)` is "no default" (DEFAULT NULL).
+    pub fn parse_sql(text: &str) -> Option<DefaultValue> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("null") {
+            return None;
+        }
+        if let Some(lit) = unquote_sql_string(t) {
+            return Some(DefaultValue::Literal(lit));
+        }
+        if t.eq_ignore_ascii_case("true") {
+            return Some(DefaultValue::Literal("1".into()));
+        }
+        if t.eq_ignore_ascii_case("false") {
+            return Some(DefaultValue::Literal("0".into()));
+        }
+        if is_number(t) {
+            return Some(DefaultValue::Literal(t.to_string()));
+        }
+        if let Some(p) = current_timestamp_precision(t) {
+            return Some(DefaultValue::CurrentTimestamp(p));
+        }
+        let mut inner = t;
+        while inner.starts_with('(') && inner.ends_with(')') && inner.len() >= 2 {
+            inner = inner[1..inner.len() - 1].trim();
+        }
+        if inner != t {
+            return DefaultValue::parse_sql(inner);
+        }
+        Some(DefaultValue::Expression(
+            t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase(),
+        ))
+    }
+
+    /// SQL text for DDL (`DEFAULT <this>`).
+    pub fn to_sql(&self, numeric: bool) -> String {
+        match self {
+            DefaultValue::Literal(v) if numeric && is_number(v) => v.clone(),
+            DefaultValue::Literal(v) => crate::ident::quote_str(v),
+            DefaultValue::CurrentTimestamp(0) => "CURRENT_TIMESTAMP".into(),
+            DefaultValue::CurrentTimestamp(p) => format!("CURRENT_TIMESTAMP({p})"),
+            DefaultValue::Expression(e) => format!("({e})"),
+        }
+    }
+
+    /// The same default with numeric literals in canonical form.
+    pub fn canonical(&self, numeric: bool) -> DefaultValue {
+        match self {
+            DefaultValue::Literal(v) if numeric && is_number(v) => {
+                DefaultValue::Literal(canonical_number(v))
+            }
+            other => other.clone(),
+        }
+    }
+}
+
+fn is_number(t: &str) -> bool {
+    let s = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && s.chars().filter(|c| *c == '.').count() <= 1
+        && s.chars().any(|c| c.is_ascii_digit())
+}
+
+fn canonical_number(v: &str) -> String {
+    let (neg, s) = match v.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, v.strip_prefix('+').unwrap_or(v)),
+    };
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let int = int.trim_start_matches('0');
+    let frac = frac.trim_end_matches('0');
+    let mut out = if int.is_empty() { "0".to_string() } else { int.to_string() };
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    if neg && out != "0" {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// `CURRENT_TIMESTAMP`, `current_timestamp()`, `NOW(6)`, `LOCALTIMESTAMP(3)`: the precision.
+fn current_timestamp_precision(t: &str) -> Option<u8> {
+    let lower = t.to_ascii_lowercase().replace(' ', "");
+    for name in ["current_timestamp", "now", "localtimestamp", "localtime"] {
+        if let Some(rest) = lower.strip_prefix(name) {
+            if rest.is_empty() || rest == "()" {
+                return Some(0);
+            }
+            if let Some(p) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+                return p.parse::<u8>().ok().filter(|p| *p <= 6);
+            }
+        }
+    }
+    None
+}
+
+/// Unquotes a single-quoted SQL string literal (`''` and backslash escapes).
+pub fn unquote_sql_string(t: &str) -> Option<String> {
+    let inner = t.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                if chars.next() != Some('\'') {
+                    return None;
+                }
+                out.push('\'');
+            }
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                '0' => out.push('\0'),
+                other => out.push(other),
+            },
+            _ => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// A column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    /// Column name.
+    pub name: Ident,
+    /// Typed column type.
+    pub ty: ColumnType,
+    /// Whether NULL is allowed.
+    pub nullable: bool,
+    /// Whether the column is AUTO_INCREMENT.
+    pub auto_increment: bool,
+    /// Default, normalised; `None` is no default (or DEFAULT NULL).
+    pub default: Option<DefaultValue>,
+    /// Character set, for textual types only (canonical name).
+    pub charset: Option<String>,
+    /// Collation, for textual types only (canonical name).
+    pub collation: Option<String>,
+    /// Generation expression of a generated column (live or dump only).
+    pub generated: Option<String>,
+    /// Comment, informational; never compared.
+    pub comment: Option<String>,
+    /// Consumers that require this column; empty = base contract.
+    pub required_by: Vec<String>,
+}
+
+impl Column {
+    /// A plain nullable column of `ty` with no charset and no default.
+    pub fn new(name: impl Into<Ident>, ty: ColumnType) -> Column {
+        Column {
+            name: name.into(),
+            ty,
+            nullable: true,
+            auto_increment: false,
+            default: None,
+            charset: None,
+            collation: None,
+            generated: None,
+            comment: None,
+            required_by: Vec::new(),
+        }
+    }
+
+    /// Canonical spelling of charset, collation and numeric defaults.
+    pub fn normalize(&mut self) {
+        self.charset = self.charset.as_deref().map(canonical_charset);
+        self.collation = self.collation.as_deref().map(canonical_collation);
+        if !self.ty.is_textual() {
+            self.charset = None;
+            self.collation = None;
+        }
+        let numeric = self.ty.is_numeric();
+        self.default = self.default.as_ref().map(|d| d.canonical(numeric));
+    }
+}
+
+impl From<String> for Ident {
+    fn from(s: String) -> Self {
+        Ident::new(s)
+    }
+}
+
+/// Index algorithm family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IndexKind {
+    /// Ordinary B-tree key (the only kind a catalog declares).
+    #[default]
+    BTree,
+    /// FULLTEXT.
+    FullText,
+    /// SPATIAL.
+    Spatial,
+}
+
+/// One key part of an index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IndexPart {
+    /// A column, optionally with a prefix length, optionally descending.
+    Column {
+        /// Column name.
+        name: Ident,
+        /// Prefix length (SUB_PART); catalogs never declare one.
+        prefix: Option<u32>,
+        /// Descending key part (MySQL 8 `DESC`).
+        descending: bool,
+    },
+    /// A functional key part (MySQL 8 / TiDB expression index).
+    Expression(String),
+}
+
+impl IndexPart {
+    /// An ascending whole-column part.
+    pub fn column(name: impl Into<Ident>) -> IndexPart {
+        IndexPart::Column { name: name.into(), prefix: None, descending: false }
+    }
+
+    /// The column name, if this part is a column.
+    pub fn column_name(&self) -> Option<&Ident> {
+        match self {
+            IndexPart::Column { name, .. } => Some(name),
+            IndexPart::Expression(_) => None,
+        }
+    }
+}
+
+/// A secondary index (the primary key is kept on the table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Index {
+    /// Index name.
+    pub name: Ident,
+    /// UNIQUE or not.
+    pub unique: bool,
+    /// Ordered key parts.
+    pub parts: Vec<IndexPart>,
+    /// Algorithm family.
+    pub kind: IndexKind,
+    /// Visible (MySQL/TiDB) / not IGNORED (MariaDB).
+    pub visible: bool,
+    /// Comment, informational; never compared.
+    pub comment: Option<String>,
+    /// Consumers that require this index; empty = base contract.
+    pub required_by: Vec<String>,
+}
+
+impl Index {
+    /// A visible B-tree index over whole columns.
+    pub fn new(name: impl Into<Ident>, unique: bool, columns: &[&str]) -> Index {
+        Index {
+            name: name.into(),
+            unique,
+            parts: columns.iter().map(|c| IndexPart::column(*c)).collect(),
+            kind: IndexKind::BTree,
+            visible: true,
+            comment: None,
+            required_by: Vec::new(),
+        }
+    }
+
+    /// Whether `self` (live) has exactly the shape of `want` (catalog):
+    /// uniqueness, kind, visibility and ordered parts (names case-insensitive).
+    pub fn same_shape(&self, want: &Index) -> bool {
+        self.unique == want.unique
+            && self.kind == want.kind
+            && self.visible == want.visible
+            && self.parts == want.parts
+    }
+}
+
+/// A table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Table name.
+    pub name: Ident,
+    /// Table comment, informational.
+    pub comment: Option<String>,
+    /// Storage engine (`InnoDB`), informational.
+    pub engine: Option<String>,
+    /// Default character set (canonical).
+    pub charset: String,
+    /// Default collation (canonical).
+    pub collation: String,
+    /// Columns in declared / ordinal order.
+    pub columns: Vec<Column>,
+    /// Primary key columns in key order; empty when there is none.
+    pub primary_key: Vec<IndexPart>,
+    /// Secondary indexes.
+    pub indexes: Vec<Index>,
+    /// Consumers that require this table; empty = base contract.
+    pub required_by: Vec<String>,
+}
+
+impl Table {
+    /// Looks a column up by name (case-insensitive).
+    pub fn column(&self, name: &Ident) -> Option<&Column> {
+        self.columns.iter().find(|c| &c.name == name)
+    }
+
+    /// Looks an index up by name (case-insensitive).
+    pub fn index(&self, name: &Ident) -> Option<&Index> {
+        self.indexes.iter().find(|i| &i.name == name)
+    }
+
+    /// Canonical spelling throughout (see [`Column::normalize`]).
+    pub fn normalize(&mut self) {
+        self.charset = canonical_charset(&self.charset);
+        self.collation = canonical_collation(&self.collation);
+        for c in &mut self.columns {
+            c.normalize();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_normalise() {
+        assert_eq!(DefaultValue::parse_sql("NULL"), None);
+        assert_eq!(DefaultValue::parse_sql("'it''s'"), Some(DefaultValue::Literal("it's".into())));
+        assert_eq!(DefaultValue::parse_sql("current_timestamp(6)"), Some(DefaultValue::CurrentTimestamp(6)));
+        assert_eq!(DefaultValue::parse_sql("CURRENT_TIMESTAMP"), Some(DefaultValue::CurrentTimestamp(0)));
+        assert_eq!(DefaultValue::parse_sql("now()"), Some(DefaultValue::CurrentTimestamp(0)));
+        assert_eq!(DefaultValue::parse_sql("(0)"), Some(DefaultValue::Literal("0".into())));
+        assert_eq!(
+            DefaultValue::parse_sql("0.00").unwrap().canonical(true),
+            DefaultValue::Literal("0".into())
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("'-1.50'").unwrap().canonical(true),
+            DefaultValue::Literal("-1.5".into())
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("UUID( )"),
+            Some(DefaultValue::Expression("uuid( )".into()))
+        );
+    }
+
+    #[test]
+    fn index_shape_ignores_name_case() {
+        let a = Index::new("i", false, &["State", "Id"]);
+        let b = Index::new("I", false, &["state", "ID"]);
+        assert!(a.same_shape(&b));
+        let c = Index::new("i", false, &["Id", "State"]);
+        assert!(!a.same_shape(&c));
+    }
+}

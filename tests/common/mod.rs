@@ -1,0 +1,147 @@
+//! Shared test-database helper: every test gets its own uniquely named schema
+//! on a real server, dropped afterwards even when the test fails.
+//!
+//! Server: `CATALOG_TEST_DATABASE_URL` (default `mysql://root@127.0.0.1:3306`).
+//! A test that cannot reach the server fails; it never skips.
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use mysql_async::prelude::*;
+
+/// The server URL tests use, without a database.
+pub fn server_url() -> String {
+    std::env::var("CATALOG_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "mysql://root@127.0.0.1:3306".to_string())
+        .trim_end_matches('/')
+        .to_string()
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh, uniquely named schema on the test server.
+pub struct TestDb {
+    /// Schema name (`sc_t_<pid>_<time>_<n>`).
+    pub name: String,
+    /// Pool connected to the schema.
+    pub pool: mysql_async::Pool,
+}
+
+impl TestDb {
+    /// Creates the schema. Panics (fails the test) when the server is unreachable.
+    pub async fn new() -> TestDb {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("sc_t_{}_{}_{}", std::process::id(), nanos % 1_000_000_000, n);
+        let admin = mysql_async::Pool::new(server_url().as_str());
+        let mut conn = admin.get_conn().await.unwrap_or_else(|e| {
+            panic!(
+                "cannot reach the test database at {} ({e}); start MariaDB or set CATALOG_TEST_DATABASE_URL",
+                redacted(&server_url())
+            )
+        });
+        conn.query_drop(format!("CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"))
+            .await
+            .expect("create scratch schema");
+        drop(conn);
+        admin.disconnect().await.ok();
+        let pool = mysql_async::Pool::new(format!("{}/{}", server_url(), name).as_str());
+        TestDb { name, pool }
+    }
+
+    /// URL of the scratch schema (what `--database-url` takes).
+    pub fn url(&self) -> String {
+        format!("{}/{}", server_url(), self.name)
+    }
+
+    /// Runs statements (`;`-free each) in order on one connection.
+    pub async fn exec(&self, statements: &[&str]) {
+        let mut conn = self.pool.get_conn().await.expect("connect to scratch schema");
+        for s in statements {
+            conn.query_drop(*s).await.unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+    }
+
+    /// Runs a batch of `;`-separated statements (text protocol).
+    pub async fn exec_batch(&self, sql: &str) {
+        let mut conn = self.pool.get_conn().await.expect("connect to scratch schema");
+        conn.query_drop(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+
+    /// `SHOW CREATE TABLE` text.
+    pub async fn show_create(&self, table: &str) -> String {
+        let mut conn = self.pool.get_conn().await.expect("connect");
+        let row: (String, String) = conn
+            .query_first(format!("SHOW CREATE TABLE `{table}`"))
+            .await
+            .expect("show create")
+            .expect("table exists");
+        row.1
+    }
+
+    /// Every table's SHOW CREATE TABLE, sorted by table name.
+    pub async fn snapshot(&self) -> Vec<(String, String)> {
+        let mut conn = self.pool.get_conn().await.expect("connect");
+        let tables: Vec<String> = conn
+            .exec(
+                "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME",
+                (self.name.as_str(),),
+            )
+            .await
+            .expect("list tables");
+        drop(conn);
+        let mut out = Vec::new();
+        for t in tables {
+            let ddl = self.show_create(&t).await;
+            out.push((t, ddl));
+        }
+        out
+    }
+
+    /// A checksum of a table's rows (CHECKSUM TABLE ... EXTENDED-like, over given columns).
+    pub async fn checksum(&self, table: &str, columns: &str) -> (u64, String) {
+        let mut conn = self.pool.get_conn().await.expect("connect");
+        let row: (u64, Option<String>) = conn
+            .query_first(format!(
+                "SELECT COUNT(*), MD5(GROUP_CONCAT(MD5(CONCAT_WS('|', {columns})) ORDER BY 1 SEPARATOR '')) FROM `{table}`"
+            ))
+            .await
+            .expect("checksum")
+            .expect("row");
+        (row.0, row.1.unwrap_or_default())
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let name = self.name.clone();
+        // Runs on its own thread and runtime so the schema is dropped even
+        // when the test panicked inside its async runtime.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async move {
+                let admin = mysql_async::Pool::new(server_url().as_str());
+                if let Ok(mut conn) = admin.get_conn().await {
+                    let _ = conn.query_drop(format!("DROP DATABASE IF EXISTS `{name}`")).await;
+                }
+                let _ = admin.disconnect().await;
+            });
+        })
+        .join();
+    }
+}
+
+/// The URL with any password replaced by `***`.
+pub fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let userinfo = &url[s + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{}:***{}", &url[..s + 3], user, &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
