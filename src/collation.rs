@@ -11,11 +11,26 @@ pub struct Charset {
 
 /// Character sets, canonical names.
 pub const CHARSETS: &[Charset] = &[
-    Charset { name: "utf8mb4", max_bytes: 4 },
-    Charset { name: "utf8mb3", max_bytes: 3 },
-    Charset { name: "ascii", max_bytes: 1 },
-    Charset { name: "latin1", max_bytes: 1 },
-    Charset { name: "binary", max_bytes: 1 },
+    Charset {
+        name: "utf8mb4",
+        max_bytes: 4,
+    },
+    Charset {
+        name: "utf8mb3",
+        max_bytes: 3,
+    },
+    Charset {
+        name: "ascii",
+        max_bytes: 1,
+    },
+    Charset {
+        name: "latin1",
+        max_bytes: 1,
+    },
+    Charset {
+        name: "binary",
+        max_bytes: 1,
+    },
 ];
 
 /// Collation names (canonical spelling) and their character set.

@@ -150,10 +150,19 @@ impl ColumnType {
             "bigint" => int(IntKind::Big),
             "boolean" | "bool" if args.is_none() => no_unsigned(ColumnType::Boolean),
             "decimal" | "numeric" if !unsigned => match args.as_deref() {
-                None => Ok(ColumnType::Decimal { precision: 10, scale: 0 }),
-                Some([p]) if (1..=65).contains(p) => Ok(ColumnType::Decimal { precision: *p, scale: 0 }),
+                None => Ok(ColumnType::Decimal {
+                    precision: 10,
+                    scale: 0,
+                }),
+                Some([p]) if (1..=65).contains(p) => Ok(ColumnType::Decimal {
+                    precision: *p,
+                    scale: 0,
+                }),
                 Some([p, s]) if (1..=65).contains(p) && s <= p && *s <= 30 => {
-                    Ok(ColumnType::Decimal { precision: *p, scale: *s })
+                    Ok(ColumnType::Decimal {
+                        precision: *p,
+                        scale: *s,
+                    })
                 }
                 _ => Err(err()),
             },
@@ -296,30 +305,55 @@ mod tests {
 
     #[test]
     fn display_widths_are_ignored() {
-        assert_eq!(ColumnType::parse("int(11)").unwrap(), ColumnType::parse("INT").unwrap());
+        assert_eq!(
+            ColumnType::parse("int(11)").unwrap(),
+            ColumnType::parse("INT").unwrap()
+        );
         assert_eq!(
             ColumnType::parse("bigint(20) unsigned").unwrap(),
-            ColumnType::Int { kind: IntKind::Big, unsigned: true }
+            ColumnType::Int {
+                kind: IntKind::Big,
+                unsigned: true
+            }
         );
     }
 
     #[test]
     fn boolean_is_tinyint_1() {
-        assert_eq!(ColumnType::parse("boolean").unwrap(), ColumnType::parse("tinyint(1)").unwrap());
+        assert_eq!(
+            ColumnType::parse("boolean").unwrap(),
+            ColumnType::parse("tinyint(1)").unwrap()
+        );
         assert_ne!(ColumnType::parse("tinyint").unwrap(), ColumnType::Boolean);
         assert_eq!(ColumnType::Boolean.to_string(), "tinyint(1)");
     }
 
     #[test]
     fn unknown_types_are_refused() {
-        for bad in ["enum('a')", "varchar", "geometry", "datetime(7)", "text unsigned", "year", "varchar(x)"] {
+        for bad in [
+            "enum('a')",
+            "varchar",
+            "geometry",
+            "datetime(7)",
+            "text unsigned",
+            "year",
+            "varchar(x)",
+        ] {
             assert!(ColumnType::parse(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn round_trips_through_display() {
-        for t in ["bigint unsigned", "decimal(12,4)", "varchar(128)", "datetime(6)", "timestamp", "json", "binary(16)"] {
+        for t in [
+            "bigint unsigned",
+            "decimal(12,4)",
+            "varchar(128)",
+            "datetime(6)",
+            "timestamp",
+            "json",
+            "binary(16)",
+        ] {
             assert_eq!(ColumnType::parse(t).unwrap().to_string(), t);
         }
     }
@@ -331,7 +365,14 @@ mod tests {
         assert_eq!(ColumnType::DateTime(6).key_bytes(1), Some(8));
         assert_eq!(ColumnType::parse("bigint").unwrap().key_bytes(1), Some(8));
         assert_eq!(ColumnType::parse("int").unwrap().key_bytes(1), Some(4));
-        assert_eq!(ColumnType::Decimal { precision: 18, scale: 9 }.key_bytes(1), Some(8));
+        assert_eq!(
+            ColumnType::Decimal {
+                precision: 18,
+                scale: 9
+            }
+            .key_bytes(1),
+            Some(8)
+        );
         assert_eq!(ColumnType::Text.key_bytes(4), None);
     }
 }

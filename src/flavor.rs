@@ -50,7 +50,11 @@ pub fn tidb_release(version: &str) -> Option<(u32, u32, u32)> {
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<u32>().ok());
-    Some((nums.next()??, nums.next()??, nums.next().flatten().unwrap_or(0)))
+    Some((
+        nums.next()??,
+        nums.next()??,
+        nums.next().flatten().unwrap_or(0),
+    ))
 }
 
 impl fmt::Display for Flavor {
@@ -66,7 +70,9 @@ impl FromStr for Flavor {
             "tidb" => Ok(Flavor::TiDb),
             "mysql" => Ok(Flavor::MySql),
             "mariadb" => Ok(Flavor::MariaDb),
-            other => Err(format!("unknown flavor `{other}`: expected tidb, mysql or mariadb")),
+            other => Err(format!(
+                "unknown flavor `{other}`: expected tidb, mysql or mariadb"
+            )),
         }
     }
 }
@@ -78,7 +84,10 @@ mod tests {
     #[test]
     fn detects_flavors() {
         assert_eq!(Flavor::detect("8.0.11-TiDB-v8.5.1"), Flavor::TiDb);
-        assert_eq!(Flavor::detect("10.11.19-MariaDB-0+deb12u1"), Flavor::MariaDb);
+        assert_eq!(
+            Flavor::detect("10.11.19-MariaDB-0+deb12u1"),
+            Flavor::MariaDb
+        );
         assert_eq!(Flavor::detect("8.0.36"), Flavor::MySql);
         assert_eq!(tidb_release("8.0.11-TiDB-v8.5.3"), Some((8, 5, 3)));
         assert_eq!(tidb_release("5.7.25-TiDB-v7.1.0-alpha"), Some((7, 1, 0)));

@@ -70,7 +70,9 @@ impl PartialOrd for Ident {
 
 impl Ord for Ident {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&other.key()).then_with(|| self.0.cmp(&other.0))
+        self.key()
+            .cmp(&other.key())
+            .then_with(|| self.0.cmp(&other.0))
     }
 }
 

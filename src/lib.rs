@@ -5,8 +5,9 @@
 //! (YAML loading and lint), [`ddl`] (rendering), [`flavor`] (server kinds).
 
 pub mod catalog;
-pub mod coltype;
 pub mod collation;
+pub mod coltype;
+pub mod diff;
 pub mod error;
 pub mod flavor;
 pub mod ident;

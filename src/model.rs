@@ -4,8 +4,8 @@
 //! Values are kept normalised (canonical collation names, typed column types,
 //! typed defaults) so that equal physical shapes compare equal across flavors.
 
-use crate::coltype::ColumnType;
 use crate::collation::{canonical_charset, canonical_collation};
+use crate::coltype::ColumnType;
 use crate::ident::Ident;
 
 /// A column default, normalised.
@@ -52,7 +52,10 @@ impl DefaultValue {
             return DefaultValue::parse_sql(inner);
         }
         Some(DefaultValue::Expression(
-            t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase(),
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase(),
         ))
     }
 
@@ -94,7 +97,11 @@ fn canonical_number(v: &str) -> String {
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
     let int = int.trim_start_matches('0');
     let frac = frac.trim_end_matches('0');
-    let mut out = if int.is_empty() { "0".to_string() } else { int.to_string() };
+    let mut out = if int.is_empty() {
+        "0".to_string()
+    } else {
+        int.to_string()
+    };
     if !frac.is_empty() {
         out.push('.');
         out.push_str(frac);
@@ -239,7 +246,11 @@ pub enum IndexPart {
 impl IndexPart {
     /// An ascending whole-column part.
     pub fn column(name: impl Into<Ident>) -> IndexPart {
-        IndexPart::Column { name: name.into(), prefix: None, descending: false }
+        IndexPart::Column {
+            name: name.into(),
+            prefix: None,
+            descending: false,
+        }
     }
 
     /// The column name, if this part is a column.
@@ -345,11 +356,26 @@ mod tests {
     #[test]
     fn defaults_normalise() {
         assert_eq!(DefaultValue::parse_sql("NULL"), None);
-        assert_eq!(DefaultValue::parse_sql("'it''s'"), Some(DefaultValue::Literal("it's".into())));
-        assert_eq!(DefaultValue::parse_sql("current_timestamp(6)"), Some(DefaultValue::CurrentTimestamp(6)));
-        assert_eq!(DefaultValue::parse_sql("CURRENT_TIMESTAMP"), Some(DefaultValue::CurrentTimestamp(0)));
-        assert_eq!(DefaultValue::parse_sql("now()"), Some(DefaultValue::CurrentTimestamp(0)));
-        assert_eq!(DefaultValue::parse_sql("(0)"), Some(DefaultValue::Literal("0".into())));
+        assert_eq!(
+            DefaultValue::parse_sql("'it''s'"),
+            Some(DefaultValue::Literal("it's".into()))
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("current_timestamp(6)"),
+            Some(DefaultValue::CurrentTimestamp(6))
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("CURRENT_TIMESTAMP"),
+            Some(DefaultValue::CurrentTimestamp(0))
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("now()"),
+            Some(DefaultValue::CurrentTimestamp(0))
+        );
+        assert_eq!(
+            DefaultValue::parse_sql("(0)"),
+            Some(DefaultValue::Literal("0".into()))
+        );
         assert_eq!(
             DefaultValue::parse_sql("0.00").unwrap().canonical(true),
             DefaultValue::Literal("0".into())
@@ -371,5 +397,28 @@ mod tests {
         assert!(a.same_shape(&b));
         let c = Index::new("i", false, &["Id", "State"]);
         assert!(!a.same_shape(&c));
+    }
+}
+
+impl std::fmt::Display for IndexPart {
+    /// `` `Name` ``, `` `Name`(10) ``, `` `Name` DESC `` or `(expr)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexPart::Column {
+                name,
+                prefix,
+                descending,
+            } => {
+                f.write_str(&crate::ident::quote_ident(name.as_str()))?;
+                if let Some(n) = prefix {
+                    write!(f, "({n})")?;
+                }
+                if *descending {
+                    f.write_str(" DESC")?;
+                }
+                Ok(())
+            }
+            IndexPart::Expression(e) => write!(f, "({e})"),
+        }
     }
 }
