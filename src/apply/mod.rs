@@ -1,0 +1,210 @@
+//! `apply`: reconcile the live schema to the catalog, additively, exactly,
+//! resumably, under an advisory lock (SPEC "Apply").
+//!
+//! Physical state is the authority: every run re-reads the tables and does
+//! what is still missing, so a run killed at any point is finished by the next.
+
+mod lock;
+mod progress;
+mod report;
+mod step;
+
+use std::time::{Duration, Instant};
+
+use mysql_async::prelude::*;
+
+pub use lock::lock_name;
+pub use progress::{Progress, ProgressEvent, ProgressFn};
+pub use report::{ApplyReport, Outcome, StepReport, StepStatus};
+
+use crate::db::{self, Session, Target};
+use crate::diff::{diff_table, TableDiff};
+use crate::error::Result;
+use crate::flavor::Flavor;
+use crate::inspect;
+use crate::model::Table;
+use crate::plan::{self, Plan};
+use step::{run_step, StepCtx, StepError};
+
+/// How apply runs.
+#[derive(Clone)]
+pub struct ApplyOptions {
+    /// How long to wait for the advisory lock (default 60 s).
+    pub lock_timeout: Duration,
+    /// Deadline for each bounded read (inspection), default 5 s.
+    pub read_timeout: Duration,
+    /// TiDB: how long to wait for another client's background ADD INDEX job.
+    pub job_wait: Duration,
+    /// Plan and preflight under the lock, but issue no DDL.
+    pub dry_run: bool,
+    /// Progress callback for long steps (none: no polling).
+    pub progress: Option<ProgressFn>,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        ApplyOptions {
+            lock_timeout: Duration::from_secs(60),
+            read_timeout: Duration::from_secs(5),
+            job_wait: Duration::from_secs(3600),
+            dry_run: false,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ApplyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApplyOptions")
+            .field("lock_timeout", &self.lock_timeout)
+            .field("read_timeout", &self.read_timeout)
+            .field("job_wait", &self.job_wait)
+            .field("dry_run", &self.dry_run)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Inspects `tables` and diffs each against the catalog (bounded reads).
+pub async fn diff_all(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Vec<TableDiff>> {
+    let mut out = Vec::with_capacity(tables.len());
+    for t in tables {
+        let have = inspect::inspect_table(session, schema, t.name.as_str()).await?;
+        out.push(diff_table(t, have.as_ref()));
+    }
+    Ok(out)
+}
+
+/// Inspects, diffs and plans (issues no DDL).
+pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Plan> {
+    let diffs = diff_all(session, schema, tables).await?;
+    Ok(plan::plan(&diffs, session.flavor()))
+}
+
+/// Reconciles the schema named by `target` to `tables` (the catalog's tables).
+///
+/// Holds the advisory lock [`lock_name`] for the whole run; refuses before
+/// any DDL on drift; re-reads before and after each step; ends with a full
+/// verify. Database errors (unreachable, lock held, timeout) are `Err`;
+/// everything else is in the report's [`Outcome`].
+pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Result<ApplyReport> {
+    let mut lock_session = db::connect(target, opts.read_timeout).await?;
+    let name = lock_name(&target.schema);
+    lock::acquire(&mut lock_session, &name, opts.lock_timeout).await?;
+    let result = run(target, tables, opts, &name).await;
+    lock::release(&mut lock_session, &name).await;
+    let _ = lock_session.disconnect().await;
+    result
+}
+
+async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str) -> Result<ApplyReport> {
+    let mut session = db::connect(target, opts.read_timeout).await?;
+    let flavor = session.flavor();
+    let counter_before = ddl_counter(&mut session, flavor).await?;
+    let plan = plan_live(&mut session, &target.schema, tables).await?;
+    let mut report = ApplyReport {
+        flavor,
+        lock: lock.to_string(),
+        steps: Vec::new(),
+        drift: plan.drift.clone(),
+        unmanaged: plan.unmanaged.clone(),
+        server_ddl_count: None,
+        outcome: Outcome::Converged,
+    };
+    if plan.is_refused() {
+        report.outcome = Outcome::RefusedDrift;
+        report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+        return Ok(report);
+    }
+    if opts.dry_run {
+        report.steps = plan.steps.iter().map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0)).collect();
+        report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+        return Ok(report);
+    }
+    let total = plan.steps.len();
+    for (i, step) in plan.steps.iter().enumerate() {
+        let want = tables
+            .iter()
+            .find(|t| &t.name == step.change.table())
+            .expect("a plan step's table comes from the catalog");
+        let ctx = StepCtx { target, schema: &target.schema, flavor, opts, number: i + 1, total };
+        let started = Instant::now();
+        let result = run_step(&ctx, &mut session, want, step).await;
+        let ms = started.elapsed().as_millis() as u64;
+        let ddl_issued = report.steps.iter().any(|s| s.status == StepStatus::Applied);
+        match result {
+            Ok((status, sql)) => {
+                report.steps.push(step_report(step, sql, status, ms));
+                if let Some(cb) = &opts.progress {
+                    cb(&Progress {
+                        step: i + 1,
+                        steps: total,
+                        table: step.change.table().to_string(),
+                        object: step.change.object().to_string(),
+                        kind: step.change.kind(),
+                        event: ProgressEvent::Finished(status),
+                    });
+                }
+            }
+            Err(err) => {
+                report.steps.push(step_report(step, step.sql.clone(), StepStatus::Failed, ms));
+                report.outcome = match err {
+                    StepError::Drift(problems) => {
+                        let message = format!(
+                            "table `{}` drifted during the run: {}",
+                            step.change.table(),
+                            problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                        );
+                        report.drift = problems;
+                        Outcome::Stopped { message, ddl_issued }
+                    }
+                    StepError::Failed(message) => Outcome::Stopped { message, ddl_issued },
+                    StepError::Db(e) => return Err(e),
+                };
+                report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+                return Ok(report);
+            }
+        }
+    }
+    let final_diffs = diff_all(&mut session, &target.schema, tables).await?;
+    let left: Vec<String> = final_diffs.iter().flat_map(|d| d.problems.iter().map(ToString::to_string)).collect();
+    if !left.is_empty() {
+        report.outcome = Outcome::Stopped {
+            message: format!("final verify failed: {}", left.join("; ")),
+            ddl_issued: report.steps.iter().any(|s| s.status == StepStatus::Applied),
+        };
+    }
+    report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+    let _ = session.disconnect().await;
+    Ok(report)
+}
+
+fn step_report(step: &plan::Step, sql: String, status: StepStatus, ms: u64) -> StepReport {
+    StepReport {
+        table: step.change.table().to_string(),
+        kind: step.change.kind(),
+        object: step.change.object().to_string(),
+        sql,
+        status,
+        ms,
+    }
+}
+
+/// The session's DDL counters (`Com_create_table` + `Com_alter_table`).
+/// TiDB does not keep these per session: `None` there.
+async fn ddl_counter(session: &mut Session, flavor: Flavor) -> Result<Option<u64>> {
+    if flavor == Flavor::TiDb {
+        return Ok(None);
+    }
+    let rows: Vec<(String, String)> = session
+        .run("reading session DDL counters", |c| {
+            c.query("SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
+        })
+        .await?;
+    Ok(Some(rows.iter().filter_map(|(_, v)| v.parse::<u64>().ok()).sum()))
+}
+
+async fn count_since(session: &mut Session, flavor: Flavor, before: Option<u64>) -> Result<Option<u64>> {
+    let after = ddl_counter(session, flavor).await?;
+    Ok(before.zip(after).map(|(b, a)| a.saturating_sub(b)))
+}

@@ -1,0 +1,262 @@
+//! One apply step: re-read, skip or execute, accept races only when exact,
+//! read back exact.
+
+use std::time::{Duration, Instant};
+
+use mysql_async::prelude::*;
+
+use super::progress::{self, Progress, ProgressEvent};
+use super::{ApplyOptions, StepStatus};
+use crate::db::{self, Session, Target};
+use crate::ddl::ColumnAlgorithm;
+use crate::diff::{diff_table, Change, Problem, TableDiff};
+use crate::error::Error;
+use crate::flavor::Flavor;
+use crate::inspect;
+use crate::model::Table;
+use crate::plan::{step_sql, Step};
+
+/// Why a step did not complete.
+pub(crate) enum StepError {
+    /// The table drifted since preflight (or a race left another shape).
+    Drift(Vec<Problem>),
+    /// The step failed; message names table and object.
+    Failed(String),
+    /// The database failed (connection lost, timeout).
+    Db(Error),
+}
+
+impl From<Error> for StepError {
+    fn from(e: Error) -> Self {
+        StepError::Db(e)
+    }
+}
+
+/// Server errors that mean "a concurrent actor created it first".
+const ALREADY_EXISTS: [u16; 3] = [1050, 1060, 1061];
+/// Server errors that mean "this cannot be done without locking".
+const NOT_ONLINE: [u16; 2] = [1845, 1846];
+
+/// Context shared by the steps of one run.
+pub(crate) struct StepCtx<'a> {
+    pub target: &'a Target,
+    pub schema: &'a str,
+    pub flavor: Flavor,
+    pub opts: &'a ApplyOptions,
+    pub number: usize,
+    pub total: usize,
+}
+
+impl StepCtx<'_> {
+    fn emit(&self, step: &Step, event: ProgressEvent) {
+        if let Some(cb) = &self.opts.progress {
+            cb(&Progress {
+                step: self.number,
+                steps: self.total,
+                table: step.change.table().to_string(),
+                object: step.change.object().to_string(),
+                kind: step.change.kind(),
+                event,
+            });
+        }
+    }
+}
+
+/// Runs `step` for the catalog table `want`. Returns the status and the SQL
+/// that was (or would have been) executed.
+pub(crate) async fn run_step(
+    ctx: &StepCtx<'_>,
+    session: &mut Session,
+    want: &Table,
+    step: &Step,
+) -> Result<(StepStatus, String), StepError> {
+    let before = read_diff(session, ctx.schema, want).await?;
+    check_no_drift(&before)?;
+    if !needs(&before, &step.change)? {
+        return Ok((StepStatus::AlreadyPresent, step.sql.clone()));
+    }
+    ctx.emit(step, ProgressEvent::Started);
+    let (result, sql) = execute(ctx, session, step).await?;
+    let status = match result {
+        Ok(()) => StepStatus::Applied,
+        Err((code, message)) if ALREADY_EXISTS.contains(&code) => {
+            if ctx.flavor == Flavor::TiDb && code == 1061 && message.contains("background job") {
+                wait_for_tidb_job(ctx, session, want, step).await?;
+            }
+            StepStatus::AcceptedRace
+        }
+        Err((code, message)) if NOT_ONLINE.contains(&code) => {
+            return Err(StepError::Failed(format!(
+                "the server cannot do this online (error {code}: {message}); refusing to take a \
+                 blocking table lock. Run `{sql}` without the ALGORITHM/LOCK clause in a maintenance \
+                 window, then rerun apply"
+            )))
+        }
+        Err((code, message)) => {
+            return Err(StepError::Failed(format!("`{sql}` failed: error {code}: {message}")))
+        }
+    };
+    let after = read_diff(session, ctx.schema, want).await?;
+    require_exact(&after, &step.change, status)?;
+    Ok((status, sql))
+}
+
+async fn read_diff(session: &mut Session, schema: &str, want: &Table) -> Result<TableDiff, Error> {
+    let have = inspect::inspect_table(session, schema, want.name.as_str()).await?;
+    Ok(diff_table(want, have.as_ref()))
+}
+
+fn check_no_drift(d: &TableDiff) -> Result<(), StepError> {
+    let drift: Vec<Problem> = d.drift().cloned().collect();
+    if drift.is_empty() {
+        Ok(())
+    } else {
+        Err(StepError::Drift(drift))
+    }
+}
+
+/// Whether the change is still needed. A table that appeared since preflight
+/// is fine only when it is complete and exact (otherwise the rest of its
+/// shape is not in this run's plan: stop, and let a rerun plan it).
+fn needs(d: &TableDiff, change: &Change) -> Result<bool, StepError> {
+    if let Change::AddTable(t) = change {
+        if d.exists && !d.is_satisfied() {
+            return Err(StepError::Failed(format!(
+                "table `{}` appeared during the run without its full shape; rerun apply to add the rest",
+                t.name
+            )));
+        }
+        return Ok(!d.exists);
+    }
+    Ok(d.changes.contains(change))
+}
+
+/// After the step, the target object must be exactly as declared.
+fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(), StepError> {
+    let wrong: Vec<Problem> = d.problems.iter().filter(|p| concerns(p, change)).cloned().collect();
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    if status == StepStatus::AcceptedRace && wrong.iter().all(|p| p.kind.severity() == crate::diff::Severity::Drift) {
+        return Err(StepError::Drift(wrong));
+    }
+    Err(StepError::Failed(format!(
+        "`{}` {} is not exact after the step: {}",
+        change.table(),
+        change.object(),
+        wrong.iter().map(Problem::to_string).collect::<Vec<_>>().join("; ")
+    )))
+}
+
+/// Whether a problem is about the object a change adds.
+fn concerns(p: &Problem, change: &Change) -> bool {
+    use crate::diff::ProblemKind as K;
+    match change {
+        Change::AddTable(_) => true,
+        Change::AddColumn { column, .. } => {
+            p.object.eq_ignore_ascii_case(column.name.as_str())
+                && matches!(
+                    p.kind,
+                    K::MissingColumn
+                        | K::MissingNotNullColumn
+                        | K::ColumnType
+                        | K::ColumnNullability
+                        | K::ColumnCollation
+                        | K::ColumnDefault
+                        | K::ColumnAutoIncrement
+                        | K::ColumnGenerated
+                )
+        }
+        Change::AddIndex { index, .. } => {
+            p.object.eq_ignore_ascii_case(index.name.as_str())
+                && matches!(
+                    p.kind,
+                    K::MissingIndex
+                        | K::IndexColumns
+                        | K::IndexOrder
+                        | K::IndexUniqueness
+                        | K::IndexPrefix
+                        | K::IndexInvisible
+                        | K::IndexExpression
+                        | K::IndexKind
+                )
+        }
+    }
+}
+
+type Outcome = Result<(), (u16, String)>;
+
+/// Executes the step's DDL (not bounded by the read timeout: DDL may be long),
+/// with progress polling when a callback is set. MySQL/MariaDB ADD COLUMN
+/// falls back from INSTANT to INPLACE/LOCK=NONE only when the server says
+/// INSTANT is unsupported; never to a locking algorithm.
+async fn execute(ctx: &StepCtx<'_>, session: &mut Session, step: &Step) -> Result<(Outcome, String), StepError> {
+    let first = run_ddl(ctx, session, step, &step.sql).await?;
+    let online_column = matches!(step.change, Change::AddColumn { .. }) && ctx.flavor != Flavor::TiDb;
+    match first {
+        Err((code, _)) if online_column && NOT_ONLINE.contains(&code) => {
+            let sql = step_sql(&step.change, ctx.flavor, ColumnAlgorithm::InplaceNoLock);
+            let second = run_ddl(ctx, session, step, &sql).await?;
+            Ok((second, sql))
+        }
+        other => Ok((other, step.sql.clone())),
+    }
+}
+
+async fn run_ddl(ctx: &StepCtx<'_>, session: &mut Session, step: &Step, sql: &str) -> Result<Outcome, StepError> {
+    let conn_id = session.conn().id();
+    let poller = ctx.opts.progress.as_ref().map(|cb| {
+        let cb = cb.clone();
+        let (number, total) = (ctx.number, ctx.total);
+        let (table, object, kind) = (step.change.table().to_string(), step.change.object().to_string(), step.change.kind());
+        let target = ctx.target.clone();
+        let (flavor, schema, timeout) = (ctx.flavor, ctx.schema.to_string(), ctx.opts.read_timeout);
+        tokio::spawn(async move {
+            let Ok(poll_session) = db::connect(&target, timeout).await else { return };
+            progress::poll(poll_session, flavor, conn_id, schema, table.clone(), Duration::from_millis(500), |event| {
+                cb(&Progress { step: number, steps: total, table: table.clone(), object: object.clone(), kind, event })
+            })
+            .await
+        })
+    });
+    let result = session.conn().query_drop(sql).await;
+    if let Some(p) = poller {
+        p.abort();
+    }
+    match result {
+        Ok(()) => Ok(Ok(())),
+        Err(mysql_async::Error::Server(e)) => Ok(Err((e.code, e.message))),
+        Err(e) => Err(StepError::Db(Error::Database {
+            context: format!("running `{sql}`"),
+            code: None,
+            message: e.to_string(),
+        })),
+    }
+}
+
+/// TiDB: another client's ADD INDEX job for the same index is still running
+/// (error 1061 "a background job is trying to add the same index"). The job
+/// goes on server-side even when its client is gone; wait until the index
+/// is public, bounded by `opts.job_wait`, then the caller verifies it exact.
+/// TiDB-only path: not runnable here (no TiDB server); covered by the
+/// readiness unit tests and written from TiDB's documented behaviour.
+async fn wait_for_tidb_job(ctx: &StepCtx<'_>, session: &mut Session, want: &Table, step: &Step) -> Result<(), StepError> {
+    let Change::AddIndex { index, .. } = &step.change else { return Ok(()) };
+    let deadline = Instant::now() + ctx.opts.job_wait;
+    loop {
+        let have = inspect::inspect_table(session, ctx.schema, want.name.as_str()).await?;
+        if have.as_ref().and_then(|t| t.index(&index.name)).is_some() {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(StepError::Failed(format!(
+                "TiDB's background job adding index `{}` on `{}` did not finish within {} s; \
+                 check `ADMIN SHOW DDL JOBS` and rerun apply",
+                index.name,
+                want.name,
+                ctx.opts.job_wait.as_secs()
+            )));
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}

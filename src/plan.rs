@@ -1,0 +1,86 @@
+//! The planner: from per-table diffs to ordered, typed, additive steps.
+//!
+//! Order (SPEC "Apply" 4): missing tables first, one CREATE TABLE each with
+//! all their columns and indexes; then, per existing table in name order,
+//! each missing column in its own ALTER, then each missing index in its own
+//! ALTER (columns first: TiDB does not resolve a column added earlier in the
+//! same statement for an index declared later in it).
+
+use crate::ddl::{self, ColumnAlgorithm};
+use crate::diff::{Change, Problem, TableDiff};
+use crate::flavor::Flavor;
+
+/// One step: the change it comes from and the SQL that makes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The additive change.
+    pub change: Change,
+    /// The statement, for the plan's flavor (MySQL/MariaDB ADD COLUMN as
+    /// first tried: `ALGORITHM=INSTANT`).
+    pub sql: String,
+}
+
+impl Step {
+    /// Builds the step for `change` on `flavor`.
+    pub fn new(change: Change, flavor: Flavor) -> Step {
+        let sql = step_sql(&change, flavor, ColumnAlgorithm::Instant);
+        Step { change, sql }
+    }
+}
+
+/// The SQL for a change, with the given ADD COLUMN algorithm.
+pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> String {
+    match change {
+        Change::AddTable(t) => ddl::create_table(t, flavor),
+        Change::AddColumn { table, column } => ddl::add_column(table, column, flavor, algo),
+        Change::AddIndex { table, index } => ddl::add_index(table, index, flavor),
+    }
+}
+
+/// An ordered plan and everything that blocks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Flavor the SQL is written for.
+    pub flavor: Flavor,
+    /// Steps in apply order.
+    pub steps: Vec<Step>,
+    /// Drift anywhere in the catalog; any makes the plan refused.
+    pub drift: Vec<Problem>,
+    /// Objects the catalog does not name (informational).
+    pub unmanaged: Vec<Problem>,
+}
+
+impl Plan {
+    /// Whether drift blocks the plan (apply would refuse before any DDL).
+    pub fn is_refused(&self) -> bool {
+        !self.drift.is_empty()
+    }
+}
+
+/// Orders the additive changes of `diffs` into a plan for `flavor`. Every
+/// change is checked additive; the planner has no other kind of step.
+pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
+    let mut sorted: Vec<&TableDiff> = diffs.iter().collect();
+    sorted.sort_by(|a, b| a.table.cmp(&b.table));
+    let mut steps = Vec::new();
+    for d in sorted.iter().filter(|d| !d.exists) {
+        steps.extend(d.changes.iter().cloned());
+    }
+    for d in sorted.iter().filter(|d| d.exists) {
+        let (cols, idxs): (Vec<&Change>, Vec<&Change>) =
+            d.changes.iter().partition(|c| matches!(c, Change::AddColumn { .. }));
+        steps.extend(cols.into_iter().cloned());
+        steps.extend(idxs.into_iter().cloned());
+    }
+    debug_assert!(steps.iter().all(Change::is_additive));
+    let mut drift: Vec<Problem> = sorted.iter().flat_map(|d| d.drift().cloned()).collect();
+    drift.sort();
+    let mut unmanaged: Vec<Problem> = sorted.iter().flat_map(|d| d.unmanaged.iter().cloned()).collect();
+    unmanaged.sort();
+    Plan {
+        flavor,
+        steps: steps.into_iter().filter(Change::is_additive).map(|c| Step::new(c, flavor)).collect(),
+        drift,
+        unmanaged,
+    }
+}
