@@ -18,10 +18,9 @@ pub use progress::{Progress, ProgressEvent, ProgressFn};
 pub use report::{ApplyReport, Outcome, StepReport, StepStatus};
 
 use crate::db::{self, Session, Target};
-use crate::diff::{diff_table, TableDiff};
 use crate::error::Result;
 use crate::flavor::Flavor;
-use crate::inspect;
+use crate::verify::diff_all;
 use crate::model::Table;
 use crate::plan::{self, Plan};
 use step::{run_step, StepCtx, StepError};
@@ -63,16 +62,6 @@ impl std::fmt::Debug for ApplyOptions {
             .field("progress", &self.progress.is_some())
             .finish()
     }
-}
-
-/// Inspects `tables` and diffs each against the catalog (bounded reads).
-pub async fn diff_all(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Vec<TableDiff>> {
-    let mut out = Vec::with_capacity(tables.len());
-    for t in tables {
-        let have = inspect::inspect_table(session, schema, t.name.as_str()).await?;
-        out.push(diff_table(t, have.as_ref()));
-    }
-    Ok(out)
 }
 
 /// Inspects, diffs and plans (issues no DDL).

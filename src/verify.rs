@@ -1,0 +1,97 @@
+//! `verify`: the startup gate. Bounded reads of the catalog's tables only,
+//! no locks, no writes; exact shapes; scoped to a consumer when asked.
+//!
+//! ```no_run
+//! # async fn gate() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use schema_catalog::{catalog, db, verify};
+//! let catalog = catalog::load(std::path::Path::new("catalog"))?;
+//! let target = db::parse_url(&std::env::var("DATABASE_URL")?)?;
+//! // The whole gate, connect included, within a 5-second startup budget.
+//! let report = tokio::time::timeout(Duration::from_secs(5), async {
+//!     let mut session = db::connect(&target, Duration::from_secs(5)).await?;
+//!     verify::verify(&mut session, &target.schema, &catalog, Some("runtime-upload-lifecycle")).await
+//! })
+//! .await??;
+//! if !report.ok {
+//!     for p in &report.problems {
+//!         eprintln!("schema not ready: {p}");
+//!     }
+//!     std::process::exit(1);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+use crate::catalog::Catalog;
+use crate::db::Session;
+use crate::diff::{diff_table, Problem, TableDiff};
+use crate::error::{Error, Result};
+use crate::flavor::Flavor;
+use crate::inspect;
+use crate::model::Table;
+
+/// The outcome of verify.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct VerifyReport {
+    /// Whether the schema satisfies the (scoped) catalog.
+    pub ok: bool,
+    /// Server flavor.
+    pub flavor: Flavor,
+    /// The consumer checked for, if any.
+    pub consumer: Option<String>,
+    /// Missing objects and drift, sorted.
+    pub problems: Vec<Problem>,
+    /// Objects the catalog does not name (informational; never fail verify).
+    pub unmanaged: Vec<Problem>,
+}
+
+/// Inspects `tables` one by one (a fixed number of bounded reads each) and
+/// diffs each against its catalog shape.
+pub async fn diff_all(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Vec<TableDiff>> {
+    let mut out = Vec::with_capacity(tables.len());
+    for t in tables {
+        let have = inspect::inspect_table(session, schema, t.name.as_str()).await?;
+        out.push(diff_table(t, have.as_ref()));
+    }
+    Ok(out)
+}
+
+/// The catalog's tables as `consumer` needs them: the base contract plus the
+/// items whose `required_by` lists it (everything when `None`). An unknown
+/// consumer is a usage error listing the known ones.
+pub fn scope(catalog: &Catalog, consumer: Option<&str>) -> Result<Vec<Table>> {
+    if let Some(name) = consumer {
+        let known = catalog.consumers();
+        if !known.contains(name) {
+            let list: Vec<&str> = known.iter().map(String::as_str).collect();
+            return Err(Error::Usage(format!(
+                "unknown consumer `{name}`; the catalog's consumers are: {}",
+                if list.is_empty() { "(none)".to_string() } else { list.join(", ") }
+            )));
+        }
+    }
+    Ok(catalog.scoped(consumer))
+}
+
+/// Verifies the live schema against the catalog (or `consumer`'s part of it).
+pub async fn verify(
+    session: &mut Session,
+    schema: &str,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+) -> Result<VerifyReport> {
+    let tables = scope(catalog, consumer)?;
+    let diffs = diff_all(session, schema, &tables).await?;
+    let mut problems: Vec<Problem> = diffs.iter().flat_map(|d| d.problems.iter().cloned()).collect();
+    let mut unmanaged: Vec<Problem> = diffs.iter().flat_map(|d| d.unmanaged.iter().cloned()).collect();
+    problems.sort();
+    unmanaged.sort();
+    Ok(VerifyReport {
+        ok: problems.is_empty(),
+        flavor: session.flavor(),
+        consumer: consumer.map(str::to_string),
+        problems,
+        unmanaged,
+    })
+}
