@@ -107,6 +107,7 @@ async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str)
     }
     if opts.dry_run {
         report.steps = plan.steps.iter().map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0)).collect();
+        report.outcome = Outcome::DryRun;
         report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
         return Ok(report);
     }

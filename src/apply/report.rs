@@ -44,6 +44,8 @@ pub enum Outcome {
     Converged,
     /// Drift found in preflight: no DDL issued.
     RefusedDrift,
+    /// Dry run: preflight passed; the steps are what a real run would do.
+    DryRun,
     /// Stopped mid-run (new drift, a failed step, a race lost to another
     /// shape). `ddl_issued` says whether this run had changed anything.
     Stopped {

@@ -1,0 +1,92 @@
+//! Command-line arguments (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use schema_catalog::Flavor;
+
+/// Keep MySQL-family system tables exactly as a YAML catalog declares them:
+/// lint the catalog, render DDL, plan, apply additively, verify at startup.
+#[derive(Debug, Parser)]
+#[command(name = "catalog", version, about, long_about = None)]
+pub struct Cli {
+    /// Catalog directory (catalog.yaml + one YAML file per table).
+    #[arg(long, global = true, env = "CATALOG_DIR", default_value = "./catalog")]
+    pub catalog: PathBuf,
+    /// Target database: mysql://user:pass@host:port/db (the db is the target schema).
+    #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// Output format. json prints exactly one JSON document on stdout.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Deadline in seconds for connecting and for each read.
+    #[arg(long, global = true, default_value_t = 5)]
+    pub timeout: u64,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Readable text; errors on stderr.
+    Human,
+    /// One JSON document on stdout.
+    Json,
+}
+
+/// Server flavor argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FlavorArg {
+    /// TiDB: no ALGORITHM/LOCK clauses (its DDL is always online).
+    Tidb,
+    /// MySQL 8.
+    Mysql,
+    /// MariaDB 10.11+.
+    Mariadb,
+}
+
+impl From<FlavorArg> for Flavor {
+    fn from(f: FlavorArg) -> Flavor {
+        match f {
+            FlavorArg::Tidb => Flavor::TiDb,
+            FlavorArg::Mysql => Flavor::MySql,
+            FlavorArg::Mariadb => Flavor::MariaDb,
+        }
+    }
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Load and lint the catalog (no database). Exit 0 valid, 2 invalid.
+    Check,
+    /// Print greenfield CREATE TABLE statements for every table (no database). Exit 0, 2.
+    Render {
+        /// SQL dialect to render for.
+        #[arg(long, value_enum, default_value_t = FlavorArg::Tidb)]
+        flavor: FlavorArg,
+    },
+    /// Inspect, diff and print the ordered steps apply would run; issues no DDL.
+    /// Exit 0 planned, 1 drift blocks the plan, 2 usage/catalog error, 3 database error.
+    Plan,
+    /// Reconcile the live database to the catalog: add missing tables, nullable
+    /// columns and indexes; refuse drift before any DDL. Exit 0 converged,
+    /// 1 refused for drift (no DDL issued), 2 usage/catalog error, 3 database error (rerun resumes).
+    Apply {
+        /// Seconds to wait for the advisory lock held by another applier.
+        #[arg(long, default_value_t = 60)]
+        lock_timeout: u64,
+        /// Take the lock and preflight, print the steps, issue no DDL.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Startup gate: does the live schema satisfy the catalog (or NAME's part of it)?
+    /// Exit 0 satisfied, 1 not satisfied, 2 usage/catalog error, 3 database error.
+    Verify {
+        /// Check the base contract plus the items whose required_by lists NAME.
+        #[arg(long, value_name = "NAME")]
+        consumer: Option<String>,
+    },
+}

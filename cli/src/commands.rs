@@ -1,0 +1,123 @@
+//! One function per subcommand: call the library, print, return the exit code.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use schema_catalog::apply::{self, ApplyOptions, Outcome, ProgressEvent};
+use schema_catalog::catalog::{self, Catalog, Severity};
+use schema_catalog::{db, ddl, verify, Flavor};
+
+use crate::args::{Cli, Command, Format};
+use crate::exit;
+use crate::print;
+
+/// Runs the parsed command.
+pub async fn run(cli: &Cli) -> Result<u8> {
+    match &cli.command {
+        Command::Check => check(cli),
+        Command::Render { flavor } => render(cli, (*flavor).into()),
+        Command::Plan => plan(cli).await,
+        Command::Apply { lock_timeout, dry_run } => apply_cmd(cli, *lock_timeout, *dry_run).await,
+        Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
+    }
+}
+
+fn check(cli: &Cli) -> Result<u8> {
+    let report = catalog::check(&cli.catalog);
+    print::check(cli.format, &report);
+    let errors = report.problems.iter().filter(|p| p.severity == Severity::Error).count();
+    Ok(if errors == 0 { exit::OK } else { exit::USAGE })
+}
+
+/// Loads the catalog; an invalid one prints its problems and is a usage error.
+fn load(cli: &Cli) -> Result<Catalog> {
+    let report = catalog::check(&cli.catalog);
+    match report.catalog {
+        Some(c) => Ok(c),
+        None => {
+            if cli.format == Format::Human {
+                print::problems_to_stderr(&report.problems);
+            }
+            Err(schema_catalog::Error::InvalidCatalog {
+                dir: cli.catalog.clone(),
+                errors: report.problems.iter().filter(|p| p.severity == Severity::Error).count(),
+                report: Box::new(report),
+            }
+            .into())
+        }
+    }
+}
+
+fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
+    let catalog = load(cli)?;
+    let statements: Vec<String> = catalog.tables.iter().map(|t| ddl::create_table(&t.table, flavor)).collect();
+    print::render(cli.format, flavor, &statements);
+    Ok(exit::OK)
+}
+
+fn target(cli: &Cli) -> Result<db::Target> {
+    let url = cli.database_url.as_deref().ok_or_else(|| {
+        schema_catalog::Error::Usage("no database: pass --database-url or set DATABASE_URL".into())
+    })?;
+    Ok(db::parse_url(url)?)
+}
+
+fn timeout(cli: &Cli) -> Duration {
+    Duration::from_secs(cli.timeout.max(1))
+}
+
+async fn plan(cli: &Cli) -> Result<u8> {
+    let catalog = load(cli)?;
+    let target = target(cli)?;
+    let mut session = db::connect(&target, timeout(cli)).await?;
+    let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
+    let plan = apply::plan_live(&mut session, &target.schema, &tables)
+        .await
+        .with_context(|| format!("planning against {}", target.display))?;
+    let _ = session.disconnect().await;
+    print::plan(cli.format, &target.display, &plan);
+    Ok(if plan.is_refused() { exit::DRIFT } else { exit::OK })
+}
+
+async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
+    let catalog = load(cli)?;
+    verify::scope(&catalog, consumer)?;
+    let target = target(cli)?;
+    let mut session = db::connect(&target, timeout(cli)).await?;
+    let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
+    let _ = session.disconnect().await;
+    print::verify(cli.format, &target.display, &report);
+    Ok(if report.ok { exit::OK } else { exit::DRIFT })
+}
+
+async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
+    let catalog = load(cli)?;
+    let target = target(cli)?;
+    let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
+    let bar = (cli.format == Format::Human && std::io::stderr().is_terminal()).then(print::ProgressBar::new);
+    let progress = bar.clone().map(|bar| -> apply::ProgressFn {
+        Arc::new(move |p: &apply::Progress| match &p.event {
+            ProgressEvent::Started => bar.start(p),
+            ProgressEvent::Percent(pct) => bar.percent(*pct),
+            ProgressEvent::Rows(rows) => bar.rows(*rows),
+            ProgressEvent::Finished(_) => bar.finish(),
+        })
+    });
+    let opts = ApplyOptions {
+        lock_timeout: Duration::from_secs(lock_timeout),
+        read_timeout: timeout(cli),
+        dry_run,
+        progress,
+        ..ApplyOptions::default()
+    };
+    let report = apply::apply(&target, &tables, &opts).await?;
+    print::apply(cli.format, &target.display, &report);
+    Ok(match &report.outcome {
+        Outcome::Converged | Outcome::DryRun => exit::OK,
+        Outcome::RefusedDrift => exit::DRIFT,
+        Outcome::Stopped { ddl_issued: false, .. } if !report.drift.is_empty() => exit::DRIFT,
+        Outcome::Stopped { .. } => exit::DATABASE,
+    })
+}

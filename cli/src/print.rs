@@ -1,0 +1,227 @@
+//! Printing reports: human text (errors on stderr) or exactly one JSON
+//! document on stdout. Progress only on a terminal, never in JSON.
+
+use std::sync::{Arc, Mutex};
+
+use schema_catalog::apply::{ApplyReport, Outcome, Progress};
+use schema_catalog::catalog::{CheckReport, Problem as LintProblem, Severity};
+use schema_catalog::diff::Problem;
+use schema_catalog::plan::Plan;
+use schema_catalog::verify::VerifyReport;
+use schema_catalog::Flavor;
+use serde_json::{json, Value};
+
+use crate::args::Format;
+
+fn emit_json(v: &Value) {
+    println!("{}", serde_json::to_string_pretty(v).expect("JSON values serialise"));
+}
+
+/// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
+pub fn error(format: Format, err: &anyhow::Error, code: u8) {
+    match format {
+        Format::Human => eprintln!("error: {err:#}"),
+        Format::Json => {
+            let mut doc = json!({ "error": format!("{err:#}"), "exit_code": code });
+            if let Some(schema_catalog::Error::InvalidCatalog { report, .. }) = err.downcast_ref() {
+                doc["problems"] = serde_json::to_value(&report.problems).unwrap_or_default();
+            }
+            emit_json(&doc)
+        }
+    }
+}
+
+/// Lint findings, one per line, on stderr.
+pub fn problems_to_stderr(problems: &[LintProblem]) {
+    for p in problems {
+        eprintln!("{p}");
+    }
+}
+
+/// `check` output.
+pub fn check(format: Format, report: &CheckReport) {
+    let errors = report.problems.iter().filter(|p| p.severity == Severity::Error).count();
+    let warnings = report.problems.len() - errors;
+    match format {
+        Format::Json => emit_json(&json!({
+            "ok": errors == 0,
+            "errors": errors,
+            "warnings": warnings,
+            "problems": report.problems,
+        })),
+        Format::Human => {
+            problems_to_stderr(&report.problems);
+            match &report.catalog {
+                Some(c) => println!(
+                    "catalog {} is valid: {} table(s), {warnings} warning(s)",
+                    c.dir.display(),
+                    c.tables.len()
+                ),
+                None => eprintln!("catalog is invalid: {errors} error(s), {warnings} warning(s)"),
+            }
+        }
+    }
+}
+
+/// `render` output: statements joined with `;`.
+pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
+    match format {
+        Format::Json => emit_json(&json!({ "flavor": flavor, "statements": statements })),
+        Format::Human => {
+            for s in statements {
+                println!("{s};\n");
+            }
+        }
+    }
+}
+
+fn problem_lines(title: &str, problems: &[Problem]) {
+    if problems.is_empty() {
+        return;
+    }
+    println!("{title}:");
+    for p in problems {
+        println!("  {p}");
+    }
+}
+
+/// `plan` output.
+pub fn plan(format: Format, target: &str, plan: &Plan) {
+    match format {
+        Format::Json => emit_json(&json!({
+            "flavor": plan.flavor,
+            "refused": plan.is_refused(),
+            "steps": plan.steps.iter().map(|s| json!({
+                "table": s.change.table().as_str(),
+                "kind": s.change.kind(),
+                "object": s.change.object().as_str(),
+                "sql": s.sql,
+            })).collect::<Vec<_>>(),
+            "drift": plan.drift,
+            "unmanaged": plan.unmanaged,
+        })),
+        Format::Human => {
+            println!("plan for {target} ({}): {} step(s)", plan.flavor, plan.steps.len());
+            for (i, s) in plan.steps.iter().enumerate() {
+                println!("\n-- {}. {} {} on `{}`", i + 1, s.change.kind(), s.change.object(), s.change.table());
+                println!("{};", s.sql);
+            }
+            if plan.is_refused() {
+                println!();
+                problem_lines("drift (refused: apply would issue no DDL until this is fixed by hand)", &plan.drift);
+            }
+            problem_lines("unmanaged (not in the catalog; never touched)", &plan.unmanaged);
+        }
+    }
+}
+
+/// `verify` output.
+pub fn verify(format: Format, target: &str, report: &VerifyReport) {
+    match format {
+        Format::Json => emit_json(&serde_json::to_value(report).expect("report serialises")),
+        Format::Human => {
+            let scope = report.consumer.as_deref().map(|c| format!(" for consumer `{c}`")).unwrap_or_default();
+            if report.ok {
+                println!("verify{scope}: {target} ({}) satisfies the catalog", report.flavor);
+            } else {
+                println!(
+                    "verify{scope}: {target} ({}) does NOT satisfy the catalog: {} problem(s)",
+                    report.flavor,
+                    report.problems.len()
+                );
+                problem_lines("problems", &report.problems);
+            }
+            problem_lines("unmanaged (informational)", &report.unmanaged);
+        }
+    }
+}
+
+/// `apply` output.
+pub fn apply(format: Format, target: &str, report: &ApplyReport) {
+    match format {
+        Format::Json => emit_json(&json!({
+            "converged": report.converged(),
+            "flavor": report.flavor,
+            "lock": report.lock,
+            "dry_run": report.outcome == Outcome::DryRun,
+            "steps": report.steps,
+            "drift": report.drift,
+            "unmanaged": report.unmanaged,
+            "server_ddl_count": report.server_ddl_count,
+            "stopped": match &report.outcome {
+                Outcome::Stopped { message, .. } => Some(message.clone()),
+                _ => None,
+            },
+        })),
+        Format::Human => {
+            println!("apply to {target} ({}), lock `{}`", report.flavor, report.lock);
+            for (i, s) in report.steps.iter().enumerate() {
+                println!(
+                    "  {:>2}. {:<15} {:<12} `{}`.`{}` ({} ms)",
+                    i + 1,
+                    format!("{:?}", s.status).to_lowercase(),
+                    s.kind,
+                    s.table,
+                    s.object,
+                    s.ms
+                );
+            }
+            match &report.outcome {
+                Outcome::Converged => println!("converged: the schema satisfies the catalog"),
+                Outcome::DryRun => println!("dry run: preflight passed; no DDL issued"),
+                Outcome::RefusedDrift => {
+                    problem_lines("drift", &report.drift);
+                    eprintln!("refused: drift found before any DDL; nothing was changed. Fix the drift by hand, then rerun.");
+                }
+                Outcome::Stopped { message, .. } => {
+                    problem_lines("drift", &report.drift);
+                    eprintln!("stopped: {message}");
+                }
+            }
+            problem_lines("unmanaged (never touched)", &report.unmanaged);
+        }
+    }
+}
+
+/// A terminal progress bar for long steps (indicatif), shared with the callback.
+#[derive(Clone)]
+pub struct ProgressBar(Arc<Mutex<Option<indicatif::ProgressBar>>>);
+
+impl ProgressBar {
+    /// An idle bar.
+    pub fn new() -> Self {
+        ProgressBar(Arc::new(Mutex::new(None)))
+    }
+
+    /// A step started.
+    pub fn start(&self, p: &Progress) {
+        let bar = indicatif::ProgressBar::new(100);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos:>3}% {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(format!("step {}/{} {} `{}`.`{}`", p.step, p.steps, p.kind, p.table, p.object));
+        *self.0.lock().expect("progress lock") = Some(bar);
+    }
+
+    /// Server-reported percent.
+    pub fn percent(&self, pct: f64) {
+        if let Some(bar) = self.0.lock().expect("progress lock").as_ref() {
+            bar.set_position(pct.clamp(0.0, 100.0) as u64);
+        }
+    }
+
+    /// Server-reported rows (TiDB backfill).
+    pub fn rows(&self, rows: u64) {
+        if let Some(bar) = self.0.lock().expect("progress lock").as_ref() {
+            bar.set_message(format!("{rows} rows"));
+        }
+    }
+
+    /// The step finished.
+    pub fn finish(&self) {
+        if let Some(bar) = self.0.lock().expect("progress lock").take() {
+            bar.finish_and_clear();
+        }
+    }
+}
