@@ -7,12 +7,14 @@
 pub mod catalog;
 pub mod coltype;
 pub mod collation;
+pub mod ddl;
 pub mod error;
 pub mod flavor;
 pub mod ident;
 pub mod model;
 
 pub use coltype::{ColumnType, IntKind};
+pub use ddl::ColumnAlgorithm;
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
