@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod coltype;
 pub mod collation;
 pub mod ddl;
+pub mod dump;
 pub mod error;
 pub mod flavor;
 pub mod ident;
@@ -15,6 +16,7 @@ pub mod model;
 
 pub use coltype::{ColumnType, IntKind};
 pub use ddl::ColumnAlgorithm;
+pub use dump::{parse_create_table, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
