@@ -121,7 +121,8 @@ fn lex(sql: &str) -> Vec<(Lex, std::ops::Range<usize>)> {
                 i += 1;
                 while i < b.len() {
                     if b[i] == b'\\' && q != b'`' {
-                        i += 2;
+                        // Skip the escaped character whole (it may be multi-byte).
+                        i += 1 + sql[i + 1..].chars().next().map_or(0, char::len_utf8);
                     } else if b[i] == q && b.get(i + 1) == Some(&q) {
                         i += 2;
                     } else if b[i] == q {
@@ -743,6 +744,17 @@ mod tests {
         assert!(!p.sql.contains("CLUSTERED"), "{}", p.sql);
         assert!(p.sql.contains("COMMENT='x */ y'"), "{}", p.sql);
         assert!(!p.sql.contains("/*"), "{}", p.sql);
+    }
+
+    #[test]
+    fn lexer_survives_escapes_at_the_end_and_multibyte_text() {
+        for sql in ["'abc\\", "'\\é' `é` é /*!", "\"x\\\"é\" -- é"] {
+            let _ = prepare(sql);
+        }
+        assert_eq!(
+            prepare("CREATE TABLE é (`é` int COMMENT '\\é')").sql,
+            "CREATE TABLE é (`é` int COMMENT '\\é')"
+        );
     }
 
     #[test]
