@@ -2,18 +2,27 @@
 //! operations that make a live database match it additively and exactly.
 //!
 //! Modules own one thing each: [`model`] (the typed shape), [`catalog`]
-//! (YAML loading and lint), [`ddl`] (rendering), [`flavor`] (server kinds).
+//! (YAML loading and lint), [`ddl`] (rendering), [`dump`] (parsing CREATE
+//! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering),
+//! [`apply`] (the reconciler), [`verify`] (the startup gate), [`flavor`]
+//! (server kinds).
 
+pub mod apply;
 pub mod catalog;
 pub mod collation;
 pub mod coltype;
+pub mod ddl;
 pub mod diff;
+pub mod dump;
 pub mod error;
 pub mod flavor;
 pub mod ident;
 pub mod model;
+pub mod plan;
 
 pub use coltype::{ColumnType, IntKind};
+pub use ddl::ColumnAlgorithm;
+pub use dump::{parse_create_table, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};

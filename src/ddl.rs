@@ -1,0 +1,334 @@
+//! DDL rendering: greenfield `CREATE TABLE`, additive `ADD COLUMN` and
+//! `ADD INDEX`, per flavor. Output is deterministic and carries no trailing
+//! semicolon (callers join statements with `;\n`).
+//!
+//! Every identifier goes through [`quote_ident`] and every string literal
+//! through [`quote_str`]; nothing else is spliced into SQL text except the
+//! typed column type, canonical charset/collation names and default
+//! expressions already normalised by the model.
+//!
+//! Column definitions and index key-part lists each have exactly one renderer
+//! ([`column_definition`], [`key_parts`]), shared by `CREATE TABLE` and the
+//! `ALTER TABLE` statements, so a column added later is spelled exactly as a
+//! greenfield one.
+
+use crate::flavor::Flavor;
+use crate::ident::{quote_ident, quote_str, Ident};
+use crate::model::{Column, Index, IndexKind, IndexPart, Table};
+
+/// How an `ADD COLUMN` on MySQL / MariaDB asks to stay online.
+///
+/// Both make the server refuse (error 1845/1846) rather than silently take a
+/// blocking table lock. TiDB ignores this: its DDL is always online.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ColumnAlgorithm {
+    /// `ALGORITHM=INSTANT`: metadata-only change (MySQL 8.0.12+, MariaDB 10.3+).
+    #[default]
+    Instant,
+    /// `ALGORITHM=INPLACE, LOCK=NONE`: the fallback when INSTANT is refused.
+    InplaceNoLock,
+}
+
+impl ColumnAlgorithm {
+    /// The clause appended after the alter specification.
+    fn clause(self) -> &'static str {
+        match self {
+            ColumnAlgorithm::Instant => "ALGORITHM=INSTANT",
+            ColumnAlgorithm::InplaceNoLock => INPLACE_NO_LOCK,
+        }
+    }
+}
+
+const INPLACE_NO_LOCK: &str = "ALGORITHM=INPLACE, LOCK=NONE";
+
+/// Greenfield `CREATE TABLE` with all columns, the primary key, every
+/// secondary index and the table options, one item per line.
+///
+/// The statement is the same for every flavor: the syntax used is common to
+/// TiDB, MySQL 8 and MariaDB 10.11. (TiDB assumption: `PRIMARY KEY` is left to
+/// the server's `tidb_enable_clustered_index` default; no `/*T![clustered_index]
+/// */` marker is written.)
+pub fn create_table(table: &Table, flavor: Flavor) -> String {
+    let mut items: Vec<String> = table.columns.iter().map(column_definition).collect();
+    if !table.primary_key.is_empty() {
+        items.push(format!("PRIMARY KEY {}", key_parts(&table.primary_key)));
+    }
+    items.extend(
+        table
+            .indexes
+            .iter()
+            .map(|i| index_definition(i, "KEY", flavor)),
+    );
+    let body = items
+        .iter()
+        .map(|i| format!("  {i}"))
+        .collect::<Vec<_>>()
+        .join(",\n");
+    format!(
+        "CREATE TABLE {} (\n{body}\n) {}",
+        quote_ident(table.name.as_str()),
+        table_options(table)
+    )
+}
+
+/// `ALTER TABLE t ADD COLUMN <definition>`; on MySQL and MariaDB followed by
+/// the online clause of `algo`, on TiDB plain.
+pub fn add_column(table: &Ident, column: &Column, flavor: Flavor, algo: ColumnAlgorithm) -> String {
+    let stmt = format!(
+        "ALTER TABLE {} ADD COLUMN {}",
+        quote_ident(table.as_str()),
+        column_definition(column)
+    );
+    with_online_clause(stmt, flavor, algo.clause())
+}
+
+/// `ALTER TABLE t ADD [UNIQUE] INDEX i (parts)`; on MySQL and MariaDB followed
+/// by `ALGORITHM=INPLACE, LOCK=NONE`, on TiDB plain.
+pub fn add_index(table: &Ident, index: &Index, flavor: Flavor) -> String {
+    let stmt = format!(
+        "ALTER TABLE {} ADD {}",
+        quote_ident(table.as_str()),
+        index_definition(index, "INDEX", flavor)
+    );
+    with_online_clause(stmt, flavor, INPLACE_NO_LOCK)
+}
+
+/// Appends `, <clause>` except on TiDB, whose DDL is always online and which
+/// does not need (and for some statements rejects) ALGORITHM/LOCK clauses.
+fn with_online_clause(stmt: String, flavor: Flavor, clause: &str) -> String {
+    match flavor {
+        Flavor::TiDb => stmt,
+        Flavor::MySql | Flavor::MariaDb => format!("{stmt}, {clause}"),
+    }
+}
+
+/// One column definition, as used in `CREATE TABLE` and `ADD COLUMN`:
+/// `` `name` type [CHARACTER SET cs COLLATE co] [GENERATED ...] NOT NULL|NULL
+/// [AUTO_INCREMENT] [DEFAULT x] [COMMENT '...'] ``.
+///
+/// Textual columns always state their character set and collation; NULL is
+/// always stated explicitly (so a MySQL `timestamp` never picks up implicit
+/// NOT NULL / DEFAULT CURRENT_TIMESTAMP behaviour).
+pub fn column_definition(column: &Column) -> String {
+    let mut out = format!("{} {}", quote_ident(column.name.as_str()), column.ty);
+    if let Some(cs) = &column.charset {
+        out.push_str(&format!(" CHARACTER SET {cs}"));
+    }
+    if let Some(co) = &column.collation {
+        out.push_str(&format!(" COLLATE {co}"));
+    }
+    if let Some(expr) = &column.generated {
+        // Generated columns only come from live schemas or dumps; whether they
+        // are STORED is not in the model, so VIRTUAL (the server default) is written.
+        out.push_str(&format!(" GENERATED ALWAYS AS ({expr}) VIRTUAL"));
+    }
+    out.push_str(if column.nullable {
+        " NULL"
+    } else {
+        " NOT NULL"
+    });
+    if column.auto_increment {
+        out.push_str(" AUTO_INCREMENT");
+    }
+    if let Some(default) = &column.default {
+        out.push_str(&format!(
+            " DEFAULT {}",
+            default.to_sql(column.ty.is_numeric())
+        ));
+    }
+    if let Some(comment) = &column.comment {
+        out.push_str(&format!(" COMMENT {}", quote_str(comment)));
+    }
+    out
+}
+
+/// An index definition after the keyword that introduces it:
+/// `[UNIQUE|FULLTEXT|SPATIAL] <keyword> `name` (parts) [COMMENT '...'] [INVISIBLE|IGNORED]`.
+/// `keyword` is `KEY` inside `CREATE TABLE` and `INDEX` after `ADD`.
+fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> String {
+    let prefix = match (index.kind, index.unique) {
+        (IndexKind::FullText, _) => "FULLTEXT ",
+        (IndexKind::Spatial, _) => "SPATIAL ",
+        (IndexKind::BTree, true) => "UNIQUE ",
+        (IndexKind::BTree, false) => "",
+    };
+    let mut out = format!(
+        "{prefix}{keyword} {} {}",
+        quote_ident(index.name.as_str()),
+        key_parts(&index.parts)
+    );
+    if let Some(comment) = &index.comment {
+        out.push_str(&format!(" COMMENT {}", quote_str(comment)));
+    }
+    if !index.visible {
+        out.push_str(match flavor {
+            Flavor::MariaDb => " IGNORED",
+            Flavor::MySql | Flavor::TiDb => " INVISIBLE",
+        });
+    }
+    out
+}
+
+/// A parenthesised key-part list: `` (`a`, `b`(10) DESC, (expr)) ``.
+/// The one renderer of key parts, for primary keys and secondary indexes.
+pub fn key_parts(parts: &[IndexPart]) -> String {
+    let rendered: Vec<String> = parts.iter().map(key_part).collect();
+    format!("({})", rendered.join(", "))
+}
+
+fn key_part(part: &IndexPart) -> String {
+    match part {
+        IndexPart::Column {
+            name,
+            prefix,
+            descending,
+        } => {
+            let mut out = quote_ident(name.as_str());
+            if let Some(n) = prefix {
+                out.push_str(&format!("({n})"));
+            }
+            if *descending {
+                out.push_str(" DESC");
+            }
+            out
+        }
+        IndexPart::Expression(expr) => format!("({expr})"),
+    }
+}
+
+/// `ENGINE=... DEFAULT CHARSET=... COLLATE=... COMMENT='...'`.
+fn table_options(table: &Table) -> String {
+    let mut opts = Vec::new();
+    if let Some(engine) = &table.engine {
+        opts.push(format!("ENGINE={engine}"));
+    }
+    opts.push(format!("DEFAULT CHARSET={}", table.charset));
+    opts.push(format!("COLLATE={}", table.collation));
+    if let Some(comment) = &table.comment {
+        opts.push(format!("COMMENT={}", quote_str(comment)));
+    }
+    opts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::ColumnType;
+    use crate::model::DefaultValue;
+
+    fn table() -> Table {
+        let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+        id.nullable = false;
+        id.auto_increment = true;
+        id.comment = Some("it's the id".into());
+        let mut key = Column::new("Key", ColumnType::Varchar(128));
+        key.nullable = false;
+        key.charset = Some("utf8mb4".into());
+        key.collation = Some("utf8mb4_bin".into());
+        let mut created = Column::new("CreatedAt", ColumnType::DateTime(6));
+        created.nullable = false;
+        created.default = Some(DefaultValue::CurrentTimestamp(6));
+        Table {
+            name: "T".into(),
+            comment: Some("a 'quoted' \\ comment".into()),
+            engine: Some("InnoDB".into()),
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns: vec![id, key, created],
+            primary_key: vec![IndexPart::column("Id")],
+            indexes: vec![
+                Index::new("uq", true, &["Key"]),
+                Index::new("idx", false, &["CreatedAt", "Id"]),
+            ],
+            required_by: vec![],
+        }
+    }
+
+    #[test]
+    fn create_table_text() {
+        assert_eq!(
+            create_table(&table(), Flavor::MySql),
+            "CREATE TABLE `T` (\n\
+             \x20 `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'it''s the id',\n\
+             \x20 `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n\
+             \x20 `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),\n\
+             \x20 PRIMARY KEY (`Id`),\n\
+             \x20 UNIQUE KEY `uq` (`Key`),\n\
+             \x20 KEY `idx` (`CreatedAt`, `Id`)\n\
+             ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='a ''quoted'' \\\\ comment'"
+        );
+        assert_eq!(
+            create_table(&table(), Flavor::TiDb),
+            create_table(&table(), Flavor::MySql)
+        );
+    }
+
+    #[test]
+    fn hostile_names_are_quoted() {
+        let mut c = Column::new(
+            "we`ird",
+            ColumnType::Int {
+                kind: crate::IntKind::Int,
+                unsigned: false,
+            },
+        );
+        c.default = Some(DefaultValue::Literal("0".into()));
+        assert_eq!(
+            add_column(
+                &Ident::new("t`x"),
+                &c,
+                Flavor::MariaDb,
+                ColumnAlgorithm::Instant
+            ),
+            "ALTER TABLE `t``x` ADD COLUMN `we``ird` int NULL DEFAULT 0, ALGORITHM=INSTANT"
+        );
+        let i = Index::new("i`1", true, &["a`b", "c"]);
+        assert_eq!(
+            add_index(&Ident::new("t"), &i, Flavor::MySql),
+            "ALTER TABLE `t` ADD UNIQUE INDEX `i``1` (`a``b`, `c`), ALGORITHM=INPLACE, LOCK=NONE"
+        );
+    }
+
+    #[test]
+    fn tidb_has_no_online_clauses() {
+        let t = table();
+        let col = add_column(
+            &t.name,
+            &t.columns[1],
+            Flavor::TiDb,
+            ColumnAlgorithm::InplaceNoLock,
+        );
+        let idx = add_index(&t.name, &t.indexes[1], Flavor::TiDb);
+        assert_eq!(
+            col,
+            "ALTER TABLE `T` ADD COLUMN `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL"
+        );
+        assert_eq!(idx, "ALTER TABLE `T` ADD INDEX `idx` (`CreatedAt`, `Id`)");
+    }
+
+    #[test]
+    fn inplace_fallback_and_string_defaults() {
+        let mut c = Column::new("State", ColumnType::Varchar(32));
+        c.charset = Some("utf8mb4".into());
+        c.collation = Some("utf8mb4_bin".into());
+        c.default = Some(DefaultValue::Literal("it's".into()));
+        assert_eq!(
+            add_column(&Ident::new("t"), &c, Flavor::MySql, ColumnAlgorithm::InplaceNoLock),
+            "ALTER TABLE `t` ADD COLUMN `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL \
+             DEFAULT 'it''s', ALGORITHM=INPLACE, LOCK=NONE"
+        );
+    }
+
+    #[test]
+    fn key_parts_render_prefix_desc_and_expressions() {
+        let parts = vec![
+            IndexPart::Column {
+                name: "a".into(),
+                prefix: Some(10),
+                descending: true,
+            },
+            IndexPart::Expression("lower(`b`)".into()),
+        ];
+        assert_eq!(key_parts(&parts), "(`a`(10) DESC, (lower(`b`)))");
+    }
+}

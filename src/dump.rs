@@ -1,0 +1,807 @@
+//! Parsing `CREATE TABLE` text (as rendered by [`crate::ddl`], or as printed
+//! by `SHOW CREATE TABLE` on MySQL, MariaDB and TiDB) into the typed model.
+//!
+//! Parsing runs in two stages:
+//! 1. a textual pre-pass ([`prepare`]) that handles what sqlparser cannot:
+//!    executable version comments `/*!NNNNN ... */` are unwrapped (MySQL runs
+//!    their content, so it is kept), TiDB feature comments `/*T![f] ... */`
+//!    are dropped (e.g. `CLUSTERED`; recorded nowhere for now), and index
+//!    visibility markers (`INVISIBLE`, `IGNORED`, `VISIBLE`, `NOT IGNORED`) are
+//!    removed and remembered per table item;
+//! 2. sqlparser (MySqlDialect) parses the statement, and the AST is mapped
+//!    onto [`Table`], then [`Table::normalize`]d.
+//!
+//! A full dump reader (preambles, many statements) can reuse [`prepare`] and
+//! [`table_from_statement`].
+
+use std::collections::BTreeSet;
+
+use sqlparser::ast::{
+    ColumnDef, ColumnOption, CreateTable, CreateTableOptions, Expr, FullTextOrSpatialConstraint,
+    IndexColumn, IndexOption, OrderBySort, SqlOption, Statement, TableConstraint, Value,
+};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Token;
+
+use crate::collation::{charset_of, default_collation};
+use crate::coltype::ColumnType;
+use crate::ident::Ident;
+use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table};
+
+/// Why a `CREATE TABLE` could not be read into the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", .table.as_ref().map(|t| format!("table `{t}`: ")).unwrap_or_default())]
+pub struct DumpParseError {
+    /// The table, when its name was read.
+    pub table: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl DumpParseError {
+    fn new(table: Option<&str>, message: impl Into<String>) -> Self {
+        DumpParseError {
+            table: table.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses one `CREATE TABLE` statement (a trailing `;` is allowed) into a
+/// normalised [`Table`]. Fields SQL cannot carry (`required_by`) are empty.
+///
+/// A textual column without its own collation inherits the table's default
+/// collation when it has no charset or the table's charset; with another
+/// charset only, it gets [`default_collation`] of that charset. When only a
+/// collation is given, the charset is derived from it.
+pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
+    let prepared = prepare(sql);
+    let statements = Parser::parse_sql(&MySqlDialect {}, &prepared.sql)
+        .map_err(|e| DumpParseError::new(None, format!("cannot parse: {e}")))?;
+    match statements.as_slice() {
+        [statement] => table_from_statement(statement, &prepared.hidden_constraints),
+        other => Err(DumpParseError::new(
+            None,
+            format!(
+                "expected one CREATE TABLE statement, found {} statements",
+                other.len()
+            ),
+        )),
+    }
+}
+
+/// Text ready for sqlparser, plus what the pre-pass removed from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    /// The SQL with version comments unwrapped and markers removed.
+    pub sql: String,
+    /// 0-based positions, among the constraint items of the table body (keys,
+    /// indexes, CONSTRAINT / CHECK / FOREIGN KEY, in order: the order of
+    /// sqlparser's `CreateTable::constraints`), of indexes marked invisible /
+    /// ignored.
+    pub hidden_constraints: BTreeSet<usize>,
+}
+
+/// The textual pre-pass (see the module docs).
+pub fn prepare(sql: &str) -> Prepared {
+    let unwrapped = unwrap_comments(sql);
+    strip_visibility(&unwrapped)
+}
+
+/// A lexical token of the pre-pass: enough to skip quoted text and comments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lex {
+    /// A bare word (letters, digits, `_`, `$`).
+    Word,
+    /// `'...'`, `"..."` or `` `...` ``.
+    Quoted,
+    /// `/* ... */` (not executable), `-- ...`, `# ...`.
+    Comment,
+    /// `/*!NNNNN` opener of an executable comment.
+    VersionOpen,
+    /// `/*T![...] ... */`, whole.
+    TidbComment,
+    /// `*/`, closing an executable comment.
+    CommentClose,
+    /// Any other single character (including whitespace).
+    Char,
+}
+
+/// Splits `sql` into (kind, byte range) tokens.
+fn lex(sql: &str) -> Vec<(Lex, std::ops::Range<usize>)> {
+    let b = sql.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let find = |from: usize, pat: &str| sql[from..].find(pat).map_or(sql.len(), |p| from + p);
+    while i < b.len() {
+        let start = i;
+        let kind = match b[i] {
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < b.len() {
+                    if b[i] == b'\\' && q != b'`' {
+                        // Skip the escaped character whole (it may be multi-byte).
+                        i += 1 + sql[i + 1..].chars().next().map_or(0, char::len_utf8);
+                    } else if b[i] == q && b.get(i + 1) == Some(&q) {
+                        i += 2;
+                    } else if b[i] == q {
+                        i += 1;
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                Lex::Quoted
+            }
+            b'/' if sql[i..].starts_with("/*!") => {
+                i += 3;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                Lex::VersionOpen
+            }
+            b'/' if sql[i..].starts_with("/*T!") => {
+                i = (find(i, "*/") + 2).min(b.len());
+                Lex::TidbComment
+            }
+            b'/' if sql[i..].starts_with("/*") => {
+                i = (find(i + 2, "*/") + 2).min(b.len());
+                Lex::Comment
+            }
+            b'*' if sql[i..].starts_with("*/") => {
+                i += 2;
+                Lex::CommentClose
+            }
+            b'-' if sql[i..].starts_with("-- ") || sql[i..].starts_with("--\n") => {
+                i = find(i, "\n");
+                Lex::Comment
+            }
+            b'#' => {
+                i = find(i, "\n");
+                Lex::Comment
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 => {
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || b[i] == b'_'
+                        || b[i] == b'$'
+                        || b[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                Lex::Word
+            }
+            _ => {
+                i += sql[i..].chars().next().map_or(1, char::len_utf8);
+                Lex::Char
+            }
+        };
+        out.push((kind, start..i));
+    }
+    out
+}
+
+/// Unwraps `/*!NNNNN content */` to ` content ` and drops `/*T![..] .. */`.
+fn unwrap_comments(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut open_versions = 0usize;
+    for (kind, range) in lex(sql) {
+        match kind {
+            Lex::VersionOpen => {
+                open_versions += 1;
+                out.push(' ');
+            }
+            Lex::CommentClose if open_versions > 0 => {
+                open_versions -= 1;
+                out.push(' ');
+            }
+            Lex::TidbComment => out.push(' '),
+            _ => out.push_str(&sql[range]),
+        }
+    }
+    out
+}
+
+/// Removes index visibility markers from the constraint items of the first
+/// parenthesised group (the table body), remembering which were hidden
+/// (`INVISIBLE`, `IGNORED`; `VISIBLE` and `NOT IGNORED` are the default and
+/// just removed). Column items are not touched: a column-level `INVISIBLE`
+/// (an invisible column) is left to sqlparser.
+fn strip_visibility(sql: &str) -> Prepared {
+    let tokens = lex(sql);
+    let mut hidden_constraints = BTreeSet::new();
+    let mut drop = vec![false; tokens.len()];
+    let mut depth = 0usize;
+    let mut body_done = false;
+    let mut constraint_items = 0usize;
+    let mut item_is_constraint = false;
+    let mut item_started = false;
+    let mut last_word: Option<usize> = None;
+    for (n, (kind, range)) in tokens.iter().enumerate() {
+        let text = &sql[range.clone()];
+        match (kind, text) {
+            (Lex::Char, "(") => {
+                depth += 1;
+                if depth == 1 {
+                    item_started = false;
+                }
+            }
+            (Lex::Char, ")") => {
+                depth = depth.saturating_sub(1);
+                body_done |= depth == 0;
+            }
+            (Lex::Char, ",") if depth == 1 && !body_done => item_started = false,
+            (Lex::Word | Lex::Quoted, _) if depth == 1 && !body_done => {
+                if !item_started {
+                    item_started = true;
+                    item_is_constraint = *kind == Lex::Word && is_constraint_start(text);
+                    constraint_items += usize::from(item_is_constraint);
+                } else if item_is_constraint && *kind == Lex::Word {
+                    let item = constraint_items - 1;
+                    let upper = text.to_ascii_uppercase();
+                    let after_not = last_word
+                        .is_some_and(|w| sql[tokens[w].1.clone()].eq_ignore_ascii_case("NOT"));
+                    match upper.as_str() {
+                        "INVISIBLE" | "IGNORED" if !(upper == "IGNORED" && after_not) => {
+                            drop[n] = true;
+                            hidden_constraints.insert(item);
+                        }
+                        "IGNORED" => {
+                            drop[n] = true;
+                            if let Some(w) = last_word {
+                                drop[w] = true;
+                            }
+                        }
+                        "VISIBLE" => drop[n] = true,
+                        _ => {}
+                    }
+                }
+                if *kind == Lex::Word {
+                    last_word = Some(n);
+                }
+            }
+            _ => {}
+        }
+    }
+    let sql = tokens
+        .iter()
+        .zip(&drop)
+        .map(|((_, range), dropped)| if *dropped { " " } else { &sql[range.clone()] })
+        .collect();
+    Prepared {
+        sql,
+        hidden_constraints,
+    }
+}
+
+/// Whether a table-body item starting with `word` is a constraint (an index,
+/// key, check or foreign key) rather than a column.
+fn is_constraint_start(word: &str) -> bool {
+    [
+        "KEY",
+        "INDEX",
+        "UNIQUE",
+        "PRIMARY",
+        "FULLTEXT",
+        "SPATIAL",
+        "CONSTRAINT",
+        "CHECK",
+        "FOREIGN",
+    ]
+    .iter()
+    .any(|k| word.eq_ignore_ascii_case(k))
+}
+
+/// Maps one parsed statement onto the model. `hidden_constraints` are
+/// positions in `constraints` (see [`Prepared::hidden_constraints`]) whose
+/// index is invisible.
+pub fn table_from_statement(
+    statement: &Statement,
+    hidden_constraints: &BTreeSet<usize>,
+) -> Result<Table, DumpParseError> {
+    let Statement::CreateTable(create) = statement else {
+        return Err(DumpParseError::new(
+            None,
+            format!("expected CREATE TABLE, found: {statement}"),
+        ));
+    };
+    let name = create
+        .name
+        .0
+        .last()
+        .and_then(|p| p.as_ident())
+        .map(|i| i.value.clone())
+        .ok_or_else(|| DumpParseError::new(None, "CREATE TABLE without a table name"))?;
+    TableBuilder::new(&name).build(create, hidden_constraints)
+}
+
+/// Accumulates the model of one table while walking its AST.
+struct TableBuilder {
+    name: String,
+    columns: Vec<Column>,
+    primary_key: Vec<IndexPart>,
+    indexes: Vec<Index>,
+    json_columns: BTreeSet<String>,
+}
+
+impl TableBuilder {
+    fn new(name: &str) -> Self {
+        TableBuilder {
+            name: name.to_string(),
+            columns: Vec::new(),
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+            json_columns: BTreeSet::new(),
+        }
+    }
+
+    fn err(&self, message: impl Into<String>) -> DumpParseError {
+        DumpParseError::new(Some(&self.name), message)
+    }
+
+    fn build(
+        mut self,
+        create: &CreateTable,
+        hidden_constraints: &BTreeSet<usize>,
+    ) -> Result<Table, DumpParseError> {
+        for def in &create.columns {
+            let column = self.column(def)?;
+            self.columns.push(column);
+        }
+        for (n, constraint) in create.constraints.iter().enumerate() {
+            self.constraint(constraint, hidden_constraints.contains(&n))?;
+        }
+        let options = TableOptions::read(&create.table_options);
+        let (charset, collation) = self.table_charset(&options)?;
+        let mut table = Table {
+            name: Ident::new(self.name.clone()),
+            comment: options.comment.clone(),
+            engine: options.engine.clone(),
+            charset,
+            collation,
+            columns: std::mem::take(&mut self.columns),
+            primary_key: std::mem::take(&mut self.primary_key),
+            indexes: std::mem::take(&mut self.indexes),
+            required_by: Vec::new(),
+        };
+        self.finish_columns(&mut table);
+        table.normalize();
+        Ok(table)
+    }
+
+    /// Table default charset and collation, each derived from the other when absent.
+    fn table_charset(&self, options: &TableOptions) -> Result<(String, String), DumpParseError> {
+        match (&options.charset, &options.collation) {
+            (Some(cs), Some(co)) => Ok((cs.clone(), co.clone())),
+            (Some(cs), None) => Ok((cs.clone(), default_collation(cs))),
+            (None, Some(co)) => Ok((charset_from_collation(co), co.clone())),
+            (None, None) => Err(self.err("no DEFAULT CHARSET or COLLATE table option; the collation of its text columns is unknown")),
+        }
+    }
+
+    /// Applies table-level facts to columns: JSON checks, primary-key
+    /// NOT NULL, inherited charsets and collations.
+    fn finish_columns(&self, table: &mut Table) {
+        let pk: Vec<Ident> = table
+            .primary_key
+            .iter()
+            .filter_map(|p| p.column_name().cloned())
+            .collect();
+        let defaults = (table.charset.clone(), table.collation.clone());
+        for c in &mut table.columns {
+            if c.ty == ColumnType::LongText && self.json_columns.contains(&c.name.key()) {
+                // MariaDB stores `json` as longtext with CHECK (json_valid(col)).
+                c.ty = ColumnType::Json;
+            }
+            if pk.contains(&c.name) {
+                c.nullable = false;
+            }
+            if c.ty.is_textual() {
+                let (cs, co) = column_charset(c.charset.take(), c.collation.take(), &defaults);
+                c.charset = Some(cs);
+                c.collation = Some(co);
+            }
+        }
+    }
+
+    fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
+        let name = def.name.value.clone();
+        let type_text = data_type_text(&def.data_type.to_string());
+        let ty = ColumnType::parse(&type_text)
+            .map_err(|e| self.err(format!("column `{name}`: unsupported type `{}`", e.0)))?;
+        let mut column = Column::new(name.as_str(), ty);
+        for option in &def.options {
+            self.column_option(&mut column, &option.option)?;
+        }
+        Ok(column)
+    }
+
+    fn column_option(
+        &mut self,
+        column: &mut Column,
+        option: &ColumnOption,
+    ) -> Result<(), DumpParseError> {
+        let name = column.name.as_str().to_string();
+        match option {
+            ColumnOption::Null => column.nullable = true,
+            ColumnOption::NotNull => column.nullable = false,
+            ColumnOption::Default(expr) => column.default = default_value(expr),
+            ColumnOption::CharacterSet(cs) => column.charset = Some(cs.to_string()),
+            ColumnOption::Collation(co) => column.collation = Some(co.to_string()),
+            ColumnOption::Comment(text) => column.comment = Some(text.clone()),
+            ColumnOption::PrimaryKey(_) => {
+                self.primary_key = vec![IndexPart::column(name.as_str())]
+            }
+            ColumnOption::Unique(_) => {
+                let index_name = self.unused_index_name(&name);
+                self.indexes
+                    .push(Index::new(index_name.as_str(), true, &[name.as_str()]));
+            }
+            ColumnOption::Check(check) => self.note_check(&check.expr),
+            ColumnOption::DialectSpecific(tokens) if is_auto_increment(tokens) => {
+                column.auto_increment = true
+            }
+            ColumnOption::Generated {
+                generation_expr: Some(expr),
+                ..
+            } => column.generated = Some(expr.to_string()),
+            // ON UPDATE and invisible columns are not part of the model.
+            ColumnOption::OnUpdate(_) | ColumnOption::Invisible => {}
+            other => {
+                return Err(self.err(format!(
+                    "column `{name}`: unsupported column option `{other}`"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
+    fn note_check(&mut self, expr: &Expr) {
+        if let Expr::Function(f) = expr {
+            if f.name.to_string().eq_ignore_ascii_case("json_valid") {
+                let args = f.args.to_string();
+                let col = args.trim_matches(|c| c == '(' || c == ')' || c == '`' || c == ' ');
+                self.json_columns.insert(col.to_lowercase());
+            }
+        }
+    }
+
+    fn constraint(
+        &mut self,
+        constraint: &TableConstraint,
+        hidden: bool,
+    ) -> Result<(), DumpParseError> {
+        let index = match constraint {
+            TableConstraint::PrimaryKey(pk) => {
+                self.primary_key = self.parts(&pk.columns)?;
+                return Ok(());
+            }
+            TableConstraint::Check(check) => {
+                self.note_check(&check.expr);
+                return Ok(());
+            }
+            TableConstraint::Unique(u) => self.index(
+                u.index_name.as_ref().or(u.name.as_ref()),
+                true,
+                IndexKind::BTree,
+                &u.columns,
+                &u.index_options,
+            )?,
+            TableConstraint::Index(i) => self.index(
+                i.name.as_ref(),
+                false,
+                IndexKind::BTree,
+                &i.columns,
+                &i.index_options,
+            )?,
+            TableConstraint::FulltextOrSpatial(FullTextOrSpatialConstraint {
+                fulltext,
+                opt_index_name,
+                columns,
+                ..
+            }) => {
+                let kind = if *fulltext {
+                    IndexKind::FullText
+                } else {
+                    IndexKind::Spatial
+                };
+                self.index(opt_index_name.as_ref(), false, kind, columns, &[])?
+            }
+            // Foreign keys and other constraints are not part of the model.
+            _ => return Ok(()),
+        };
+        self.indexes.push(Index {
+            visible: !hidden,
+            ..index
+        });
+        Ok(())
+    }
+
+    fn index(
+        &self,
+        name: Option<&sqlparser::ast::Ident>,
+        unique: bool,
+        kind: IndexKind,
+        columns: &[IndexColumn],
+        options: &[IndexOption],
+    ) -> Result<Index, DumpParseError> {
+        let parts = self.parts(columns)?;
+        let name = match name {
+            Some(n) => n.value.clone(),
+            None => {
+                let base = parts
+                    .first()
+                    .and_then(IndexPart::column_name)
+                    .map_or("functional_index", Ident::as_str);
+                self.unused_index_name(base)
+            }
+        };
+        let comment = options.iter().find_map(|o| match o {
+            IndexOption::Comment(c) => Some(c.clone()),
+            IndexOption::Using(_) => None,
+        });
+        Ok(Index {
+            name: Ident::new(name),
+            unique,
+            parts,
+            kind,
+            visible: true,
+            comment,
+            required_by: Vec::new(),
+        })
+    }
+
+    /// MySQL's name for an unnamed index: the first column, then `_2`, `_3` ...
+    fn unused_index_name(&self, base: &str) -> String {
+        let taken = |n: &str| self.indexes.iter().any(|i| i.name == Ident::new(n));
+        if !taken(base) {
+            return base.to_string();
+        }
+        (2..)
+            .map(|k| format!("{base}_{k}"))
+            .find(|n| !taken(n))
+            .unwrap_or_default()
+    }
+
+    fn parts(&self, columns: &[IndexColumn]) -> Result<Vec<IndexPart>, DumpParseError> {
+        columns.iter().map(|c| self.part(c)).collect()
+    }
+
+    fn part(&self, column: &IndexColumn) -> Result<IndexPart, DumpParseError> {
+        let descending = matches!(column.column.options.sort, Some(OrderBySort::Desc));
+        match &column.column.expr {
+            Expr::Identifier(id) => Ok(IndexPart::Column {
+                name: Ident::new(id.value.clone()),
+                prefix: None,
+                descending,
+            }),
+            // `col(10)` parses as a call of `col` with one numeric argument.
+            Expr::Function(f) => {
+                let name = f
+                    .name
+                    .0
+                    .last()
+                    .and_then(|p| p.as_ident())
+                    .map(|i| i.value.clone());
+                let prefix = f
+                    .args
+                    .to_string()
+                    .trim_matches(|c| c == '(' || c == ')')
+                    .parse::<u32>()
+                    .ok();
+                match (name, prefix) {
+                    (Some(name), Some(prefix)) => Ok(IndexPart::Column {
+                        name: Ident::new(name),
+                        prefix: Some(prefix),
+                        descending,
+                    }),
+                    _ => Err(self.err(format!(
+                        "unsupported index key part `{}`",
+                        column.column.expr
+                    ))),
+                }
+            }
+            Expr::Nested(inner) => Ok(IndexPart::Expression(inner.to_string())),
+            other => Err(self.err(format!("unsupported index key part `{other}`"))),
+        }
+    }
+}
+
+/// Column charset and collation, inheriting from the table (see [`parse_create_table`]).
+/// `table` is the table's (charset, collation).
+fn column_charset(
+    charset: Option<String>,
+    collation: Option<String>,
+    table: &(String, String),
+) -> (String, String) {
+    match (charset, collation) {
+        (Some(cs), Some(co)) => (cs, co),
+        (None, Some(co)) => (charset_from_collation(&co), co),
+        (Some(cs), None) if cs.eq_ignore_ascii_case(&table.0) => (cs, table.1.clone()),
+        (Some(cs), None) => {
+            let co = default_collation(&cs);
+            (cs, co)
+        }
+        (None, None) => table.clone(),
+    }
+}
+
+/// The charset of a collation: known ones from the table, others by name prefix.
+fn charset_from_collation(collation: &str) -> String {
+    charset_of(collation)
+        .map(str::to_string)
+        .unwrap_or_else(|| collation.split('_').next().unwrap_or(collation).to_string())
+}
+
+/// sqlparser's spelling of a data type, made readable by [`ColumnType::parse`].
+fn data_type_text(displayed: &str) -> String {
+    let lower = displayed.to_ascii_lowercase();
+    match lower.as_str() {
+        "double precision" | "real" => "double".to_string(),
+        _ => lower,
+    }
+}
+
+/// A column default from its expression; `None` for `DEFAULT NULL`.
+fn default_value(expr: &Expr) -> Option<DefaultValue> {
+    match expr {
+        // Read string literals from the AST: sqlparser prints them without
+        // re-escaping backslashes, so their text form is not reliable.
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
+                Some(DefaultValue::Literal(s.clone()))
+            }
+            _ => DefaultValue::parse_sql(&expr.to_string()),
+        },
+        _ => DefaultValue::parse_sql(&expr.to_string()),
+    }
+}
+
+fn is_auto_increment(tokens: &[Token]) -> bool {
+    tokens
+        .iter()
+        .any(|t| matches!(t, Token::Word(w) if w.value.eq_ignore_ascii_case("AUTO_INCREMENT")))
+}
+
+/// Table options the model keeps.
+#[derive(Debug, Default)]
+struct TableOptions {
+    engine: Option<String>,
+    charset: Option<String>,
+    collation: Option<String>,
+    comment: Option<String>,
+}
+
+impl TableOptions {
+    fn read(options: &CreateTableOptions) -> TableOptions {
+        let mut out = TableOptions::default();
+        let list = match options {
+            CreateTableOptions::None => return out,
+            CreateTableOptions::With(l)
+            | CreateTableOptions::Options(l)
+            | CreateTableOptions::Plain(l)
+            | CreateTableOptions::TableProperties(l) => l,
+        };
+        for option in list {
+            out.apply(option);
+        }
+        out
+    }
+
+    fn apply(&mut self, option: &SqlOption) {
+        match option {
+            SqlOption::KeyValue { key, value } => {
+                let key = key.to_string().to_ascii_uppercase();
+                let key = key
+                    .strip_prefix("DEFAULT ")
+                    .unwrap_or(&key)
+                    .trim()
+                    .to_string();
+                let value = option_value(value);
+                match key.as_str() {
+                    "ENGINE" => self.engine = Some(value),
+                    "CHARSET" | "CHARACTER SET" => self.charset = Some(value),
+                    "COLLATE" => self.collation = Some(value),
+                    _ => {}
+                }
+            }
+            SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
+                self.engine = l.name.as_ref().map(|n| n.value.clone());
+            }
+            SqlOption::Comment(c) => {
+                self.comment = Some(match c {
+                    sqlparser::ast::CommentDef::WithEq(s)
+                    | sqlparser::ast::CommentDef::WithoutEq(s) => s.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The text of an option value: identifiers and strings unquoted.
+fn option_value(value: &Expr) -> String {
+    match value {
+        Expr::Identifier(id) => id.value.clone(),
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => s.clone(),
+            _ => value.to_string(),
+        },
+        _ => value.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_comments_are_unwrapped_and_tidb_markers_dropped() {
+        let p = prepare("CREATE TABLE t (a int, PRIMARY KEY (a) /*T![clustered_index] CLUSTERED */, KEY i (a) /*!80000 INVISIBLE */) /*!50100 COMMENT='x */ y' */");
+        assert_eq!(p.hidden_constraints, BTreeSet::from([1]));
+        assert!(!p.sql.contains("CLUSTERED"), "{}", p.sql);
+        assert!(p.sql.contains("COMMENT='x */ y'"), "{}", p.sql);
+        assert!(!p.sql.contains("/*"), "{}", p.sql);
+    }
+
+    #[test]
+    fn lexer_survives_escapes_at_the_end_and_multibyte_text() {
+        for sql in ["'abc\\", "'\\é' `é` é /*!", "\"x\\\"é\" -- é"] {
+            let _ = prepare(sql);
+        }
+        assert_eq!(
+            prepare("CREATE TABLE é (`é` int COMMENT '\\é')").sql,
+            "CREATE TABLE é (`é` int COMMENT '\\é')"
+        );
+    }
+
+    #[test]
+    fn visibility_markers_only_touch_indexes() {
+        let p = prepare("CREATE TABLE t (`IGNORED` int COMMENT 'INVISIBLE', KEY i (a) NOT IGNORED, KEY j (`IGNORED`) IGNORED)");
+        assert_eq!(p.hidden_constraints, BTreeSet::from([1]));
+        assert!(
+            p.sql.contains("`IGNORED` int COMMENT 'INVISIBLE'"),
+            "{}",
+            p.sql
+        );
+        assert!(!p.sql.contains("NOT"), "{}", p.sql);
+    }
+
+    #[test]
+    fn parses_prefix_desc_and_expression_parts() {
+        let t = parse_create_table(
+            "CREATE TABLE t (a varchar(20), b int, KEY i (a(10) DESC, b), KEY e ((lower(a)))) DEFAULT CHARSET=utf8mb4",
+        )
+        .unwrap();
+        assert_eq!(
+            t.indexes[0].parts,
+            vec![
+                IndexPart::Column {
+                    name: "a".into(),
+                    prefix: Some(10),
+                    descending: true
+                },
+                IndexPart::column("b")
+            ]
+        );
+        assert_eq!(
+            t.indexes[1].parts,
+            vec![IndexPart::Expression("lower(a)".into())]
+        );
+        assert_eq!(t.collation, "utf8mb4_bin");
+        assert_eq!(t.columns[0].collation.as_deref(), Some("utf8mb4_bin"));
+    }
+
+    #[test]
+    fn errors_name_the_table_and_column() {
+        let e =
+            parse_create_table("CREATE TABLE t (a enum('x')) DEFAULT CHARSET=utf8mb4").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "table `t`: column `a`: unsupported type `enum('x')`"
+        );
+        assert!(parse_create_table("SELECT 1").is_err());
+    }
+}

@@ -1,0 +1,97 @@
+//! Snapshots of rendered DDL for every flavor, and the TiDB no-online-clause rule.
+
+mod tables;
+
+use schema_catalog::ddl::{add_column, add_index, create_table, ColumnAlgorithm};
+use schema_catalog::Flavor;
+
+/// Everything rendered for one flavor, as one document.
+fn render_all(flavor: Flavor) -> String {
+    let mut out = Vec::new();
+    for t in tables::all() {
+        out.push(create_table(&t, flavor));
+    }
+    let target = tables::file_upload();
+    for algo in [ColumnAlgorithm::Instant, ColumnAlgorithm::InplaceNoLock] {
+        out.push(add_column(
+            &target.name,
+            &tables::added_column(),
+            flavor,
+            algo,
+        ));
+    }
+    out.push(add_index(&target.name, &tables::added_index(), flavor));
+    let hostile = tables::hostile();
+    out.push(add_index(&hostile.name, &hostile.indexes[0], flavor));
+    out.join(";\n") + ";\n"
+}
+
+#[test]
+fn tidb_ddl() {
+    insta::assert_snapshot!(render_all(Flavor::TiDb));
+}
+
+#[test]
+fn mysql_ddl() {
+    insta::assert_snapshot!(render_all(Flavor::MySql));
+}
+
+#[test]
+fn mariadb_ddl() {
+    insta::assert_snapshot!(render_all(Flavor::MariaDb));
+}
+
+#[test]
+fn tidb_carries_no_algorithm_or_lock() {
+    let sql = render_all(Flavor::TiDb);
+    assert!(!sql.contains("ALGORITHM"), "{sql}");
+    assert!(!sql.contains("LOCK"), "{sql}");
+}
+
+#[test]
+fn mysql_and_mariadb_alters_ask_to_be_online() {
+    let t = tables::file_upload();
+    for flavor in [Flavor::MySql, Flavor::MariaDb] {
+        let col = add_column(
+            &t.name,
+            &tables::added_column(),
+            flavor,
+            ColumnAlgorithm::Instant,
+        );
+        assert!(col.ends_with(", ALGORITHM=INSTANT"), "{col}");
+        let col = add_column(
+            &t.name,
+            &tables::added_column(),
+            flavor,
+            ColumnAlgorithm::InplaceNoLock,
+        );
+        assert!(col.ends_with(", ALGORITHM=INPLACE, LOCK=NONE"), "{col}");
+        let idx = add_index(&t.name, &tables::added_index(), flavor);
+        assert!(idx.ends_with(", ALGORITHM=INPLACE, LOCK=NONE"), "{idx}");
+    }
+}
+
+#[test]
+fn create_table_is_deterministic_and_flavor_independent() {
+    for t in tables::all() {
+        let first = create_table(&t, Flavor::MySql);
+        assert_eq!(first, create_table(&t, Flavor::MySql));
+        assert_eq!(first, create_table(&t, Flavor::TiDb));
+        assert_eq!(first, create_table(&t, Flavor::MariaDb));
+        assert!(!first.ends_with(';'));
+    }
+}
+
+#[test]
+fn textual_columns_state_charset_and_collation() {
+    let sql = create_table(&tables::every_type(), Flavor::MySql);
+    for line in sql
+        .lines()
+        .filter(|l| l.contains("char(") || l.contains("text "))
+    {
+        assert!(
+            line.contains(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin "),
+            "{line}"
+        );
+    }
+}
