@@ -67,19 +67,28 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
         steps.extend(d.changes.iter().cloned());
     }
     for d in sorted.iter().filter(|d| d.exists) {
-        let (cols, idxs): (Vec<&Change>, Vec<&Change>) =
-            d.changes.iter().partition(|c| matches!(c, Change::AddColumn { .. }));
+        let (cols, idxs): (Vec<&Change>, Vec<&Change>) = d
+            .changes
+            .iter()
+            .partition(|c| matches!(c, Change::AddColumn { .. }));
         steps.extend(cols.into_iter().cloned());
         steps.extend(idxs.into_iter().cloned());
     }
     debug_assert!(steps.iter().all(Change::is_additive));
     let mut drift: Vec<Problem> = sorted.iter().flat_map(|d| d.drift().cloned()).collect();
     drift.sort();
-    let mut unmanaged: Vec<Problem> = sorted.iter().flat_map(|d| d.unmanaged.iter().cloned()).collect();
+    let mut unmanaged: Vec<Problem> = sorted
+        .iter()
+        .flat_map(|d| d.unmanaged.iter().cloned())
+        .collect();
     unmanaged.sort();
     Plan {
         flavor,
-        steps: steps.into_iter().filter(Change::is_additive).map(|c| Step::new(c, flavor)).collect(),
+        steps: steps
+            .into_iter()
+            .filter(Change::is_additive)
+            .map(|c| Step::new(c, flavor))
+            .collect(),
         drift,
         unmanaged,
     }

@@ -19,7 +19,10 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         Command::Check => check(cli),
         Command::Render { flavor } => render(cli, (*flavor).into()),
         Command::Plan => plan(cli).await,
-        Command::Apply { lock_timeout, dry_run } => apply_cmd(cli, *lock_timeout, *dry_run).await,
+        Command::Apply {
+            lock_timeout,
+            dry_run,
+        } => apply_cmd(cli, *lock_timeout, *dry_run).await,
         Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
     }
 }
@@ -27,7 +30,11 @@ pub async fn run(cli: &Cli) -> Result<u8> {
 fn check(cli: &Cli) -> Result<u8> {
     let report = catalog::check(&cli.catalog);
     print::check(cli.format, &report);
-    let errors = report.problems.iter().filter(|p| p.severity == Severity::Error).count();
+    let errors = report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
     Ok(if errors == 0 { exit::OK } else { exit::USAGE })
 }
 
@@ -42,7 +49,11 @@ fn load(cli: &Cli) -> Result<Catalog> {
             }
             Err(schema_catalog::Error::InvalidCatalog {
                 dir: cli.catalog.clone(),
-                errors: report.problems.iter().filter(|p| p.severity == Severity::Error).count(),
+                errors: report
+                    .problems
+                    .iter()
+                    .filter(|p| p.severity == Severity::Error)
+                    .count(),
                 report: Box::new(report),
             }
             .into())
@@ -52,7 +63,11 @@ fn load(cli: &Cli) -> Result<Catalog> {
 
 fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
     let catalog = load(cli)?;
-    let statements: Vec<String> = catalog.tables.iter().map(|t| ddl::create_table(&t.table, flavor)).collect();
+    let statements: Vec<String> = catalog
+        .tables
+        .iter()
+        .map(|t| ddl::create_table(&t.table, flavor))
+        .collect();
     print::render(cli.format, flavor, &statements);
     Ok(exit::OK)
 }
@@ -78,7 +93,11 @@ async fn plan(cli: &Cli) -> Result<u8> {
         .with_context(|| format!("planning against {}", target.display))?;
     let _ = session.disconnect().await;
     print::plan(cli.format, &target.display, &plan);
-    Ok(if plan.is_refused() { exit::DRIFT } else { exit::OK })
+    Ok(if plan.is_refused() {
+        exit::DRIFT
+    } else {
+        exit::OK
+    })
 }
 
 async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
@@ -96,7 +115,8 @@ async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
     let catalog = load(cli)?;
     let target = target(cli)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let bar = (cli.format == Format::Human && std::io::stderr().is_terminal()).then(print::ProgressBar::new);
+    let bar = (cli.format == Format::Human && std::io::stderr().is_terminal())
+        .then(print::ProgressBar::new);
     let progress = bar.clone().map(|bar| -> apply::ProgressFn {
         Arc::new(move |p: &apply::Progress| match &p.event {
             ProgressEvent::Started => bar.start(p),
@@ -117,7 +137,9 @@ async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
     Ok(match &report.outcome {
         Outcome::Converged | Outcome::DryRun => exit::OK,
         Outcome::RefusedDrift => exit::DRIFT,
-        Outcome::Stopped { ddl_issued: false, .. } if !report.drift.is_empty() => exit::DRIFT,
+        Outcome::Stopped {
+            ddl_issued: false, ..
+        } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
     })
 }

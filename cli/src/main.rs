@@ -25,7 +25,11 @@ pub mod exit {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -47,9 +51,13 @@ fn main() -> ExitCode {
 fn exit_code_for(err: &anyhow::Error) -> u8 {
     use schema_catalog::Error as E;
     match err.downcast_ref::<E>() {
-        Some(E::InvalidCatalog { .. } | E::Usage(_) | E::Io { .. } | E::Unsupported { .. } | E::Dump { .. }) => {
-            exit::USAGE
-        }
+        Some(
+            E::InvalidCatalog { .. }
+            | E::Usage(_)
+            | E::Io { .. }
+            | E::Unsupported { .. }
+            | E::Dump { .. },
+        ) => exit::USAGE,
         Some(_) => exit::DATABASE,
         None => exit::USAGE,
     }

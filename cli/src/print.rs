@@ -14,7 +14,10 @@ use serde_json::{json, Value};
 use crate::args::Format;
 
 fn emit_json(v: &Value) {
-    println!("{}", serde_json::to_string_pretty(v).expect("JSON values serialise"));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).expect("JSON values serialise")
+    );
 }
 
 /// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
@@ -40,7 +43,11 @@ pub fn problems_to_stderr(problems: &[LintProblem]) {
 
 /// `check` output.
 pub fn check(format: Format, report: &CheckReport) {
-    let errors = report.problems.iter().filter(|p| p.severity == Severity::Error).count();
+    let errors = report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
     let warnings = report.problems.len() - errors;
     match format {
         Format::Json => emit_json(&json!({
@@ -101,16 +108,32 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
             "unmanaged": plan.unmanaged,
         })),
         Format::Human => {
-            println!("plan for {target} ({}): {} step(s)", plan.flavor, plan.steps.len());
+            println!(
+                "plan for {target} ({}): {} step(s)",
+                plan.flavor,
+                plan.steps.len()
+            );
             for (i, s) in plan.steps.iter().enumerate() {
-                println!("\n-- {}. {} {} on `{}`", i + 1, s.change.kind(), s.change.object(), s.change.table());
+                println!(
+                    "\n-- {}. {} {} on `{}`",
+                    i + 1,
+                    s.change.kind(),
+                    s.change.object(),
+                    s.change.table()
+                );
                 println!("{};", s.sql);
             }
             if plan.is_refused() {
                 println!();
-                problem_lines("drift (refused: apply would issue no DDL until this is fixed by hand)", &plan.drift);
+                problem_lines(
+                    "drift (refused: apply would issue no DDL until this is fixed by hand)",
+                    &plan.drift,
+                );
             }
-            problem_lines("unmanaged (not in the catalog; never touched)", &plan.unmanaged);
+            problem_lines(
+                "unmanaged (not in the catalog; never touched)",
+                &plan.unmanaged,
+            );
         }
     }
 }
@@ -120,9 +143,16 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
     match format {
         Format::Json => emit_json(&serde_json::to_value(report).expect("report serialises")),
         Format::Human => {
-            let scope = report.consumer.as_deref().map(|c| format!(" for consumer `{c}`")).unwrap_or_default();
+            let scope = report
+                .consumer
+                .as_deref()
+                .map(|c| format!(" for consumer `{c}`"))
+                .unwrap_or_default();
             if report.ok {
-                println!("verify{scope}: {target} ({}) satisfies the catalog", report.flavor);
+                println!(
+                    "verify{scope}: {target} ({}) satisfies the catalog",
+                    report.flavor
+                );
             } else {
                 println!(
                     "verify{scope}: {target} ({}) does NOT satisfy the catalog: {} problem(s)",
@@ -154,7 +184,10 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
             },
         })),
         Format::Human => {
-            println!("apply to {target} ({}), lock `{}`", report.flavor, report.lock);
+            println!(
+                "apply to {target} ({}), lock `{}`",
+                report.flavor, report.lock
+            );
             for (i, s) in report.steps.iter().enumerate() {
                 println!(
                     "  {:>2}. {:<15} {:<12} `{}`.`{}` ({} ms)",
@@ -200,7 +233,10 @@ impl ProgressBar {
             indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos:>3}% {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
-        bar.set_prefix(format!("step {}/{} {} `{}`.`{}`", p.step, p.steps, p.kind, p.table, p.object));
+        bar.set_prefix(format!(
+            "step {}/{} {} `{}`.`{}`",
+            p.step, p.steps, p.kind, p.table, p.object
+        ));
         *self.0.lock().expect("progress lock") = Some(bar);
     }
 

@@ -23,7 +23,9 @@ pub fn lock_name(schema: &str) -> String {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Takes the lock on `conn`, waiting at most `wait`. The lock lives as long
@@ -31,21 +33,33 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub async fn acquire(session: &mut Session, name: &str, wait: Duration) -> Result<()> {
     let what = format!("taking advisory lock `{name}`");
     let deadline = wait + session.timeout();
-    let query = session.conn().exec_first("SELECT GET_LOCK(?, ?)", (name, wait.as_secs()));
-    let got: Option<Option<i64>> = bounded(deadline, &what, query).await?.map_err(|e| Error::Database {
-        context: what.clone(),
-        code: None,
-        message: e.to_string(),
-    })?;
+    let query = session
+        .conn()
+        .exec_first("SELECT GET_LOCK(?, ?)", (name, wait.as_secs()));
+    let got: Option<Option<i64>> =
+        bounded(deadline, &what, query)
+            .await?
+            .map_err(|e| Error::Database {
+                context: what.clone(),
+                code: None,
+                message: e.to_string(),
+            })?;
     match got.flatten() {
         Some(1) => Ok(()),
-        _ => Err(Error::LockHeld { name: name.to_string(), seconds: wait.as_secs() }),
+        _ => Err(Error::LockHeld {
+            name: name.to_string(),
+            seconds: wait.as_secs(),
+        }),
     }
 }
 
 /// Releases the lock (best effort; the session's end releases it anyway).
 pub async fn release(session: &mut Session, name: &str) {
-    let _ = session.run("releasing the advisory lock", |c| c.exec_drop("SELECT RELEASE_LOCK(?)", (name,))).await;
+    let _ = session
+        .run("releasing the advisory lock", |c| {
+            c.exec_drop("SELECT RELEASE_LOCK(?)", (name,))
+        })
+        .await;
 }
 
 #[cfg(test)]

@@ -20,9 +20,9 @@ pub use report::{ApplyReport, Outcome, StepReport, StepStatus};
 use crate::db::{self, Session, Target};
 use crate::error::Result;
 use crate::flavor::Flavor;
-use crate::verify::diff_all;
 use crate::model::Table;
 use crate::plan::{self, Plan};
+use crate::verify::diff_all;
 use step::{run_step, StepCtx, StepError};
 
 /// How apply runs.
@@ -86,7 +86,12 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
     result
 }
 
-async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str) -> Result<ApplyReport> {
+async fn run(
+    target: &Target,
+    tables: &[Table],
+    opts: &ApplyOptions,
+    lock: &str,
+) -> Result<ApplyReport> {
     let mut session = db::connect(target, opts.read_timeout).await?;
     let flavor = session.flavor();
     let counter_before = ddl_counter(&mut session, flavor).await?;
@@ -106,7 +111,11 @@ async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str)
         return Ok(report);
     }
     if opts.dry_run {
-        report.steps = plan.steps.iter().map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0)).collect();
+        report.steps = plan
+            .steps
+            .iter()
+            .map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0))
+            .collect();
         report.outcome = Outcome::DryRun;
         report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
         return Ok(report);
@@ -117,7 +126,14 @@ async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str)
             .iter()
             .find(|t| &t.name == step.change.table())
             .expect("a plan step's table comes from the catalog");
-        let ctx = StepCtx { target, schema: &target.schema, flavor, opts, number: i + 1, total };
+        let ctx = StepCtx {
+            target,
+            schema: &target.schema,
+            flavor,
+            opts,
+            number: i + 1,
+            total,
+        };
         let started = Instant::now();
         let result = run_step(&ctx, &mut session, want, step).await;
         let ms = started.elapsed().as_millis() as u64;
@@ -137,18 +153,30 @@ async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str)
                 }
             }
             Err(err) => {
-                report.steps.push(step_report(step, step.sql.clone(), StepStatus::Failed, ms));
+                report
+                    .steps
+                    .push(step_report(step, step.sql.clone(), StepStatus::Failed, ms));
                 report.outcome = match err {
                     StepError::Drift(problems) => {
                         let message = format!(
                             "table `{}` drifted during the run: {}",
                             step.change.table(),
-                            problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                            problems
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
                         );
                         report.drift = problems;
-                        Outcome::Stopped { message, ddl_issued }
+                        Outcome::Stopped {
+                            message,
+                            ddl_issued,
+                        }
                     }
-                    StepError::Failed(message) => Outcome::Stopped { message, ddl_issued },
+                    StepError::Failed(message) => Outcome::Stopped {
+                        message,
+                        ddl_issued,
+                    },
                     StepError::Db(e) => return Err(e),
                 };
                 report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
@@ -157,7 +185,10 @@ async fn run(target: &Target, tables: &[Table], opts: &ApplyOptions, lock: &str)
         }
     }
     let final_diffs = diff_all(&mut session, &target.schema, tables).await?;
-    let left: Vec<String> = final_diffs.iter().flat_map(|d| d.problems.iter().map(ToString::to_string)).collect();
+    let left: Vec<String> = final_diffs
+        .iter()
+        .flat_map(|d| d.problems.iter().map(ToString::to_string))
+        .collect();
     if !left.is_empty() {
         report.outcome = Outcome::Stopped {
             message: format!("final verify failed: {}", left.join("; ")),
@@ -191,10 +222,16 @@ async fn ddl_counter(session: &mut Session, flavor: Flavor) -> Result<Option<u64
             c.query("SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
         })
         .await?;
-    Ok(Some(rows.iter().filter_map(|(_, v)| v.parse::<u64>().ok()).sum()))
+    Ok(Some(
+        rows.iter().filter_map(|(_, v)| v.parse::<u64>().ok()).sum(),
+    ))
 }
 
-async fn count_since(session: &mut Session, flavor: Flavor, before: Option<u64>) -> Result<Option<u64>> {
+async fn count_since(
+    session: &mut Session,
+    flavor: Flavor,
+    before: Option<u64>,
+) -> Result<Option<u64>> {
     let after = ddl_counter(session, flavor).await?;
     Ok(before.zip(after).map(|(b, a)| a.saturating_sub(b)))
 }

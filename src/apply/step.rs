@@ -133,18 +133,31 @@ fn needs(d: &TableDiff, change: &Change) -> Result<bool, StepError> {
 
 /// After the step, the target object must be exactly as declared.
 fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(), StepError> {
-    let wrong: Vec<Problem> = d.problems.iter().filter(|p| concerns(p, change)).cloned().collect();
+    let wrong: Vec<Problem> = d
+        .problems
+        .iter()
+        .filter(|p| concerns(p, change))
+        .cloned()
+        .collect();
     if wrong.is_empty() {
         return Ok(());
     }
-    if status == StepStatus::AcceptedRace && wrong.iter().all(|p| p.kind.severity() == crate::diff::Severity::Drift) {
+    if status == StepStatus::AcceptedRace
+        && wrong
+            .iter()
+            .all(|p| p.kind.severity() == crate::diff::Severity::Drift)
+    {
         return Err(StepError::Drift(wrong));
     }
     Err(StepError::Failed(format!(
         "`{}` {} is not exact after the step: {}",
         change.table(),
         change.object(),
-        wrong.iter().map(Problem::to_string).collect::<Vec<_>>().join("; ")
+        wrong
+            .iter()
+            .map(Problem::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
     )))
 }
 
@@ -190,9 +203,14 @@ type Outcome = Result<(), (u16, String)>;
 /// with progress polling when a callback is set. MySQL/MariaDB ADD COLUMN
 /// falls back from INSTANT to INPLACE/LOCK=NONE only when the server says
 /// INSTANT is unsupported; never to a locking algorithm.
-async fn execute(ctx: &StepCtx<'_>, session: &mut Session, step: &Step) -> Result<(Outcome, String), StepError> {
+async fn execute(
+    ctx: &StepCtx<'_>,
+    session: &mut Session,
+    step: &Step,
+) -> Result<(Outcome, String), StepError> {
     let first = run_ddl(ctx, session, step, &step.sql).await?;
-    let online_column = matches!(step.change, Change::AddColumn { .. }) && ctx.flavor != Flavor::TiDb;
+    let online_column =
+        matches!(step.change, Change::AddColumn { .. }) && ctx.flavor != Flavor::TiDb;
     match first {
         Err((code, _)) if online_column && NOT_ONLINE.contains(&code) => {
             let sql = step_sql(&step.change, ctx.flavor, ColumnAlgorithm::InplaceNoLock);
@@ -203,19 +221,45 @@ async fn execute(ctx: &StepCtx<'_>, session: &mut Session, step: &Step) -> Resul
     }
 }
 
-async fn run_ddl(ctx: &StepCtx<'_>, session: &mut Session, step: &Step, sql: &str) -> Result<Outcome, StepError> {
+async fn run_ddl(
+    ctx: &StepCtx<'_>,
+    session: &mut Session,
+    step: &Step,
+    sql: &str,
+) -> Result<Outcome, StepError> {
     let conn_id = session.conn().id();
     let poller = ctx.opts.progress.as_ref().map(|cb| {
         let cb = cb.clone();
         let (number, total) = (ctx.number, ctx.total);
-        let (table, object, kind) = (step.change.table().to_string(), step.change.object().to_string(), step.change.kind());
+        let (table, object, kind) = (
+            step.change.table().to_string(),
+            step.change.object().to_string(),
+            step.change.kind(),
+        );
         let target = ctx.target.clone();
         let (flavor, schema, timeout) = (ctx.flavor, ctx.schema.to_string(), ctx.opts.read_timeout);
         tokio::spawn(async move {
-            let Ok(poll_session) = db::connect(&target, timeout).await else { return };
-            progress::poll(poll_session, flavor, conn_id, schema, table.clone(), Duration::from_millis(500), |event| {
-                cb(&Progress { step: number, steps: total, table: table.clone(), object: object.clone(), kind, event })
-            })
+            let Ok(poll_session) = db::connect(&target, timeout).await else {
+                return;
+            };
+            progress::poll(
+                poll_session,
+                flavor,
+                conn_id,
+                schema,
+                table.clone(),
+                Duration::from_millis(500),
+                |event| {
+                    cb(&Progress {
+                        step: number,
+                        steps: total,
+                        table: table.clone(),
+                        object: object.clone(),
+                        kind,
+                        event,
+                    })
+                },
+            )
             .await
         })
     });
@@ -240,8 +284,15 @@ async fn run_ddl(ctx: &StepCtx<'_>, session: &mut Session, step: &Step, sql: &st
 /// is public, bounded by `opts.job_wait`, then the caller verifies it exact.
 /// TiDB-only path: not runnable here (no TiDB server); covered by the
 /// readiness unit tests and written from TiDB's documented behaviour.
-async fn wait_for_tidb_job(ctx: &StepCtx<'_>, session: &mut Session, want: &Table, step: &Step) -> Result<(), StepError> {
-    let Change::AddIndex { index, .. } = &step.change else { return Ok(()) };
+async fn wait_for_tidb_job(
+    ctx: &StepCtx<'_>,
+    session: &mut Session,
+    want: &Table,
+    step: &Step,
+) -> Result<(), StepError> {
+    let Change::AddIndex { index, .. } = &step.change else {
+        return Ok(());
+    };
     let deadline = Instant::now() + ctx.opts.job_wait;
     loop {
         let have = inspect::inspect_table(session, ctx.schema, want.name.as_str()).await?;
