@@ -417,3 +417,157 @@ fn read_settings(dir: &Path, files: &[String], problems: &mut Vec<Problem>) -> (
     }
     (defaults, limits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::ColumnType;
+    use crate::model::{Column, DefaultValue, IndexPart};
+
+    /// Writes a throwaway catalog directory and returns its path.
+    fn temp_catalog(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-catalog-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in files {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        dir
+    }
+
+    fn column<'a>(table: &'a Table, name: &str) -> &'a Column {
+        table.column(&Ident::new(name)).unwrap()
+    }
+
+    const TABLE: &str = "
+table: T
+charset: latin1
+columns:
+  - {name: Id, type: bigint unsigned, nullable: false, auto_increment: true}
+  - {name: Name, type: varchar(64)}
+  - {name: Code, type: char(8), collation: ascii_bin}
+  - {name: Doc, type: json}
+  - {name: Count, type: int, default: 0}
+  - {name: Flag, type: boolean, default: true}
+  - {name: State, type: varchar(16), default: \"'new'\"}
+  - {name: At, type: datetime(6), default: current_timestamp(6)}
+primary_key: [Id]
+";
+
+    #[test]
+    fn charset_and_collation_resolve_from_table_then_column() {
+        let dir = temp_catalog("resolve", &[("t.yaml", TABLE)]);
+        let catalog = load(&dir).unwrap();
+        let t = &catalog.tables[0].table;
+        assert_eq!(
+            (t.charset.as_str(), t.collation.as_str()),
+            ("latin1", "latin1_bin")
+        );
+        let name = column(t, "name");
+        assert_eq!(
+            (name.charset.as_deref(), name.collation.as_deref()),
+            (Some("latin1"), Some("latin1_bin"))
+        );
+        let code = column(t, "Code");
+        assert_eq!(
+            (code.charset.as_deref(), code.collation.as_deref()),
+            (Some("ascii"), Some("ascii_bin"))
+        );
+        for non_textual in ["Id", "Doc", "Count", "At"] {
+            assert_eq!(column(t, non_textual).collation, None, "{non_textual}");
+        }
+        assert_eq!(t.engine.as_deref(), Some("InnoDB"));
+        assert_eq!(catalog.defaults, Defaults::default());
+        assert_eq!(catalog.limits.max_index_bytes, 3072);
+    }
+
+    #[test]
+    fn defaults_accept_sql_text_and_yaml_scalars() {
+        let dir = temp_catalog("defaults", &[("t.yaml", TABLE)]);
+        let t = load(&dir).unwrap().tables.remove(0).table;
+        assert_eq!(
+            column(&t, "Count").default,
+            Some(DefaultValue::Literal("0".into()))
+        );
+        assert_eq!(
+            column(&t, "Flag").default,
+            Some(DefaultValue::Literal("1".into()))
+        );
+        assert_eq!(
+            column(&t, "State").default,
+            Some(DefaultValue::Literal("new".into()))
+        );
+        assert_eq!(
+            column(&t, "At").default,
+            Some(DefaultValue::CurrentTimestamp(6))
+        );
+        assert!(!column(&t, "Id").nullable);
+        assert!(column(&t, "Name").nullable, "nullable defaults to true");
+    }
+
+    #[test]
+    fn catalog_defaults_apply_to_tables() {
+        let settings = "defaults: {charset: utf8mb3}\nlimits: {max_index_bytes: 1000}\n";
+        let table = "table: U\ncolumns:\n  - {name: Id, type: varchar(10), nullable: false}\nprimary_key: [Id]\n";
+        let dir = temp_catalog("settings", &[("catalog.yaml", settings), ("u.yml", table)]);
+        let catalog = load(&dir).unwrap();
+        assert_eq!(catalog.defaults.collation, "utf8mb3_bin");
+        assert_eq!(catalog.limits.max_index_bytes, 1000);
+        let t = &catalog.tables[0].table;
+        assert_eq!(column(t, "Id").collation.as_deref(), Some("utf8mb3_bin"));
+    }
+
+    #[test]
+    fn key_width_follows_charset_and_type() {
+        let mut t = Table {
+            name: Ident::new("T"),
+            comment: None,
+            engine: None,
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns: vec![
+                Column::new("Scope", ColumnType::Varchar(255)),
+                Column::new("Digest", ColumnType::Char(64)),
+                Column::new("At", ColumnType::DateTime(6)),
+                Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
+                Column::new("Body", ColumnType::Text),
+            ],
+            primary_key: vec![],
+            indexes: vec![],
+            required_by: vec![],
+        };
+        t.columns[0].charset = Some("utf8mb4".into());
+        t.columns[1].charset = Some("ascii".into());
+        let parts = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| IndexPart::column(*n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            key_bytes(&t, &parts(&["Scope", "At", "Id"])),
+            Some(1020 + 8 + 8)
+        );
+        assert_eq!(key_bytes(&t, &parts(&["Digest", "Id"])), Some(64 + 8));
+        assert_eq!(key_bytes(&t, &parts(&["Body"])), None);
+        assert_eq!(key_bytes(&t, &parts(&["Missing"])), None);
+    }
+
+    #[test]
+    fn problem_display_is_one_line() {
+        let p = Problem {
+            severity: Severity::Error,
+            file: PathBuf::from("catalog/foo.yaml"),
+            line: Some(3),
+            column: Some(5),
+            table: Some("T".into()),
+            object: Some("index `i`".into()),
+            message: "bad".into(),
+        };
+        assert_eq!(
+            p.to_string(),
+            "error: catalog/foo.yaml:3:5: table `T`, index `i`: bad"
+        );
+    }
+}

@@ -185,19 +185,37 @@ pub(super) fn read<T: DeserializeOwned>(text: &str, kind: FileKind, sink: &mut S
     }
 }
 
-/// The message without serde_yaml's ` at line L column C` suffix, and the position.
+/// The message without serde_yaml's ` at line L column C` fragments (the
+/// position is reported separately), and the position.
 fn split_location(e: &serde_yaml::Error) -> (String, Option<usize>, Option<usize>) {
-    let text = e.to_string();
-    let message = match text.rfind(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    };
     let loc = e.location();
     (
-        message,
+        strip_positions(&e.to_string()),
         loc.as_ref().map(|l| l.line()),
         loc.as_ref().map(|l| l.column()),
     )
+}
+
+/// Removes every ` at line <n> column <n>` from a message.
+fn strip_positions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(" at line ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + " at line ".len()..];
+        let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let line_len = digits(after);
+        let tail = &after[line_len..];
+        match tail.strip_prefix(" column ") {
+            Some(col) if line_len > 0 && digits(col) > 0 => rest = &col[digits(col)..],
+            _ => {
+                out.push_str(" at line ");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn report_unknown(text: &str, unknown: &[UnknownKey], sink: &mut Sink) {
@@ -355,6 +373,15 @@ mod tests {
         assert_eq!(key_column("  - nulable: true", "nulable"), Some(5));
         assert_eq!(key_column("nulable : x", "nulable"), Some(1));
         assert_eq!(key_column("  nulablex: x", "nulable"), None);
+    }
+
+    #[test]
+    fn positions_are_stripped() {
+        assert_eq!(
+            strip_positions("did not find x at line 6 column 4, while parsing at line 2 column 3"),
+            "did not find x, while parsing"
+        );
+        assert_eq!(strip_positions("keep at line x"), "keep at line x");
     }
 
     #[test]
