@@ -84,7 +84,8 @@ fixtures! {
     wrong_value_type: "wrong-value-type", 1, 0;
     duplicate_table: "duplicate-table", 1, 0;
     duplicate_column: "duplicate-column", 1, 0;
-    duplicate_index: "duplicate-index", 1, 0;
+    duplicate_index: "duplicate-index", 2, 0;
+    duplicate_key_column: "duplicate-key-column", 2, 0;
     index_missing_column: "index-missing-column", 1, 0;
     pk_missing_column: "pk-missing-column", 1, 0;
     empty_index: "empty-index", 3, 0;

@@ -396,10 +396,10 @@ fn lint_indexes(
         if ident == Ident::new("PRIMARY") {
             sink.error(Some(object.clone()), "`PRIMARY` is reserved for the primary key: declare it with `primary_key`, or rename the index");
         }
-        if names.contains(&ident) {
+        if let Some(first) = names.iter().find(|n| **n == ident) {
             sink.error(
                 Some(object.clone()),
-                "duplicate index name (index names compare case-insensitively): rename or remove one of the two",
+                format!("duplicate index name: `{first}` is already declared (index names compare case-insensitively); rename or remove one"),
             );
         }
         names.push(ident.clone());
