@@ -45,6 +45,7 @@ const INDEX_KEYS: &[&str] = &["name", "columns", "unique", "comment", "required_
 /// `catalog.yaml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `defaults` and `limits`")]
 pub(super) struct RawCatalogFile {
     #[serde(default)]
     pub defaults: RawDefaults,
@@ -55,6 +56,7 @@ pub(super) struct RawCatalogFile {
 /// `catalog.yaml` `defaults`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `engine`, `charset` and `collation`")]
 pub(super) struct RawDefaults {
     pub engine: Option<String>,
     pub charset: Option<String>,
@@ -64,6 +66,7 @@ pub(super) struct RawDefaults {
 /// `catalog.yaml` `limits`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `max_index_bytes`")]
 pub(super) struct RawLimits {
     pub max_index_bytes: Option<u32>,
 }
@@ -71,6 +74,9 @@ pub(super) struct RawLimits {
 /// One table file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a table: a mapping with `table`, `columns` and optionally `primary_key`, `indexes`"
+)]
 pub(super) struct RawTable {
     pub table: Option<String>,
     pub comment: Option<String>,
@@ -88,6 +94,9 @@ pub(super) struct RawTable {
 /// One entry of `columns`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a column: a mapping with `name`, `type` and optionally `nullable`, `default`, ..."
+)]
 pub(super) struct RawColumn {
     #[serde(default)]
     pub name: String,
@@ -108,6 +117,7 @@ pub(super) struct RawColumn {
 /// One entry of `indexes`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "an index: a mapping with `name`, `columns` and optionally `unique`")]
 pub(super) struct RawIndex {
     #[serde(default)]
     pub name: String,
