@@ -1,0 +1,573 @@
+//! The catalog: a directory of YAML files loaded into the typed model, and
+//! `check`, which lints it. See docs/catalog-format.md.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::ident::Ident;
+use crate::model::Table;
+
+mod raw;
+mod sink;
+mod table;
+
+use raw::{FileKind, RawCatalogFile, RawTable};
+use sink::Sink;
+
+/// How serious a lint finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Makes the catalog invalid (exit 2).
+    Error,
+    /// Reported; the catalog stays valid.
+    Warning,
+}
+
+/// One lint finding, naming the file, the table and the object.
+///
+/// Displays as one line: `error: catalog/foo.yaml:3:5: table `T`, index `i`: message`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// File the finding is in (relative to the catalog directory's parent as given).
+    pub file: PathBuf,
+    /// 1-based line and column, where known (malformed YAML).
+    pub line: Option<usize>,
+    /// Column, where known.
+    pub column: Option<usize>,
+    /// Table name, where known.
+    pub table: Option<String>,
+    /// Object: `column X`, `index Y`, `primary key`, `key \`foo\``.
+    pub object: Option<String>,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// Catalog-wide defaults (`catalog.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defaults {
+    /// Default engine, `InnoDB`.
+    pub engine: String,
+    /// Default charset, `utf8mb4`.
+    pub charset: String,
+    /// Default collation, `utf8mb4_bin`.
+    pub collation: String,
+}
+
+/// Catalog limits (`catalog.yaml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum index key bytes (3072).
+    pub max_index_bytes: u32,
+}
+
+/// One table of the catalog with the file that declared it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogTable {
+    /// The YAML file.
+    pub file: PathBuf,
+    /// The table, fully resolved (defaults applied, collations canonical).
+    pub table: Table,
+}
+
+/// A loaded, valid catalog. Tables are sorted by name (case-insensitive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalog {
+    /// The directory it was loaded from.
+    pub dir: PathBuf,
+    /// Defaults.
+    pub defaults: Defaults,
+    /// Limits.
+    pub limits: Limits,
+    /// Tables, sorted by name.
+    pub tables: Vec<CatalogTable>,
+    /// Warnings found while loading (the catalog is still valid).
+    pub warnings: Vec<Problem>,
+}
+
+/// The outcome of `check`: every problem found, and the catalog when valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Findings sorted by file, then position.
+    pub problems: Vec<Problem>,
+    /// The catalog, when there is no error.
+    pub catalog: Option<Catalog>,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.severity, self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        f.write_str(": ")?;
+        match (&self.table, &self.object) {
+            (Some(t), Some(o)) => write!(f, "table `{t}`, {o}: ")?,
+            (Some(t), None) => write!(f, "table `{t}`: ")?,
+            (None, Some(o)) => write!(f, "{o}: ")?,
+            (None, None) => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            engine: "InnoDB".into(),
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_index_bytes: 3072,
+        }
+    }
+}
+
+impl Catalog {
+    /// Every consumer named in any `required_by` (tables, columns, indexes).
+    pub fn consumers(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for t in &self.tables {
+            let t = &t.table;
+            let lists = std::iter::once(&t.required_by)
+                .chain(t.columns.iter().map(|c| &c.required_by))
+                .chain(t.indexes.iter().map(|i| &i.required_by));
+            out.extend(lists.flatten().cloned());
+        }
+        out
+    }
+
+    /// The tables a consumer requires: `None` is everything; `Some(name)`
+    /// keeps the tables, columns and indexes whose `required_by` is empty
+    /// (base contract) or lists `name`.
+    pub fn scoped(&self, consumer: Option<&str>) -> Vec<Table> {
+        let wanted = |required_by: &[String]| match consumer {
+            None => true,
+            Some(name) => required_by.is_empty() || required_by.iter().any(|r| r == name),
+        };
+        self.tables
+            .iter()
+            .map(|t| &t.table)
+            .filter(|t| wanted(&t.required_by))
+            .map(|t| {
+                let mut t = t.clone();
+                t.columns.retain(|c| wanted(&c.required_by));
+                t.indexes.retain(|i| wanted(&i.required_by));
+                t
+            })
+            .collect()
+    }
+
+    /// Looks a table up by name (case-insensitive).
+    pub fn table(&self, name: &str) -> Option<&CatalogTable> {
+        let name = Ident::new(name);
+        self.tables.iter().find(|t| t.table.name == name)
+    }
+}
+
+impl CheckReport {
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Warning)
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.errors().count()
+    }
+
+    /// Whether the catalog is valid (no errors; warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        self.error_count() == 0
+    }
+
+    /// Human report: one line per problem, then a summary line.
+    pub fn render_human(&self) -> String {
+        let mut out = String::new();
+        for p in &self.problems {
+            out.push_str(&p.to_string());
+            out.push('\n');
+        }
+        let warnings = self.problems.len() - self.error_count();
+        let summary = match &self.catalog {
+            Some(c) => format!(
+                "catalog is valid: {} table(s), {warnings} warning(s)",
+                c.tables.len()
+            ),
+            None => format!(
+                "catalog is invalid: {} error(s), {warnings} warning(s)",
+                self.error_count()
+            ),
+        };
+        out.push_str(&summary);
+        out.push('\n');
+        out
+    }
+}
+
+/// Loads and lints the catalog in `dir`, reporting every problem found.
+/// File paths in problems are `dir` joined with the file name, as given.
+pub fn check(dir: &Path) -> CheckReport {
+    let mut problems = Vec::new();
+    let catalog = read_catalog(dir, &mut problems);
+    // Stable: positioned problems by position, the rest in declaration order.
+    problems.sort_by(|a, b| {
+        (&a.file, a.line.is_none(), a.line, a.column).cmp(&(
+            &b.file,
+            b.line.is_none(),
+            b.line,
+            b.column,
+        ))
+    });
+    let valid = !problems.iter().any(|p| p.severity == Severity::Error);
+    let catalog = catalog.filter(|_| valid).map(|mut c| {
+        c.warnings = problems.clone();
+        c
+    });
+    CheckReport { problems, catalog }
+}
+
+/// Loads the catalog in `dir`: `Err(Error::InvalidCatalog)` carrying the full
+/// report when there is any error; the catalog's `warnings` otherwise.
+pub fn load(dir: &Path) -> Result<Catalog> {
+    let report = check(dir);
+    match report.catalog.clone() {
+        Some(catalog) => Ok(catalog),
+        None => Err(Error::InvalidCatalog {
+            dir: dir.to_path_buf(),
+            errors: report.error_count(),
+            report: Box::new(report),
+        }),
+    }
+}
+
+/// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the
+/// charset's widest character for char/varchar, n for binary types, storage
+/// size otherwise). `None` when a part is not a whole column of a known,
+/// indexable type.
+pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32> {
+    let columns: Option<Vec<&crate::model::Column>> = parts
+        .iter()
+        .map(|p| match p {
+            crate::model::IndexPart::Column {
+                name, prefix: None, ..
+            } => table.column(name),
+            _ => None,
+        })
+        .collect();
+    table::key_bytes(&columns?).map(|(total, _)| total)
+}
+
+/// Whether a file name is the catalog-wide settings file.
+fn is_settings_file(name: &str) -> bool {
+    matches!(name, "catalog.yaml" | "catalog.yml")
+}
+
+/// The `*.yaml` / `*.yml` files of `dir` (not hidden), sorted by name.
+fn yaml_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+        if yaml && !name.starts_with('.') && entry.path().is_file() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn read_catalog(dir: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
+    let names = match yaml_files(dir) {
+        Ok(names) => names,
+        Err(e) => {
+            Sink::new(dir, problems).error(
+                None,
+                format!("cannot read the catalog directory: {e}; pass the directory holding catalog.yaml and the table files (--catalog DIR)"),
+            );
+            return None;
+        }
+    };
+    let (settings, tables): (Vec<String>, Vec<String>) =
+        names.into_iter().partition(|n| is_settings_file(n));
+    let (defaults, limits) = read_settings(dir, &settings, problems);
+    if tables.is_empty() {
+        Sink::new(dir, problems).error(
+            None,
+            "the catalog declares no tables: add one `<table>.yaml` file per table",
+        );
+    }
+    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut out = Vec::new();
+    for name in tables {
+        let file = dir.join(&name);
+        let mut sink = Sink::new(&file, problems);
+        let Some(table) = read_table(&file, &defaults, limits, &mut sink) else {
+            continue;
+        };
+        if let Some(first) = seen.get(&table.name.key()) {
+            sink.error(
+                None,
+                format!(
+                    "duplicate table name: {} already declares it (table names compare case-insensitively); merge the files or rename one",
+                    first.display()
+                ),
+            );
+            continue;
+        }
+        seen.insert(table.name.key(), file.clone());
+        out.push(CatalogTable { file, table });
+    }
+    out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
+    Some(Catalog {
+        dir: dir.to_path_buf(),
+        defaults,
+        limits,
+        tables: out,
+        warnings: Vec::new(),
+    })
+}
+
+fn read_text(file: &Path, sink: &mut Sink) -> Option<String> {
+    match std::fs::read_to_string(file) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            sink.error(None, format!("cannot read the file: {e}"));
+            None
+        }
+    }
+}
+
+fn read_table(file: &Path, defaults: &Defaults, limits: Limits, sink: &mut Sink) -> Option<Table> {
+    let text = read_text(file, sink)?;
+    let raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
+    table::build_table(raw, defaults, limits, sink)
+}
+
+/// Reads `catalog.yaml` (optional): defaults and limits, validated.
+fn read_settings(dir: &Path, files: &[String], problems: &mut Vec<Problem>) -> (Defaults, Limits) {
+    let builtin = Defaults::default();
+    let mut defaults = builtin.clone();
+    let mut limits = Limits::default();
+    for (i, name) in files.iter().enumerate() {
+        let mut sink = Sink::new(&dir.join(name), problems);
+        if i > 0 {
+            sink.error(None, format!("`{}` already holds the catalog settings: keep one of catalog.yaml / catalog.yml", files[0]));
+            continue;
+        }
+        let Some(text) = read_text(&dir.join(name), &mut sink) else {
+            continue;
+        };
+        let Some(raw) = raw::read::<RawCatalogFile>(&text, FileKind::Defaults, &mut sink) else {
+            continue;
+        };
+        let d = raw.defaults;
+        let (charset, collation) = table::resolve_charset(
+            &mut sink,
+            Some("defaults".into()),
+            d.charset.as_deref(),
+            d.collation.as_deref(),
+            (&builtin.charset, &builtin.collation),
+        );
+        defaults = Defaults {
+            engine: d.engine.unwrap_or(builtin.engine.clone()),
+            charset,
+            collation,
+        };
+        match raw.limits.max_index_bytes {
+            Some(0) => sink.error(
+                Some("limits".into()),
+                "`max_index_bytes` must be positive (3072 for TiDB and InnoDB DYNAMIC)",
+            ),
+            Some(n) => limits.max_index_bytes = n,
+            None => {}
+        }
+    }
+    (defaults, limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::ColumnType;
+    use crate::model::{Column, DefaultValue, IndexPart};
+
+    /// Writes a throwaway catalog directory and returns its path.
+    fn temp_catalog(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-catalog-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in files {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        dir
+    }
+
+    fn column<'a>(table: &'a Table, name: &str) -> &'a Column {
+        table.column(&Ident::new(name)).unwrap()
+    }
+
+    const TABLE: &str = "
+table: T
+charset: latin1
+columns:
+  - {name: Id, type: bigint unsigned, nullable: false, auto_increment: true}
+  - {name: Name, type: varchar(64)}
+  - {name: Code, type: char(8), collation: ascii_bin}
+  - {name: Doc, type: json}
+  - {name: Count, type: int, default: 0}
+  - {name: Flag, type: boolean, default: true}
+  - {name: State, type: varchar(16), default: \"'new'\"}
+  - {name: At, type: datetime(6), default: current_timestamp(6)}
+primary_key: [Id]
+";
+
+    #[test]
+    fn charset_and_collation_resolve_from_table_then_column() {
+        let dir = temp_catalog("resolve", &[("t.yaml", TABLE)]);
+        let catalog = load(&dir).unwrap();
+        let t = &catalog.tables[0].table;
+        assert_eq!(
+            (t.charset.as_str(), t.collation.as_str()),
+            ("latin1", "latin1_bin")
+        );
+        let name = column(t, "name");
+        assert_eq!(
+            (name.charset.as_deref(), name.collation.as_deref()),
+            (Some("latin1"), Some("latin1_bin"))
+        );
+        let code = column(t, "Code");
+        assert_eq!(
+            (code.charset.as_deref(), code.collation.as_deref()),
+            (Some("ascii"), Some("ascii_bin"))
+        );
+        for non_textual in ["Id", "Doc", "Count", "At"] {
+            assert_eq!(column(t, non_textual).collation, None, "{non_textual}");
+        }
+        assert_eq!(t.engine.as_deref(), Some("InnoDB"));
+        assert_eq!(catalog.defaults, Defaults::default());
+        assert_eq!(catalog.limits.max_index_bytes, 3072);
+    }
+
+    #[test]
+    fn defaults_accept_sql_text_and_yaml_scalars() {
+        let dir = temp_catalog("defaults", &[("t.yaml", TABLE)]);
+        let t = load(&dir).unwrap().tables.remove(0).table;
+        assert_eq!(
+            column(&t, "Count").default,
+            Some(DefaultValue::Literal("0".into()))
+        );
+        assert_eq!(
+            column(&t, "Flag").default,
+            Some(DefaultValue::Literal("1".into()))
+        );
+        assert_eq!(
+            column(&t, "State").default,
+            Some(DefaultValue::Literal("new".into()))
+        );
+        assert_eq!(
+            column(&t, "At").default,
+            Some(DefaultValue::CurrentTimestamp(6))
+        );
+        assert!(!column(&t, "Id").nullable);
+        assert!(column(&t, "Name").nullable, "nullable defaults to true");
+    }
+
+    #[test]
+    fn catalog_defaults_apply_to_tables() {
+        let settings = "defaults: {charset: utf8mb3}\nlimits: {max_index_bytes: 1000}\n";
+        let table = "table: U\ncolumns:\n  - {name: Id, type: varchar(10), nullable: false}\nprimary_key: [Id]\n";
+        let dir = temp_catalog("settings", &[("catalog.yaml", settings), ("u.yml", table)]);
+        let catalog = load(&dir).unwrap();
+        assert_eq!(catalog.defaults.collation, "utf8mb3_bin");
+        assert_eq!(catalog.limits.max_index_bytes, 1000);
+        let t = &catalog.tables[0].table;
+        assert_eq!(column(t, "Id").collation.as_deref(), Some("utf8mb3_bin"));
+    }
+
+    #[test]
+    fn key_width_follows_charset_and_type() {
+        let mut t = Table {
+            name: Ident::new("T"),
+            comment: None,
+            engine: None,
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns: vec![
+                Column::new("Scope", ColumnType::Varchar(255)),
+                Column::new("Digest", ColumnType::Char(64)),
+                Column::new("At", ColumnType::DateTime(6)),
+                Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
+                Column::new("Body", ColumnType::Text),
+            ],
+            primary_key: vec![],
+            indexes: vec![],
+            required_by: vec![],
+        };
+        t.columns[0].charset = Some("utf8mb4".into());
+        t.columns[1].charset = Some("ascii".into());
+        let parts = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| IndexPart::column(*n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            key_bytes(&t, &parts(&["Scope", "At", "Id"])),
+            Some(1020 + 8 + 8)
+        );
+        assert_eq!(key_bytes(&t, &parts(&["Digest", "Id"])), Some(64 + 8));
+        assert_eq!(key_bytes(&t, &parts(&["Body"])), None);
+        assert_eq!(key_bytes(&t, &parts(&["Missing"])), None);
+    }
+
+    #[test]
+    fn problem_display_is_one_line() {
+        let p = Problem {
+            severity: Severity::Error,
+            file: PathBuf::from("catalog/foo.yaml"),
+            line: Some(3),
+            column: Some(5),
+            table: Some("T".into()),
+            object: Some("index `i`".into()),
+            message: "bad".into(),
+        };
+        assert_eq!(
+            p.to_string(),
+            "error: catalog/foo.yaml:3:5: table `T`, index `i`: bad"
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! `catalog check`: one bad catalog per lint rule under fixtures/bad-catalogs,
+//! each snapshotted; the shipped catalog passes with no problem at all.
+
+use std::path::{Path, PathBuf};
+
+use schema_catalog::catalog::{self, CheckReport, Severity};
+
+/// The repository root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Checks `rel` (relative to the repository root).
+fn check_rel(rel: &str) -> CheckReport {
+    catalog::check(&root().join(rel))
+}
+
+/// The human report with the machine-specific root removed.
+fn render(report: &CheckReport) -> String {
+    report
+        .render_human()
+        .replace(&format!("{}/", root().display()), "")
+}
+
+fn count(report: &CheckReport, severity: Severity) -> usize {
+    report
+        .problems
+        .iter()
+        .filter(|p| p.severity == severity)
+        .count()
+}
+
+/// Snapshots a bad catalog and checks its error and warning counts.
+fn assert_fixture(name: &str, errors_at_least: usize, warnings: usize) {
+    let report = check_rel(&format!("fixtures/bad-catalogs/{name}"));
+    let rendered = render(&report);
+    insta::assert_snapshot!(name, rendered);
+    assert!(
+        count(&report, Severity::Error) >= errors_at_least,
+        "{name}:\n{rendered}"
+    );
+    assert_eq!(
+        count(&report, Severity::Warning),
+        warnings,
+        "{name}:\n{rendered}"
+    );
+    assert_eq!(
+        report.catalog.is_some(),
+        errors_at_least == 0,
+        "{name}:\n{rendered}"
+    );
+}
+
+/// One test per fixture: `(test name, fixture dir, minimum errors, warnings)`.
+macro_rules! fixtures {
+    ($($test:ident: $dir:literal, $errors:literal, $warnings:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                assert_fixture($dir, $errors, $warnings);
+            }
+        )*
+
+        /// Every fixture directory has a test above.
+        #[test]
+        fn every_fixture_is_tested() {
+            let listed: Vec<&str> = vec![$($dir),*];
+            let mut dirs: Vec<String> = std::fs::read_dir(root().join("fixtures/bad-catalogs"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            dirs.sort();
+            let mut listed: Vec<String> = listed.into_iter().map(String::from).collect();
+            listed.sort();
+            assert_eq!(dirs, listed);
+        }
+    };
+}
+
+fixtures! {
+    malformed_yaml: "malformed-yaml", 1, 0;
+    unknown_key: "unknown-key", 5, 0;
+    unknown_type: "unknown-type", 3, 0;
+    wrong_value_type: "wrong-value-type", 1, 0;
+    duplicate_table: "duplicate-table", 1, 0;
+    duplicate_column: "duplicate-column", 1, 0;
+    duplicate_index: "duplicate-index", 2, 0;
+    duplicate_key_column: "duplicate-key-column", 2, 0;
+    index_missing_column: "index-missing-column", 1, 0;
+    pk_missing_column: "pk-missing-column", 1, 0;
+    empty_index: "empty-index", 3, 0;
+    missing_table_and_columns: "missing-table-and-columns", 3, 0;
+    prefix_length: "prefix-length", 1, 0;
+    nullable_pk: "nullable-pk", 2, 0;
+    collation_wrong_type: "collation-wrong-type", 3, 0;
+    collation_wrong_charset: "collation-wrong-charset", 2, 0;
+    unknown_collation: "unknown-collation", 3, 0;
+    bad_identifier: "bad-identifier", 4, 0;
+    index_too_wide: "index-too-wide", 1, 0;
+    text_key_part: "text-key-part", 2, 0;
+    duplicate_index_warning: "duplicate-index-warning", 0, 1;
+    index_duplicates_primary_key: "index-duplicates-primary-key", 0, 1;
+    auto_increment_misuse: "auto-increment-misuse", 4, 0;
+    consumer_only_column_in_base_index: "consumer-only-column-in-base-index", 3, 0;
+    bad_consumer_name: "bad-consumer-name", 3, 0;
+    no_tables: "no-tables", 2, 0;
+}
+
+#[test]
+fn shipped_catalog_has_no_problem() {
+    let report = check_rel("catalog");
+    assert!(report.problems.is_empty(), "{}", render(&report));
+    let catalog = report.catalog.expect("valid");
+    assert_eq!(catalog.tables.len(), 8);
+    let names: Vec<&str> = catalog
+        .tables
+        .iter()
+        .map(|t| t.table.name.as_str())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_by_key(|n| n.to_lowercase());
+    assert_eq!(names, sorted, "tables are sorted by name");
+}
+
+#[test]
+fn shipped_catalog_keys_fit_and_are_binary() {
+    let catalog = catalog::load(&root().join("catalog")).unwrap();
+    for t in &catalog.tables {
+        let t = &t.table;
+        assert!(t.comment.is_some(), "{} has a comment", t.name);
+        let keys = std::iter::once(&t.primary_key).chain(t.indexes.iter().map(|i| &i.parts));
+        for parts in keys {
+            let bytes = catalog::key_bytes(t, parts).expect("known widths");
+            assert!(bytes <= 3072, "{}: {bytes}", t.name);
+            for part in parts {
+                let col = t.column(part.column_name().unwrap()).unwrap();
+                if let Some(c) = &col.collation {
+                    assert_eq!(c, "utf8mb4_bin", "{}.{}", t.name, col.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn shipped_catalog_consumers_and_scopes() {
+    let catalog = catalog::load(&root().join("catalog")).unwrap();
+    let consumers: Vec<String> = catalog.consumers().into_iter().collect();
+    assert_eq!(
+        consumers,
+        ["integration-reconciler", "runtime-upload-lifecycle"]
+    );
+    let has_index = |tables: &[schema_catalog::Table], name: &str| {
+        tables.iter().any(|t| t.index(&name.into()).is_some())
+    };
+    let all = catalog.scoped(None);
+    let base = catalog.scoped(Some("someone-else"));
+    let upload = catalog.scoped(Some("runtime-upload-lifecycle"));
+    assert_eq!(all.len(), 8);
+    assert!(has_index(&all, "idx_file_upload_lifecycle"));
+    assert!(has_index(&all, "idx_integration_outbound_reconcile"));
+    assert!(!has_index(&base, "idx_file_upload_lifecycle"));
+    assert!(!has_index(&base, "idx_integration_outbound_reconcile"));
+    assert!(has_index(&upload, "idx_file_upload_lifecycle"));
+    assert!(!has_index(&upload, "idx_integration_outbound_reconcile"));
+    assert!(has_index(&base, "uq_file_upload_idempotency"));
+}
+
+#[test]
+fn every_error_in_one_file_is_reported() {
+    let report = check_rel("fixtures/bad-catalogs/unknown-key");
+    let keys: Vec<&str> = [
+        "colation", "limit", "comments", "nulable", "primary", "uniq",
+    ]
+    .to_vec();
+    for key in keys {
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|p| p.message.contains(&format!("`{key}`"))),
+            "{key} not reported:\n{}",
+            render(&report)
+        );
+    }
+    let report = check_rel("fixtures/bad-catalogs/auto-increment-misuse");
+    assert!(count(&report, Severity::Error) >= 4, "{}", render(&report));
+}
+
+#[test]
+fn errors_across_files_are_all_reported() {
+    let report = check_rel("fixtures/bad-catalogs/unknown-collation");
+    let files: std::collections::BTreeSet<PathBuf> = report
+        .problems
+        .iter()
+        .map(|p| p.file.strip_prefix(root()).unwrap().to_path_buf())
+        .collect();
+    assert_eq!(files.len(), 2, "{}", render(&report));
+}
+
+#[test]
+fn missing_directory_is_an_error_naming_it() {
+    let report = check_rel("fixtures/bad-catalogs/does-not-exist");
+    let rendered = render(&report);
+    assert_eq!(count(&report, Severity::Error), 1, "{rendered}");
+    assert!(
+        rendered.starts_with("error: fixtures/bad-catalogs/does-not-exist: "),
+        "{rendered}"
+    );
+    assert!(catalog::load(&root().join("fixtures/bad-catalogs/does-not-exist")).is_err());
+}
+
+#[test]
+fn load_refuses_an_invalid_catalog_with_the_report() {
+    match catalog::load(&root().join("fixtures/bad-catalogs/nullable-pk")) {
+        Err(schema_catalog::Error::InvalidCatalog { errors, report, .. }) => {
+            assert_eq!(errors, 2);
+            assert_eq!(report.problems.len(), 2);
+        }
+        other => panic!("expected InvalidCatalog, got {other:?}"),
+    }
+}
+
+#[test]
+fn load_keeps_warnings() {
+    let catalog =
+        catalog::load(&root().join("fixtures/bad-catalogs/duplicate-index-warning")).unwrap();
+    assert_eq!(catalog.warnings.len(), 1);
+}
+
+#[test]
+fn problems_display_as_one_line_with_position() {
+    let report = check_rel("fixtures/bad-catalogs/malformed-yaml");
+    let line = render(&report).lines().next().unwrap().to_string();
+    assert!(
+        line.starts_with("error: fixtures/bad-catalogs/malformed-yaml/t.yaml:"),
+        "{line}"
+    );
+    assert!(report.problems[0].line.is_some() && report.problems[0].column.is_some());
+}
