@@ -241,7 +241,7 @@ impl ColumnType {
     /// given the max bytes per character of its charset. `None` for types
     /// that cannot be a whole key part.
     pub fn key_bytes(&self, charset_max_bytes: u32) -> Option<u32> {
-        let frac = |p: u8| (u32::from(p) + 1) / 2;
+        let frac = |p: u8| u32::from(p).div_ceil(2);
         Some(match self {
             ColumnType::Int { kind, .. } => kind.bytes(),
             ColumnType::Boolean => 1,
