@@ -5,12 +5,16 @@
 //! (YAML loading and lint), [`ddl`] (rendering), [`flavor`] (server kinds).
 
 pub mod catalog;
-pub mod coltype;
 pub mod collation;
+pub mod coltype;
+pub mod db;
 pub mod error;
 pub mod flavor;
 pub mod ident;
+pub mod inspect;
 pub mod model;
+pub mod normalize;
+pub mod readiness;
 
 pub use coltype::{ColumnType, IntKind};
 pub use error::{Error, Result};
