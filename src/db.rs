@@ -50,6 +50,22 @@ impl ServerInfo {
         }
     }
 
+    /// Whether STATISTICS has MariaDB's `IGNORED` column (MariaDB 10.6+).
+    pub fn has_ignored_indexes(&self) -> bool {
+        if self.flavor != Flavor::MariaDb {
+            return false;
+        }
+        // Some proxies prefix MariaDB versions with `5.5.5-`.
+        let v = self.version.strip_prefix("5.5.5-").unwrap_or(&self.version);
+        let mut nums = v
+            .split(|c: char| !c.is_ascii_digit())
+            .map(|n| n.parse::<u32>().ok());
+        match (nums.next().flatten(), nums.next().flatten()) {
+            (Some(major), Some(minor)) => (major, minor) >= (10, 6),
+            _ => true,
+        }
+    }
+
     /// Whether `information_schema.STATISTICS` may list indexes that are still
     /// being built. TiDB before v8.5.3 does (CONTEXT.md); such servers are
     /// inspected through `information_schema.TIDB_INDEXES`, which lists public
@@ -307,5 +323,13 @@ mod tests {
         assert!(!new.statistics_lists_building_indexes());
         assert!(!maria.statistics_lists_building_indexes());
         assert!(ServerInfo::from_version("8.0.11-TiDB-vX").statistics_lists_building_indexes());
+    }
+
+    #[test]
+    fn mariadb_ignored_indexes_since_10_6() {
+        assert!(ServerInfo::from_version("10.11.19-MariaDB-0+deb12u1").has_ignored_indexes());
+        assert!(ServerInfo::from_version("5.5.5-10.6.1-MariaDB").has_ignored_indexes());
+        assert!(!ServerInfo::from_version("10.5.9-MariaDB").has_ignored_indexes());
+        assert!(!ServerInfo::from_version("8.0.36").has_ignored_indexes());
     }
 }
