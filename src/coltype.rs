@@ -81,6 +81,10 @@ pub enum ColumnType {
     DateTime(u8),
     /// `timestamp(p)`.
     Timestamp(u8),
+    /// A live type the catalog cannot declare (`enum(...)`, `bit(1)`, ...),
+    /// kept as lowercase `COLUMN_TYPE` text so inspection never fails on
+    /// unmanaged columns; never equal to a catalog type. Never produced by `parse`.
+    Other(String),
 }
 
 /// A type text that names no supported type.
@@ -295,6 +299,7 @@ impl fmt::Display for ColumnType {
             ColumnType::DateTime(p) => write!(f, "datetime({p})"),
             ColumnType::Timestamp(0) => f.write_str("timestamp"),
             ColumnType::Timestamp(p) => write!(f, "timestamp({p})"),
+            ColumnType::Other(text) => f.write_str(text),
         }
     }
 }

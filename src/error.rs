@@ -36,6 +36,14 @@ pub enum Error {
         /// What the server or network said.
         message: String,
     },
+    /// The schema named in the database URL does not exist on the server.
+    #[error("schema `{schema}` does not exist on {host}; create it or fix the database name in the URL")]
+    UnknownSchema {
+        /// Schema (database) name from the URL.
+        schema: String,
+        /// `host:port`.
+        host: String,
+    },
     /// A statement failed on the server.
     #[error("{context}: {message}")]
     Database {

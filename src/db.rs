@@ -1,0 +1,335 @@
+//! Connecting to the target database: URL parsing, bounded connect and
+//! bounded statements, and error messages that never carry the password.
+//!
+//! One [`Session`] is one connection used sequentially; every statement it
+//! runs is bounded by the session's timeout. After a [`Error::Timeout`] the
+//! connection is in an unknown state: drop the session.
+
+use std::future::Future;
+use std::time::Duration;
+
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, Params, Row};
+
+use crate::error::{Error, Result};
+use crate::flavor::{tidb_release, Flavor};
+
+/// Where to connect: parsed options plus a printable name without secrets.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Connection options (TLS and other query parameters as mysql_async reads them).
+    pub url: Opts,
+    /// The target schema (the database named in the URL).
+    pub schema: String,
+    /// `host:port/db`, for messages; never contains the password.
+    pub display: String,
+}
+
+impl Target {
+    /// `host:port`, for messages.
+    pub fn host_port(&self) -> String {
+        format!("{}:{}", self.url.ip_or_hostname(), self.url.tcp_port())
+    }
+}
+
+/// What the server is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerInfo {
+    /// Flavor detected from `VERSION()`.
+    pub flavor: Flavor,
+    /// The full `VERSION()` string.
+    pub version: String,
+}
+
+impl ServerInfo {
+    /// Classifies a `VERSION()` string.
+    pub fn from_version(version: &str) -> ServerInfo {
+        ServerInfo {
+            flavor: Flavor::detect(version),
+            version: version.to_string(),
+        }
+    }
+
+    /// Whether STATISTICS has MariaDB's `IGNORED` column (MariaDB 10.6+).
+    pub fn has_ignored_indexes(&self) -> bool {
+        if self.flavor != Flavor::MariaDb {
+            return false;
+        }
+        // Some proxies prefix MariaDB versions with `5.5.5-`.
+        let v = self.version.strip_prefix("5.5.5-").unwrap_or(&self.version);
+        let mut nums = v
+            .split(|c: char| !c.is_ascii_digit())
+            .map(|n| n.parse::<u32>().ok());
+        match (nums.next().flatten(), nums.next().flatten()) {
+            (Some(major), Some(minor)) => (major, minor) >= (10, 6),
+            _ => true,
+        }
+    }
+
+    /// Whether `information_schema.STATISTICS` may list indexes that are still
+    /// being built. TiDB before v8.5.3 does (CONTEXT.md); such servers are
+    /// inspected through `information_schema.TIDB_INDEXES`, which lists public
+    /// indexes only. An unparsable TiDB version is treated as old (safe side).
+    pub fn statistics_lists_building_indexes(&self) -> bool {
+        self.flavor == Flavor::TiDb
+            && tidb_release(&self.version).map_or(true, |release| release < (8, 5, 3))
+    }
+}
+
+/// Parses `mysql://user:pass@host:port/db[?require_ssl=true&...]`.
+///
+/// The database is required: it is the target schema. Query parameters are
+/// the ones mysql_async understands (`require_ssl`, `verify_ca`,
+/// `verify_identity`, `built_in_roots`, ...). Errors never contain the password.
+pub fn parse_url(url: &str) -> Result<Target> {
+    let opts = Opts::from_url(url)
+        .map_err(|e| Error::Usage(format!("invalid database URL {}: {e}", redact(url))))?;
+    let schema = match opts.db_name() {
+        Some(db) if !db.is_empty() => db.to_string(),
+        _ => {
+            return Err(Error::Usage(format!(
+                "the database URL {} names no database; use mysql://user:pass@host:port/db",
+                redact(url)
+            )))
+        }
+    };
+    let display = format!("{}:{}/{}", opts.ip_or_hostname(), opts.tcp_port(), schema);
+    Ok(Target {
+        url: opts,
+        schema,
+        display,
+    })
+}
+
+/// The URL with the password (if any) replaced by `***`.
+pub fn redact(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end..];
+    let Some(at) = rest.rfind('@') else {
+        return url.to_string();
+    };
+    match rest[..at].split_once(':') {
+        Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end], &rest[at..]),
+        None => url.to_string(),
+    }
+}
+
+/// One connection to the target, used sequentially, with a per-statement deadline.
+pub struct Session {
+    conn: Conn,
+    info: ServerInfo,
+    timeout: Duration,
+    display: String,
+    password: Option<String>,
+}
+
+/// Connects to `target` and reads `VERSION()`, both within `timeout`.
+///
+/// Errors, one line each: the server cannot be reached, the login was refused
+/// (1045), the schema does not exist (1049), or the deadline passed.
+pub async fn connect(target: &Target, timeout: Duration) -> Result<Session> {
+    let password = target.url.pass().map(str::to_string);
+    let what = format!("connecting to {}", target.display);
+    let conn = bounded(timeout, &what, Conn::new(target.url.clone()))
+        .await?
+        .map_err(|e| connect_error(target, &e))?;
+    let mut session = Session {
+        conn,
+        info: ServerInfo::from_version(""),
+        timeout,
+        display: target.display.clone(),
+        password,
+    };
+    let version: Option<String> = session
+        .run("reading the server version", |c| {
+            c.query_first("SELECT VERSION()")
+        })
+        .await?;
+    session.info = ServerInfo::from_version(&version.unwrap_or_default());
+    Ok(session)
+}
+
+impl Session {
+    /// The server's flavor and version.
+    pub fn info(&self) -> &ServerInfo {
+        &self.info
+    }
+
+    /// The server's flavor.
+    pub fn flavor(&self) -> Flavor {
+        self.info.flavor
+    }
+
+    /// `host:port/db` of the target.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The per-statement deadline.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The underlying connection, for callers that run their own statements
+    /// (wrap them in [`Session::run`] to keep the deadline).
+    pub fn conn(&mut self) -> &mut Conn {
+        &mut self.conn
+    }
+
+    /// Runs one prepared statement (binary protocol) with bound parameters
+    /// and returns its rows, within the deadline. `what` names the read in errors.
+    pub async fn exec_rows(&mut self, what: &str, sql: &str, params: Params) -> Result<Vec<Row>> {
+        self.run(what, |c| c.exec(sql, params)).await
+    }
+
+    /// Runs any statement on the connection within the deadline, mapping the
+    /// driver error to [`Error::Database`] with `what` as context.
+    pub async fn run<'a, T, F, Fut>(&'a mut self, what: &str, f: F) -> Result<T>
+    where
+        F: FnOnce(&'a mut Conn) -> Fut,
+        Fut: Future<Output = std::result::Result<T, mysql_async::Error>>,
+    {
+        let timeout = self.timeout;
+        let password = self.password.clone();
+        bounded(timeout, what, f(&mut self.conn))
+            .await?
+            .map_err(|e| database_error(what, &e, password.as_deref()))
+    }
+
+    /// Closes the connection politely.
+    pub async fn disconnect(self) -> Result<()> {
+        let what = format!("disconnecting from {}", self.display);
+        let password = self.password.clone();
+        bounded(self.timeout, &what, self.conn.disconnect())
+            .await?
+            .map_err(|e| database_error(&what, &e, password.as_deref()))
+    }
+}
+
+/// Awaits `fut` for at most `timeout`; `what` names it in the timeout error.
+pub async fn bounded<F: Future>(timeout: Duration, what: &str, fut: F) -> Result<F::Output> {
+    tokio::time::timeout(timeout, fut)
+        .await
+        .map_err(|_| Error::Timeout {
+            what: what.to_string(),
+            seconds: timeout.as_secs_f64().ceil() as u64,
+        })
+}
+
+/// Maps a failed connect to one clear line.
+fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
+    use mysql_async::Error as E;
+    let password = target.url.pass();
+    let message = match e {
+        E::Server(s) if s.code == 1049 => {
+            return Error::UnknownSchema {
+                schema: target.schema.clone(),
+                host: target.host_port(),
+            };
+        }
+        E::Server(s) if s.code == 1045 => format!(
+            "login refused for user `{}` (error 1045); check the user name and password",
+            target.url.user().unwrap_or("")
+        ),
+        E::Server(s) => format!("server error {}: {}", s.code, s.message),
+        E::Io(io) => format!("server unreachable: {io}"),
+        other => other.to_string(),
+    };
+    Error::Connect {
+        target: target.display.clone(),
+        message: scrub(&message, password),
+    }
+}
+
+/// Maps a failed statement to [`Error::Database`].
+fn database_error(what: &str, e: &mysql_async::Error, password: Option<&str>) -> Error {
+    let (code, message) = match e {
+        mysql_async::Error::Server(s) => (Some(s.code), s.message.clone()),
+        other => (None, other.to_string()),
+    };
+    Error::Database {
+        context: what.to_string(),
+        code,
+        message: scrub(&message, password),
+    }
+}
+
+/// Removes the password from a message, should a driver ever echo it.
+fn scrub(message: &str, password: Option<&str>) -> String {
+    match password {
+        Some(p) if !p.is_empty() => message.replace(p, "***"),
+        _ => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_target_without_leaking_password() {
+        let t = parse_url("mysql://app:s3cret@db.example:4000/sys").unwrap();
+        assert_eq!(t.schema, "sys");
+        assert_eq!(t.display, "db.example:4000/sys");
+        assert_eq!(t.host_port(), "db.example:4000");
+        assert!(!format!("{}", t.display).contains("s3cret"));
+    }
+
+    #[test]
+    fn tls_parameters_are_accepted() {
+        let t = parse_url("mysql://app:pw@h:3306/db?require_ssl=true&verify_ca=false").unwrap();
+        assert!(t.url.ssl_opts().is_some());
+    }
+
+    #[test]
+    fn missing_database_is_a_usage_error() {
+        for url in ["mysql://app:s3cret@h:3306", "mysql://app:s3cret@h:3306/"] {
+            let err = parse_url(url).unwrap_err();
+            assert!(matches!(err, Error::Usage(_)), "{err}");
+            assert!(!err.to_string().contains("s3cret"), "{err}");
+        }
+    }
+
+    #[test]
+    fn bad_urls_do_not_leak_password() {
+        for url in [
+            "postgres://app:s3cret@h/db",
+            "mysql://app:s3cret@h/db?bogus=1",
+        ] {
+            let err = parse_url(url).unwrap_err();
+            assert!(!err.to_string().contains("s3cret"), "{err}");
+        }
+    }
+
+    #[test]
+    fn redacts_password() {
+        assert_eq!(
+            redact("mysql://app:s3cret@h:1/db"),
+            "mysql://app:***@h:1/db"
+        );
+        assert_eq!(redact("mysql://app:p@ss@h/db"), "mysql://app:***@h/db");
+        assert_eq!(redact("mysql://app@h/db"), "mysql://app@h/db");
+        assert_eq!(redact("mysql://h/db"), "mysql://h/db");
+    }
+
+    #[test]
+    fn old_tidb_lists_building_indexes() {
+        let old = ServerInfo::from_version("8.0.11-TiDB-v8.5.1");
+        let new = ServerInfo::from_version("8.0.11-TiDB-v8.5.3");
+        let maria = ServerInfo::from_version("10.11.19-MariaDB");
+        assert!(old.statistics_lists_building_indexes());
+        assert!(!new.statistics_lists_building_indexes());
+        assert!(!maria.statistics_lists_building_indexes());
+        assert!(ServerInfo::from_version("8.0.11-TiDB-vX").statistics_lists_building_indexes());
+    }
+
+    #[test]
+    fn mariadb_ignored_indexes_since_10_6() {
+        assert!(ServerInfo::from_version("10.11.19-MariaDB-0+deb12u1").has_ignored_indexes());
+        assert!(ServerInfo::from_version("5.5.5-10.6.1-MariaDB").has_ignored_indexes());
+        assert!(!ServerInfo::from_version("10.5.9-MariaDB").has_ignored_indexes());
+        assert!(!ServerInfo::from_version("8.0.36").has_ignored_indexes());
+    }
+}

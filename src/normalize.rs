@@ -1,0 +1,556 @@
+//! Per-flavor normalisation of raw `information_schema` values into the typed
+//! model: one small pure function per rule, so that equal physical shapes on
+//! TiDB, MySQL 8 and MariaDB read back as equal [`Column`]s and [`Index`]es.
+
+use crate::collation::{canonical_charset, canonical_collation, charset_of};
+use crate::coltype::ColumnType;
+use crate::flavor::Flavor;
+use crate::ident::{quote_ident, Ident};
+use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart};
+
+/// One `information_schema.COLUMNS` row, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawColumn {
+    /// COLUMN_NAME.
+    pub name: String,
+    /// COLUMN_TYPE (`bigint(20) unsigned`, `varchar(32)`, `longtext`).
+    pub column_type: String,
+    /// IS_NULLABLE (`YES` / `NO`).
+    pub is_nullable: String,
+    /// COLUMN_DEFAULT: SQL text on MariaDB, the raw value on MySQL / TiDB.
+    pub default: Option<String>,
+    /// EXTRA (`auto_increment`, `DEFAULT_GENERATED`, `VIRTUAL GENERATED`, ...).
+    pub extra: String,
+    /// CHARACTER_SET_NAME.
+    pub charset: Option<String>,
+    /// COLLATION_NAME.
+    pub collation: Option<String>,
+    /// GENERATION_EXPRESSION.
+    pub generation_expression: Option<String>,
+    /// COLUMN_COMMENT.
+    pub comment: String,
+}
+
+/// One `information_schema.STATISTICS` (or `TIDB_INDEXES`) row, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawIndexRow {
+    /// INDEX_NAME (`PRIMARY` for the primary key).
+    pub index_name: String,
+    /// NON_UNIQUE.
+    pub non_unique: bool,
+    /// SEQ_IN_INDEX, 1-based.
+    pub seq_in_index: u64,
+    /// COLUMN_NAME; NULL for an expression part.
+    pub column_name: Option<String>,
+    /// SUB_PART (prefix length).
+    pub sub_part: Option<u64>,
+    /// COLLATION (`A`, `D`, NULL).
+    pub collation: Option<String>,
+    /// INDEX_TYPE (`BTREE`, `FULLTEXT`, `SPATIAL`, ...).
+    pub index_type: Option<String>,
+    /// IS_VISIBLE (MySQL / TiDB).
+    pub is_visible: Option<String>,
+    /// IGNORED (MariaDB 10.6+).
+    pub ignored: Option<String>,
+    /// EXPRESSION (MySQL) / `Expression` (TiDB) of a functional key part.
+    pub expression: Option<String>,
+}
+
+/// Whether `extra` holds `word` as a whole space-separated token (case-insensitive).
+fn has_word(extra: &str, word: &str) -> bool {
+    extra
+        .split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Whether a MariaDB CHECK clause list marks `column` as json:
+/// MariaDB stores `json` as `longtext` plus `CHECK (json_valid(`col`))`.
+pub fn is_json_checked(column: &str, check_clauses: &[String]) -> bool {
+    let want = format!("json_valid({})", quote_ident(column));
+    check_clauses
+        .iter()
+        .any(|c| c.trim().eq_ignore_ascii_case(&want))
+}
+
+/// COLUMN_TYPE to a typed column type. Integer display widths are dropped
+/// (`int(11)` is `int`), `tinyint(1)` is boolean, and on MariaDB a `longtext`
+/// with a `json_valid` check is json. A type the catalog cannot declare is
+/// kept as [`ColumnType::Other`].
+pub fn column_type(flavor: Flavor, column_type: &str, json_checked: bool) -> ColumnType {
+    let parsed = ColumnType::parse(column_type)
+        .unwrap_or_else(|_| ColumnType::Other(column_type.trim().to_ascii_lowercase()));
+    match parsed {
+        ColumnType::LongText if flavor == Flavor::MariaDb && json_checked => ColumnType::Json,
+        other => other,
+    }
+}
+
+/// IS_NULLABLE to a bool.
+pub fn is_nullable(is_nullable: &str) -> bool {
+    is_nullable.trim().eq_ignore_ascii_case("YES")
+}
+
+/// AUTO_INCREMENT from EXTRA.
+pub fn is_auto_increment(extra: &str) -> bool {
+    has_word(extra, "auto_increment")
+}
+
+/// The generation expression of a generated column, from EXTRA
+/// (`VIRTUAL GENERATED` / `STORED GENERATED`; older MariaDB `VIRTUAL` /
+/// `PERSISTENT`) and GENERATION_EXPRESSION. `DEFAULT_GENERATED` is not one.
+pub fn generation(extra: &str, expression: Option<&str>) -> Option<String> {
+    let generated = ["VIRTUAL", "STORED", "PERSISTENT"]
+        .iter()
+        .any(|w| has_word(extra, w));
+    if !generated {
+        return None;
+    }
+    Some(expression.unwrap_or("").trim().to_string())
+}
+
+/// COLUMN_DEFAULT to a typed default, numeric literals canonical (`0.00` is `0`).
+///
+/// MariaDB reports SQL text: `'pending'`, `0`, `NULL` (no default),
+/// `current_timestamp(6)`. MySQL and TiDB report the raw value: `pending`,
+/// SQL NULL for no default, and `CURRENT_TIMESTAMP(6)` or an expression with
+/// `DEFAULT_GENERATED` in EXTRA.
+pub fn column_default(
+    flavor: Flavor,
+    raw: Option<&str>,
+    extra: &str,
+    ty: &ColumnType,
+) -> Option<DefaultValue> {
+    let raw = raw?;
+    let value = match flavor {
+        Flavor::MariaDb => DefaultValue::parse_sql(raw),
+        Flavor::MySql | Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => {
+            DefaultValue::parse_sql(raw)
+        }
+        // TiDB assumption: older TiDB releases report `CURRENT_TIMESTAMP(p)`
+        // without DEFAULT_GENERATED in EXTRA. A temporal column cannot hold
+        // that text as a literal, so it is read as the function there.
+        Flavor::MySql | Flavor::TiDb if is_temporal(ty) => match DefaultValue::parse_sql(raw) {
+            Some(ts @ DefaultValue::CurrentTimestamp(_)) => Some(ts),
+            _ => Some(DefaultValue::Literal(raw.to_string())),
+        },
+        Flavor::MySql | Flavor::TiDb => Some(DefaultValue::Literal(raw.to_string())),
+    };
+    value.map(|d| d.canonical(ty.is_numeric()))
+}
+
+fn is_temporal(ty: &ColumnType) -> bool {
+    matches!(
+        ty,
+        ColumnType::DateTime(_) | ColumnType::Timestamp(_) | ColumnType::Date
+    )
+}
+
+/// Character set and collation of a column, canonical (`utf8_bin` is
+/// `utf8mb3_bin`), kept for textual types only (a MariaDB json column's
+/// `utf8mb4_bin` is dropped).
+pub fn charset_and_collation(
+    ty: &ColumnType,
+    charset: Option<&str>,
+    collation: Option<&str>,
+) -> (Option<String>, Option<String>) {
+    if !ty.is_textual() {
+        return (None, None);
+    }
+    let collation = collation.map(canonical_collation);
+    let charset = charset.map(canonical_charset).or_else(|| {
+        collation
+            .as_deref()
+            .and_then(charset_of)
+            .map(str::to_string)
+    });
+    (charset, collation)
+}
+
+/// The table's default charset, from TABLE_COLLATION (`utf8mb4_bin` -> `utf8mb4`);
+/// an unknown collation falls back to the text before the first `_`.
+pub fn table_charset(collation: &str) -> String {
+    charset_of(collation)
+        .map(str::to_string)
+        .unwrap_or_else(|| canonical_charset(collation.split('_').next().unwrap_or("")))
+}
+
+/// A whole `COLUMNS` row to a [`Column`].
+pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Column {
+    let json_checked = is_json_checked(&raw.name, check_clauses);
+    let ty = column_type(flavor, &raw.column_type, json_checked);
+    let (charset, collation) =
+        charset_and_collation(&ty, raw.charset.as_deref(), raw.collation.as_deref());
+    Column {
+        name: Ident::new(raw.name.clone()),
+        default: column_default(flavor, raw.default.as_deref(), &raw.extra, &ty),
+        nullable: is_nullable(&raw.is_nullable),
+        auto_increment: is_auto_increment(&raw.extra),
+        charset,
+        collation,
+        generated: generation(&raw.extra, raw.generation_expression.as_deref()),
+        comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
+        required_by: Vec::new(),
+        ty,
+    }
+}
+
+/// INDEX_TYPE to an index kind.
+pub fn index_kind(index_type: Option<&str>) -> IndexKind {
+    match index_type.map(|t| t.trim().to_ascii_uppercase()).as_deref() {
+        Some("FULLTEXT") => IndexKind::FullText,
+        Some("SPATIAL") => IndexKind::Spatial,
+        _ => IndexKind::BTree,
+    }
+}
+
+/// Visible unless IS_VISIBLE is `NO` (MySQL / TiDB) or IGNORED is `YES` (MariaDB).
+pub fn index_visible(is_visible: Option<&str>, ignored: Option<&str>) -> bool {
+    let no = |v: Option<&str>| v.is_some_and(|v| v.trim().eq_ignore_ascii_case("NO"));
+    let yes = |v: Option<&str>| v.is_some_and(|v| v.trim().eq_ignore_ascii_case("YES"));
+    !no(is_visible) && !yes(ignored)
+}
+
+/// One index row to its key part: a column (prefix from SUB_PART, descending
+/// when COLLATION is `D`) or, with no column name, an expression.
+pub fn index_part(row: &RawIndexRow) -> IndexPart {
+    match &row.column_name {
+        Some(name) => IndexPart::Column {
+            name: Ident::new(name.clone()),
+            prefix: row.sub_part.map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
+            descending: row
+                .collation
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case("D")),
+        },
+        None => IndexPart::Expression(
+            row.expression
+                .clone()
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        ),
+    }
+}
+
+/// Groups index rows into the primary key's parts and the secondary indexes.
+/// Parts follow SEQ_IN_INDEX; indexes are ordered by name (case-insensitive).
+pub fn indexes(rows: &[RawIndexRow]) -> (Vec<IndexPart>, Vec<Index>) {
+    let mut rows: Vec<&RawIndexRow> = rows.iter().collect();
+    rows.sort_by(|a, b| {
+        let (ka, kb) = (
+            Ident::new(a.index_name.clone()),
+            Ident::new(b.index_name.clone()),
+        );
+        ka.cmp(&kb).then(a.seq_in_index.cmp(&b.seq_in_index))
+    });
+    let mut primary = Vec::new();
+    let mut out: Vec<Index> = Vec::new();
+    for row in rows {
+        let part = index_part(row);
+        if row.index_name.eq_ignore_ascii_case("PRIMARY") {
+            primary.push(part);
+            continue;
+        }
+        let name = Ident::new(row.index_name.clone());
+        match out.last_mut() {
+            Some(last) if last.name.as_str() == name.as_str() => last.parts.push(part),
+            _ => out.push(Index {
+                name,
+                unique: !row.non_unique,
+                parts: vec![part],
+                kind: index_kind(row.index_type.as_deref()),
+                visible: index_visible(row.is_visible.as_deref(), row.ignored.as_deref()),
+                comment: None,
+                required_by: Vec::new(),
+            }),
+        }
+    }
+    (primary, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::IntKind;
+
+    const ALL: [Flavor; 3] = Flavor::ALL;
+
+    #[test]
+    fn integer_display_widths_are_dropped() {
+        for f in ALL {
+            assert_eq!(
+                column_type(f, "bigint(20) unsigned", false),
+                ColumnType::Int {
+                    kind: IntKind::Big,
+                    unsigned: true
+                }
+            );
+            assert_eq!(
+                column_type(f, "int(11)", false),
+                column_type(f, "int", false)
+            );
+        }
+    }
+
+    #[test]
+    fn tinyint_1_is_boolean() {
+        for f in ALL {
+            assert_eq!(column_type(f, "tinyint(1)", false), ColumnType::Boolean);
+            assert_ne!(column_type(f, "tinyint(4)", false), ColumnType::Boolean);
+        }
+    }
+
+    #[test]
+    fn mariadb_json_is_checked_longtext() {
+        let checks = vec!["json_valid(`Payload`)".to_string(), "`n` > 0".to_string()];
+        assert!(is_json_checked("Payload", &checks));
+        assert!(!is_json_checked("Other", &checks));
+        assert_eq!(
+            column_type(Flavor::MariaDb, "longtext", true),
+            ColumnType::Json
+        );
+        assert_eq!(
+            column_type(Flavor::MariaDb, "longtext", false),
+            ColumnType::LongText
+        );
+        assert_eq!(column_type(Flavor::MySql, "json", false), ColumnType::Json);
+        let raw = RawColumn {
+            name: "Payload".into(),
+            column_type: "longtext".into(),
+            is_nullable: "YES".into(),
+            default: Some("NULL".into()),
+            charset: Some("utf8mb4".into()),
+            collation: Some("utf8mb4_bin".into()),
+            ..RawColumn::default()
+        };
+        let col = column(Flavor::MariaDb, &raw, &checks);
+        assert_eq!(col.ty, ColumnType::Json);
+        assert_eq!((col.charset, col.collation), (None, None));
+        assert_eq!(col.default, None);
+    }
+
+    #[test]
+    fn unknown_types_are_kept_as_other() {
+        assert_eq!(
+            column_type(Flavor::MySql, "enum('a','b')", false),
+            ColumnType::Other("enum('a','b')".into())
+        );
+    }
+
+    #[test]
+    fn mariadb_defaults_are_sql_text() {
+        let vc = ColumnType::Varchar(32);
+        let d = |raw| column_default(Flavor::MariaDb, raw, "", &vc);
+        assert_eq!(
+            d(Some("'pending'")),
+            Some(DefaultValue::Literal("pending".into()))
+        );
+        assert_eq!(d(Some("'0'")), Some(DefaultValue::Literal("0".into())));
+        assert_eq!(
+            d(Some("'NULL'")),
+            Some(DefaultValue::Literal("NULL".into()))
+        );
+        assert_eq!(d(Some("NULL")), None);
+        assert_eq!(d(None), None);
+        let ts = ColumnType::Timestamp(6);
+        assert_eq!(
+            column_default(Flavor::MariaDb, Some("current_timestamp(6)"), "", &ts),
+            Some(DefaultValue::CurrentTimestamp(6))
+        );
+    }
+
+    #[test]
+    fn mysql_and_tidb_defaults_are_raw_values() {
+        let vc = ColumnType::Varchar(32);
+        for f in [Flavor::MySql, Flavor::TiDb] {
+            assert_eq!(
+                column_default(f, Some("pending"), "", &vc),
+                Some(DefaultValue::Literal("pending".into()))
+            );
+            // A string whose value looks like SQL stays a literal.
+            assert_eq!(
+                column_default(f, Some("'q'"), "", &vc),
+                Some(DefaultValue::Literal("'q'".into()))
+            );
+            assert_eq!(
+                column_default(f, Some("NULL"), "", &vc),
+                Some(DefaultValue::Literal("NULL".into()))
+            );
+            assert_eq!(column_default(f, None, "", &vc), None);
+            let ts = ColumnType::DateTime(6);
+            assert_eq!(
+                column_default(f, Some("CURRENT_TIMESTAMP(6)"), "DEFAULT_GENERATED", &ts),
+                Some(DefaultValue::CurrentTimestamp(6))
+            );
+            assert_eq!(
+                column_default(f, Some("CURRENT_TIMESTAMP(6)"), "", &ts),
+                Some(DefaultValue::CurrentTimestamp(6))
+            );
+            assert_eq!(
+                column_default(f, Some("uuid()"), "DEFAULT_GENERATED", &vc),
+                Some(DefaultValue::Expression("uuid()".into()))
+            );
+        }
+    }
+
+    #[test]
+    fn current_timestamp_spellings_agree() {
+        let ts = ColumnType::Timestamp(6);
+        assert_eq!(
+            column_default(Flavor::MariaDb, Some("current_timestamp(6)"), "", &ts),
+            column_default(
+                Flavor::MySql,
+                Some("CURRENT_TIMESTAMP(6)"),
+                "DEFAULT_GENERATED",
+                &ts
+            ),
+        );
+    }
+
+    #[test]
+    fn numeric_defaults_are_canonical() {
+        let dec = ColumnType::Decimal {
+            precision: 12,
+            scale: 2,
+        };
+        let zero = Some(DefaultValue::Literal("0".into()));
+        assert_eq!(
+            column_default(Flavor::MariaDb, Some("0.00"), "", &dec),
+            zero
+        );
+        assert_eq!(column_default(Flavor::MySql, Some("0.00"), "", &dec), zero);
+        assert_eq!(
+            column_default(Flavor::MariaDb, Some("0"), "", &ColumnType::Boolean),
+            zero
+        );
+        // Not numeric: kept as written.
+        assert_eq!(
+            column_default(Flavor::MySql, Some("0.00"), "", &ColumnType::Varchar(4)),
+            Some(DefaultValue::Literal("0.00".into()))
+        );
+    }
+
+    #[test]
+    fn collations_are_canonical_and_textual_only() {
+        let (cs, co) =
+            charset_and_collation(&ColumnType::Varchar(4), Some("utf8"), Some("utf8_bin"));
+        assert_eq!(
+            (cs.as_deref(), co.as_deref()),
+            (Some("utf8mb3"), Some("utf8mb3_bin"))
+        );
+        let (cs, co) = charset_and_collation(&ColumnType::Varchar(4), None, Some("utf8mb4_bin"));
+        assert_eq!(
+            (cs.as_deref(), co.as_deref()),
+            (Some("utf8mb4"), Some("utf8mb4_bin"))
+        );
+        assert_eq!(
+            charset_and_collation(&ColumnType::Varbinary(4), Some("binary"), Some("binary")),
+            (None, None)
+        );
+        assert_eq!(table_charset("utf8_general_ci"), "utf8mb3");
+        assert_eq!(table_charset("utf8mb4_bin"), "utf8mb4");
+    }
+
+    #[test]
+    fn auto_increment_from_extra() {
+        assert!(is_auto_increment("auto_increment"));
+        assert!(is_auto_increment("AUTO_INCREMENT"));
+        assert!(!is_auto_increment("DEFAULT_GENERATED"));
+        assert!(is_nullable("YES") && !is_nullable("NO"));
+    }
+
+    #[test]
+    fn generated_columns_from_extra() {
+        assert_eq!(
+            generation("VIRTUAL GENERATED", Some("`d` + 1")),
+            Some("`d` + 1".into())
+        );
+        assert_eq!(
+            generation("STORED GENERATED", Some("(`d` * 2)")),
+            Some("(`d` * 2)".into())
+        );
+        assert_eq!(
+            generation("PERSISTENT", Some("`d` * 2")),
+            Some("`d` * 2".into())
+        );
+        assert_eq!(generation("VIRTUAL", Some("`d`")), Some("`d`".into()));
+        assert_eq!(generation("DEFAULT_GENERATED", None), None);
+        assert_eq!(
+            generation("DEFAULT_GENERATED on update CURRENT_TIMESTAMP", None),
+            None
+        );
+        assert_eq!(generation("", None), None);
+    }
+
+    fn row(index: &str, seq: u64, column: &str) -> RawIndexRow {
+        RawIndexRow {
+            index_name: index.into(),
+            non_unique: true,
+            seq_in_index: seq,
+            column_name: Some(column.into()),
+            collation: Some("A".into()),
+            index_type: Some("BTREE".into()),
+            ..RawIndexRow::default()
+        }
+    }
+
+    #[test]
+    fn index_rows_group_in_order() {
+        let mut pk2 = row("PRIMARY", 2, "B");
+        pk2.non_unique = false;
+        let mut pk1 = row("PRIMARY", 1, "A");
+        pk1.non_unique = false;
+        let mut prefix = row("ix", 1, "s");
+        prefix.sub_part = Some(5);
+        let mut desc = row("dd", 1, "d");
+        desc.collation = Some("D".into());
+        let mut ignored = row("ig", 1, "n");
+        ignored.ignored = Some("YES".into());
+        let mut expr = row("ex", 1, "x");
+        expr.column_name = None;
+        expr.expression = Some("(lower(`s`))".into());
+        expr.is_visible = Some("NO".into());
+        let mut ft = row("ft", 1, "t");
+        ft.index_type = Some("FULLTEXT".into());
+        let rows = vec![row("ix", 2, "n"), pk2, prefix, pk1, desc, ignored, expr, ft];
+        let (pk, idx) = indexes(&rows);
+        assert_eq!(pk, vec![IndexPart::column("A"), IndexPart::column("B")]);
+        let names: Vec<&str> = idx.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["dd", "ex", "ft", "ig", "ix"]);
+        assert_eq!(
+            idx[4].parts,
+            vec![
+                IndexPart::Column {
+                    name: "s".into(),
+                    prefix: Some(5),
+                    descending: false
+                },
+                IndexPart::column("n")
+            ]
+        );
+        assert_eq!(
+            idx[0].parts,
+            vec![IndexPart::Column {
+                name: "d".into(),
+                prefix: None,
+                descending: true
+            }]
+        );
+        assert_eq!(
+            idx[1].parts,
+            vec![IndexPart::Expression("(lower(`s`))".into())]
+        );
+        assert!(!idx[1].visible && !idx[3].visible && idx[4].visible);
+        assert_eq!(idx[2].kind, IndexKind::FullText);
+        assert!(!idx[4].unique);
+    }
+
+    #[test]
+    fn visibility_rules() {
+        assert!(index_visible(None, None));
+        assert!(index_visible(Some("YES"), None));
+        assert!(!index_visible(Some("NO"), None));
+        assert!(index_visible(None, Some("NO")));
+        assert!(!index_visible(None, Some("YES")));
+    }
+}
