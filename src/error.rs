@@ -37,7 +37,9 @@ pub enum Error {
         message: String,
     },
     /// The schema named in the database URL does not exist on the server.
-    #[error("schema `{schema}` does not exist on {host}; create it or fix the database name in the URL")]
+    #[error(
+        "schema `{schema}` does not exist on {host}; create it or fix the database name in the URL"
+    )]
     UnknownSchema {
         /// Schema (database) name from the URL.
         schema: String,

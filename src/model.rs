@@ -349,6 +349,29 @@ impl Table {
     }
 }
 
+impl std::fmt::Display for IndexPart {
+    /// `` `Name` ``, `` `Name`(10) ``, `` `Name` DESC `` or `(expr)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexPart::Column {
+                name,
+                prefix,
+                descending,
+            } => {
+                f.write_str(&crate::ident::quote_ident(name.as_str()))?;
+                if let Some(n) = prefix {
+                    write!(f, "({n})")?;
+                }
+                if *descending {
+                    f.write_str(" DESC")?;
+                }
+                Ok(())
+            }
+            IndexPart::Expression(e) => write!(f, "({e})"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,28 +420,5 @@ mod tests {
         assert!(a.same_shape(&b));
         let c = Index::new("i", false, &["Id", "State"]);
         assert!(!a.same_shape(&c));
-    }
-}
-
-impl std::fmt::Display for IndexPart {
-    /// `` `Name` ``, `` `Name`(10) ``, `` `Name` DESC `` or `(expr)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IndexPart::Column {
-                name,
-                prefix,
-                descending,
-            } => {
-                f.write_str(&crate::ident::quote_ident(name.as_str()))?;
-                if let Some(n) = prefix {
-                    write!(f, "({n})")?;
-                }
-                if *descending {
-                    f.write_str(" DESC")?;
-                }
-                Ok(())
-            }
-            IndexPart::Expression(e) => write!(f, "({e})"),
-        }
     }
 }

@@ -48,7 +48,11 @@ pub struct VerifyReport {
 
 /// Inspects `tables` one by one (a fixed number of bounded reads each) and
 /// diffs each against its catalog shape.
-pub async fn diff_all(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Vec<TableDiff>> {
+pub async fn diff_all(
+    session: &mut Session,
+    schema: &str,
+    tables: &[Table],
+) -> Result<Vec<TableDiff>> {
     let mut out = Vec::with_capacity(tables.len());
     for t in tables {
         let have = inspect::inspect_table(session, schema, t.name.as_str()).await?;
@@ -67,7 +71,11 @@ pub fn scope(catalog: &Catalog, consumer: Option<&str>) -> Result<Vec<Table>> {
             let list: Vec<&str> = known.iter().map(String::as_str).collect();
             return Err(Error::Usage(format!(
                 "unknown consumer `{name}`; the catalog's consumers are: {}",
-                if list.is_empty() { "(none)".to_string() } else { list.join(", ") }
+                if list.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    list.join(", ")
+                }
             )));
         }
     }
@@ -83,8 +91,14 @@ pub async fn verify(
 ) -> Result<VerifyReport> {
     let tables = scope(catalog, consumer)?;
     let diffs = diff_all(session, schema, &tables).await?;
-    let mut problems: Vec<Problem> = diffs.iter().flat_map(|d| d.problems.iter().cloned()).collect();
-    let mut unmanaged: Vec<Problem> = diffs.iter().flat_map(|d| d.unmanaged.iter().cloned()).collect();
+    let mut problems: Vec<Problem> = diffs
+        .iter()
+        .flat_map(|d| d.problems.iter().cloned())
+        .collect();
+    let mut unmanaged: Vec<Problem> = diffs
+        .iter()
+        .flat_map(|d| d.unmanaged.iter().cloned())
+        .collect();
     problems.sort();
     unmanaged.sort();
     Ok(VerifyReport {
