@@ -72,7 +72,7 @@ impl ServerInfo {
     /// indexes only. An unparsable TiDB version is treated as old (safe side).
     pub fn statistics_lists_building_indexes(&self) -> bool {
         self.flavor == Flavor::TiDb
-            && tidb_release(&self.version).map_or(true, |release| release < (8, 5, 3))
+            && !matches!(tidb_release(&self.version), Some(release) if release >= (8, 5, 3))
     }
 }
 
@@ -234,7 +234,8 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
             target.url.user().unwrap_or("")
         ),
         E::Server(s) => format!("server error {}: {}", s.code, s.message),
-        E::Io(io) => format!("server unreachable: {io}"),
+        E::Io(mysql_async::IoError::Io(io)) => format!("server unreachable: {io}"),
+        E::Io(tls) => format!("TLS handshake failed: {tls}"),
         other => other.to_string(),
     };
     Error::Connect {
@@ -274,7 +275,7 @@ mod tests {
         assert_eq!(t.schema, "sys");
         assert_eq!(t.display, "db.example:4000/sys");
         assert_eq!(t.host_port(), "db.example:4000");
-        assert!(!format!("{}", t.display).contains("s3cret"));
+        assert!(!t.display.contains("s3cret"));
     }
 
     #[test]

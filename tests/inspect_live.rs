@@ -17,7 +17,9 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 async fn session(db: &TestDb) -> Session {
     let target = db::parse_url(&db.url()).expect("test URL parses");
-    db::connect(&target, TIMEOUT).await.expect("connect to the test schema")
+    db::connect(&target, TIMEOUT)
+        .await
+        .expect("connect to the test schema")
 }
 
 /// Session counters: (Com_stmt_execute, Com_stmt_prepare, Questions).
@@ -30,13 +32,26 @@ async fn counters(s: &mut Session) -> (u64, u64, u64) {
         .await
         .expect("session status");
     let get = |name: &str| -> u64 {
-        rows.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.parse().unwrap()).unwrap()
+        rows.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.parse().unwrap())
+            .unwrap()
     };
-    (get("Com_stmt_execute"), get("Com_stmt_prepare"), get("Questions"))
+    (
+        get("Com_stmt_execute"),
+        get("Com_stmt_prepare"),
+        get("Questions"),
+    )
 }
 
 /// A column as inspection should read it back.
-fn col(name: &str, ty: &str, nullable: bool, default: Option<DefaultValue>, collation: Option<&str>) -> Column {
+fn col(
+    name: &str,
+    ty: &str,
+    nullable: bool,
+    default: Option<DefaultValue>,
+    collation: Option<&str>,
+) -> Column {
     let mut c = Column::new(name, ColumnType::parse(ty).unwrap());
     c.nullable = nullable;
     c.default = default;
@@ -121,7 +136,11 @@ fn expected_kinds() -> Table {
     let mut ignored = Index::new("idx_day", false, &["Day"]);
     ignored.visible = false;
     let mut prefix = Index::new("idx_note_prefix", false, &["Note", "Day"]);
-    prefix.parts[0] = IndexPart::Column { name: "Note".into(), prefix: Some(10), descending: false };
+    prefix.parts[0] = IndexPart::Column {
+        name: "Note".into(),
+        prefix: Some(10),
+        descending: false,
+    };
     Table {
         name: "kinds".into(),
         comment: Some("every type".into()),
@@ -145,9 +164,16 @@ async fn inspects_every_type_default_collation_and_index() {
     let db = TestDb::new().await;
     db.exec(&[KINDS_DDL]).await;
     let mut s = session(&db).await;
-    assert_eq!(s.flavor(), schema_catalog::Flavor::MariaDb, "these expectations are MariaDB's");
+    assert_eq!(
+        s.flavor(),
+        schema_catalog::Flavor::MariaDb,
+        "these expectations are MariaDB's"
+    );
 
-    let got = inspect_table(&mut s, &db.name, "kinds").await.unwrap().expect("table exists");
+    let got = inspect_table(&mut s, &db.name, "kinds")
+        .await
+        .unwrap()
+        .expect("table exists");
     let want = expected_kinds();
     for (g, w) in got.columns.iter().zip(&want.columns) {
         assert_eq!(g, w, "column {}", w.name);
@@ -176,30 +202,83 @@ async fn ignored_index_set_by_alter_and_create_reads_invisible() {
 }
 
 #[tokio::test]
+async fn generated_expression_default_and_unmanaged_types() {
+    let db = TestDb::new().await;
+    db.exec(&["CREATE TABLE g (
+        d int NOT NULL,
+        v int AS (d + 1) VIRTUAL,
+        p int AS (d * 2) PERSISTENT,
+        e varchar(20) DEFAULT (concat('a', 'b')),
+        k enum('x', 'y') DEFAULT 'x',
+        u timestamp(3) NULL DEFAULT NULL,
+        PRIMARY KEY (d))"])
+        .await;
+    let mut s = session(&db).await;
+    let t = inspect_table(&mut s, &db.name, "g").await.unwrap().unwrap();
+    let c = |n: &str| t.column(&Ident::new(n)).unwrap().clone();
+    assert_eq!(c("v").generated.as_deref(), Some("`d` + 1"));
+    assert_eq!(c("p").generated.as_deref(), Some("`d` * 2"));
+    assert_eq!(c("d").generated, None);
+    assert_eq!(
+        c("e").default,
+        Some(DefaultValue::Expression("concat('a','b')".into()))
+    );
+    assert_eq!(c("k").ty, ColumnType::Other("enum('x','y')".into()));
+    assert_eq!(c("k").default, lit("x"));
+    assert_eq!(
+        (c("u").ty, c("u").nullable, c("u").default),
+        (ColumnType::Timestamp(3), true, None)
+    );
+}
+
+#[tokio::test]
 async fn missing_table_is_none_and_order_is_kept() {
     let db = TestDb::new().await;
-    db.exec(&["CREATE TABLE present (Id int NOT NULL PRIMARY KEY)"]).await;
+    db.exec(&["CREATE TABLE present (Id int NOT NULL PRIMARY KEY)"])
+        .await;
     let mut s = session(&db).await;
-    assert_eq!(inspect_table(&mut s, &db.name, "absent").await.unwrap(), None);
-    let names = [Ident::new("zeta_absent"), Ident::new("present"), Ident::new("alpha_absent")];
+    assert_eq!(
+        inspect_table(&mut s, &db.name, "absent").await.unwrap(),
+        None
+    );
+    let names = [
+        Ident::new("zeta_absent"),
+        Ident::new("present"),
+        Ident::new("alpha_absent"),
+    ];
     let got = inspect_tables(&mut s, &db.name, &names).await.unwrap();
     let summary: Vec<(&str, bool)> = got.iter().map(|(n, t)| (n.as_str(), t.is_some())).collect();
-    assert_eq!(summary, [("zeta_absent", false), ("present", true), ("alpha_absent", false)]);
+    assert_eq!(
+        summary,
+        [
+            ("zeta_absent", false),
+            ("present", true),
+            ("alpha_absent", false)
+        ]
+    );
 }
 
 #[tokio::test]
 async fn inspection_is_three_statements_per_table_whatever_else_exists() {
     let db = TestDb::new().await;
     db.exec(&[KINDS_DDL]).await;
-    let unrelated: Vec<String> =
-        (0..30).map(|i| format!("CREATE TABLE unrelated_{i} (a int PRIMARY KEY, b int, KEY ib (b))")).collect();
-    db.exec(&unrelated.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    let unrelated: Vec<String> = (0..30)
+        .map(|i| format!("CREATE TABLE unrelated_{i} (a int PRIMARY KEY, b int, KEY ib (b))"))
+        .collect();
+    db.exec(&unrelated.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
     let mut s = session(&db).await;
 
     let before = counters(&mut s).await;
-    inspect_table(&mut s, &db.name, "kinds").await.unwrap().unwrap();
+    inspect_table(&mut s, &db.name, "kinds")
+        .await
+        .unwrap()
+        .unwrap();
     let first = counters(&mut s).await;
-    inspect_table(&mut s, &db.name, "kinds").await.unwrap().unwrap();
+    inspect_table(&mut s, &db.name, "kinds")
+        .await
+        .unwrap()
+        .unwrap();
     let second = counters(&mut s).await;
     inspect_table(&mut s, &db.name, "absent").await.unwrap();
     let missing = counters(&mut s).await;
@@ -214,7 +293,11 @@ async fn inspection_is_three_statements_per_table_whatever_else_exists() {
     );
     assert_eq!(exec1, 3, "existing table: TABLES, COLUMNS, STATISTICS");
     assert!(prep1 <= 3);
-    assert_eq!((exec2, prep2), (3, 0), "statements are cached on the connection");
+    assert_eq!(
+        (exec2, prep2),
+        (3, 0),
+        "statements are cached on the connection"
+    );
     assert_eq!(exec3, 1, "a missing table stops after the TABLES read");
 }
 
@@ -250,24 +333,62 @@ async fn index_readiness_is_exact() {
     let mut s = session(&db).await;
     let ix = |name: &str, unique: bool, cols: &[&str]| Index::new(name, unique, cols);
 
-    assert!(ready(&mut s, &db, ix("ix_exact", false, &["a", "b"])).await.is_ready());
-    assert!(ready(&mut s, &db, ix("IX_EXACT", false, &["A", "B"])).await.is_ready());
-    assert!(ready(&mut s, &db, ix("ix_upper", false, &["a", "b"])).await.is_ready());
-    assert!(ready(&mut s, &db, ix("PRIMARY", true, &["a", "b"])).await.is_ready());
+    assert!(ready(&mut s, &db, ix("ix_exact", false, &["a", "b"]))
+        .await
+        .is_ready());
+    assert!(ready(&mut s, &db, ix("IX_EXACT", false, &["A", "B"]))
+        .await
+        .is_ready());
+    assert!(ready(&mut s, &db, ix("ix_upper", false, &["a", "b"]))
+        .await
+        .is_ready());
+    assert!(ready(&mut s, &db, ix("PRIMARY", true, &["a", "b"]))
+        .await
+        .is_ready());
 
     let p = not_ready(ready(&mut s, &db, ix("ix_absent", false, &["a"])).await);
     assert_eq!(p, [IndexProblem::Missing]);
     let p = not_ready(ready(&mut s, &db, ix("ix_prefix_first", false, &["a", "b"])).await);
-    assert_eq!(p, [IndexProblem::Prefix { column: "a".into(), length: 5 }]);
+    assert_eq!(
+        p,
+        [IndexProblem::Prefix {
+            column: "a".into(),
+            length: 5
+        }]
+    );
     let p = not_ready(ready(&mut s, &db, ix("ix_prefix_later", false, &["a", "b"])).await);
-    assert_eq!(p, [IndexProblem::Prefix { column: "b".into(), length: 5 }]);
+    assert_eq!(
+        p,
+        [IndexProblem::Prefix {
+            column: "b".into(),
+            length: 5
+        }]
+    );
     let p = not_ready(ready(&mut s, &db, ix("uq_ab", false, &["a", "b"])).await);
-    assert_eq!(p, [IndexProblem::Uniqueness { want: false, have: true }]);
+    assert_eq!(
+        p,
+        [IndexProblem::Uniqueness {
+            want: false,
+            have: true
+        }]
+    );
     let p = not_ready(ready(&mut s, &db, ix("ix_exact", true, &["a", "b"])).await);
-    assert_eq!(p, [IndexProblem::Uniqueness { want: true, have: false }]);
-    assert!(is_columns(&not_ready(ready(&mut s, &db, ix("ix_exact", false, &["a", "b", "c"])).await)));
-    assert!(is_columns(&not_ready(ready(&mut s, &db, ix("ix_exact", false, &["a"])).await)));
-    assert!(is_columns(&not_ready(ready(&mut s, &db, ix("ix_exact", false, &["b", "a"])).await)));
+    assert_eq!(
+        p,
+        [IndexProblem::Uniqueness {
+            want: true,
+            have: false
+        }]
+    );
+    assert!(is_columns(&not_ready(
+        ready(&mut s, &db, ix("ix_exact", false, &["a", "b", "c"])).await
+    )));
+    assert!(is_columns(&not_ready(
+        ready(&mut s, &db, ix("ix_exact", false, &["a"])).await
+    )));
+    assert!(is_columns(&not_ready(
+        ready(&mut s, &db, ix("ix_exact", false, &["b", "a"])).await
+    )));
     let p = not_ready(ready(&mut s, &db, ix("ix_ignored", false, &["a", "b"])).await);
     assert_eq!(p, [IndexProblem::NotVisible]);
 }
@@ -278,7 +399,14 @@ async fn index_readiness_is_one_statement() {
     db.exec(READY_DDL).await;
     let mut s = session(&db).await;
     let before = counters(&mut s).await;
-    index_ready(&mut s, &db.name, "r", &Index::new("ix_exact", false, &["a", "b"])).await.unwrap();
+    index_ready(
+        &mut s,
+        &db.name,
+        "r",
+        &Index::new("ix_exact", false, &["a", "b"]),
+    )
+    .await
+    .unwrap();
     let after = counters(&mut s).await;
     eprintln!("index_ready: {} executes", after.0 - before.0);
     assert_eq!(after.0 - before.0, 1);
@@ -292,19 +420,29 @@ fn url_with(db: &TestDb, userinfo: &str, host_port: &str) -> String {
 async fn wrong_password_error_does_not_contain_it() {
     let db = TestDb::new().await;
     let secret = "Wr0ng-S3cret-pw";
-    let target = db::parse_url(&url_with(&db, &format!("root:{secret}"), "127.0.0.1:3306")).unwrap();
-    let err = db::connect(&target, TIMEOUT).await.err().expect("login must fail");
+    let target =
+        db::parse_url(&url_with(&db, &format!("root:{secret}"), "127.0.0.1:3306")).unwrap();
+    let err = db::connect(&target, TIMEOUT)
+        .await
+        .err()
+        .expect("login must fail");
     let (text, debug) = (err.to_string(), format!("{err:?}"));
     eprintln!("{text}");
     assert!(matches!(err, Error::Connect { .. }), "{debug}");
-    assert!(text.contains("1045") && text.contains("127.0.0.1:3306"), "{text}");
+    assert!(
+        text.contains("1045") && text.contains("127.0.0.1:3306"),
+        "{text}"
+    );
     assert!(!text.contains(secret) && !debug.contains(secret), "{debug}");
 }
 
 #[tokio::test]
 async fn unknown_schema_is_named() {
     let target = db::parse_url("mysql://root@127.0.0.1:3306/sc_no_such_schema_x").unwrap();
-    let err = db::connect(&target, TIMEOUT).await.err().expect("must fail");
+    let err = db::connect(&target, TIMEOUT)
+        .await
+        .err()
+        .expect("must fail");
     assert_eq!(
         err.to_string(),
         "schema `sc_no_such_schema_x` does not exist on 127.0.0.1:3306; \
@@ -316,11 +454,17 @@ async fn unknown_schema_is_named() {
 async fn closed_port_fails_fast_and_clearly() {
     let target = db::parse_url("mysql://root:pw123456@127.0.0.1:1/x").unwrap();
     let started = Instant::now();
-    let err = db::connect(&target, Duration::from_secs(5)).await.err().expect("must fail");
+    let err = db::connect(&target, Duration::from_secs(5))
+        .await
+        .err()
+        .expect("must fail");
     let text = err.to_string();
     eprintln!("{text}");
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert!(text.starts_with("cannot connect to 127.0.0.1:1/x: server unreachable"), "{text}");
+    assert!(
+        text.starts_with("cannot connect to 127.0.0.1:1/x: server unreachable"),
+        "{text}"
+    );
     assert!(!text.contains("pw123456"));
 }
 
@@ -331,9 +475,15 @@ async fn silent_server_times_out() {
     let port = listener.local_addr().unwrap().port();
     let target = db::parse_url(&format!("mysql://root:pw123456@127.0.0.1:{port}/x")).unwrap();
     let started = Instant::now();
-    let err = db::connect(&target, Duration::from_millis(500)).await.err().expect("must time out");
+    let err = db::connect(&target, Duration::from_millis(500))
+        .await
+        .err()
+        .expect("must time out");
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
-    assert!(err.to_string().contains("connecting to 127.0.0.1:"), "{err}");
+    assert!(
+        err.to_string().contains("connecting to 127.0.0.1:"),
+        "{err}"
+    );
     drop(listener);
 }
