@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::db::{self, Session};
-use schema_catalog::inspect::{inspect_table, inspect_tables};
-use schema_catalog::readiness::{index_ready, IndexProblem, IndexReadiness};
+use schema_catalog::inspect::{inspect_table, inspect_tables, inspection_statements};
+use schema_catalog::readiness::{index_ready, index_statement, IndexProblem, IndexReadiness};
 use schema_catalog::{Column, ColumnType, DefaultValue, Error, Ident, Index, IndexPart, Table};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -299,6 +299,43 @@ async fn inspection_is_three_statements_per_table_whatever_else_exists() {
         "statements are cached on the connection"
     );
     assert_eq!(exec3, 1, "a missing table stops after the TABLES read");
+}
+
+#[tokio::test]
+async fn every_inspection_statement_opens_only_the_named_table() {
+    let db = TestDb::new().await;
+    db.exec(&[KINDS_DDL]).await;
+    let mut s = session(&db).await;
+    let info = s.info().clone();
+    for sql in inspection_statements(&info) {
+        let pairs = sql.matches('?').count() / 2;
+        let params: Vec<&str> = [db.name.as_str(), "kinds"].repeat(pairs);
+        let explain = format!("EXPLAIN {sql}");
+        let rows: Vec<mysql_async::Row> = s
+            .conn()
+            .exec(explain.as_str(), params)
+            .await
+            .expect("explain");
+        for row in rows {
+            let table: String = row.get("table").unwrap();
+            let extra: String = row.get("Extra").unwrap();
+            // MariaDB's information_schema lookup with both names constant:
+            // no directory scan, one table opened.
+            assert!(
+                extra.contains("Scanned 0 databases"),
+                "{table}: {extra}\n{sql}"
+            );
+        }
+    }
+    let sql = format!("EXPLAIN {}", index_statement(&info));
+    let row: mysql_async::Row = s
+        .conn()
+        .exec_first(sql.as_str(), (db.name.as_str(), "kinds", "idx_lifecycle"))
+        .await
+        .expect("explain")
+        .expect("a plan row");
+    let extra: String = row.get("Extra").unwrap();
+    assert!(extra.contains("Scanned 0 databases"), "{extra}");
 }
 
 const READY_DDL: &[&str] = &[

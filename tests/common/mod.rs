@@ -31,9 +31,17 @@ pub struct TestDb {
 impl TestDb {
     /// Creates the schema. Panics (fails the test) when the server is unreachable.
     pub async fn new() -> TestDb {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let name = format!("sc_t_{}_{}_{}", std::process::id(), nanos % 1_000_000_000, n);
+        let name = format!(
+            "sc_t_{}_{}_{}",
+            std::process::id(),
+            nanos % 1_000_000_000,
+            n
+        );
         let admin = mysql_async::Pool::new(server_url().as_str());
         let mut conn = admin.get_conn().await.unwrap_or_else(|e| {
             panic!(
@@ -41,9 +49,11 @@ impl TestDb {
                 redacted(&server_url())
             )
         });
-        conn.query_drop(format!("CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"))
-            .await
-            .expect("create scratch schema");
+        conn.query_drop(format!(
+            "CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+        ))
+        .await
+        .expect("create scratch schema");
         drop(conn);
         admin.disconnect().await.ok();
         let pool = mysql_async::Pool::new(format!("{}/{}", server_url(), name).as_str());
@@ -57,16 +67,28 @@ impl TestDb {
 
     /// Runs statements (`;`-free each) in order on one connection.
     pub async fn exec(&self, statements: &[&str]) {
-        let mut conn = self.pool.get_conn().await.expect("connect to scratch schema");
+        let mut conn = self
+            .pool
+            .get_conn()
+            .await
+            .expect("connect to scratch schema");
         for s in statements {
-            conn.query_drop(*s).await.unwrap_or_else(|e| panic!("{s}: {e}"));
+            conn.query_drop(*s)
+                .await
+                .unwrap_or_else(|e| panic!("{s}: {e}"));
         }
     }
 
     /// Runs a batch of `;`-separated statements (text protocol).
     pub async fn exec_batch(&self, sql: &str) {
-        let mut conn = self.pool.get_conn().await.expect("connect to scratch schema");
-        conn.query_drop(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let mut conn = self
+            .pool
+            .get_conn()
+            .await
+            .expect("connect to scratch schema");
+        conn.query_drop(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 
     /// `SHOW CREATE TABLE` text.
@@ -119,11 +141,16 @@ impl Drop for TestDb {
         // Runs on its own thread and runtime so the schema is dropped even
         // when the test panicked inside its async runtime.
         let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
             rt.block_on(async move {
                 let admin = mysql_async::Pool::new(server_url().as_str());
                 if let Ok(mut conn) = admin.get_conn().await {
-                    let _ = conn.query_drop(format!("DROP DATABASE IF EXISTS `{name}`")).await;
+                    let _ = conn
+                        .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
+                        .await;
                 }
                 let _ = admin.disconnect().await;
             });
