@@ -461,8 +461,7 @@ async fn wrong_password_error_does_not_contain_it() {
         db::parse_url(&url_with(&db, &format!("root:{secret}"), "127.0.0.1:3306")).unwrap();
     let err = db::connect(&target, TIMEOUT)
         .await
-        .err()
-        .expect("login must fail");
+        .expect_err("login must fail");
     let (text, debug) = (err.to_string(), format!("{err:?}"));
     eprintln!("{text}");
     assert!(matches!(err, Error::Connect { .. }), "{debug}");
@@ -476,10 +475,7 @@ async fn wrong_password_error_does_not_contain_it() {
 #[tokio::test]
 async fn unknown_schema_is_named() {
     let target = db::parse_url("mysql://root@127.0.0.1:3306/sc_no_such_schema_x").unwrap();
-    let err = db::connect(&target, TIMEOUT)
-        .await
-        .err()
-        .expect("must fail");
+    let err = db::connect(&target, TIMEOUT).await.expect_err("must fail");
     assert_eq!(
         err.to_string(),
         "schema `sc_no_such_schema_x` does not exist on 127.0.0.1:3306; \
@@ -493,8 +489,7 @@ async fn closed_port_fails_fast_and_clearly() {
     let started = Instant::now();
     let err = db::connect(&target, Duration::from_secs(5))
         .await
-        .err()
-        .expect("must fail");
+        .expect_err("must fail");
     let text = err.to_string();
     eprintln!("{text}");
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -514,8 +509,7 @@ async fn silent_server_times_out() {
     let started = Instant::now();
     let err = db::connect(&target, Duration::from_millis(500))
         .await
-        .err()
-        .expect("must time out");
+        .expect_err("must time out");
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
     assert!(
