@@ -15,7 +15,8 @@ use crate::error::{Error, Result};
 use crate::flavor::{tidb_release, Flavor};
 
 /// Where to connect: parsed options plus a printable name without secrets.
-#[derive(Debug, Clone)]
+/// Its `Debug` output omits the options (they hold the password).
+#[derive(Clone)]
 pub struct Target {
     /// Connection options (TLS and other query parameters as mysql_async reads them).
     pub url: Opts,
@@ -23,6 +24,15 @@ pub struct Target {
     pub schema: String,
     /// `host:port/db`, for messages; never contains the password.
     pub display: String,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Target")
+            .field("schema", &self.schema)
+            .field("display", &self.display)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Target {
@@ -72,7 +82,7 @@ impl ServerInfo {
     /// indexes only. An unparsable TiDB version is treated as old (safe side).
     pub fn statistics_lists_building_indexes(&self) -> bool {
         self.flavor == Flavor::TiDb
-            && tidb_release(&self.version).map_or(true, |release| release < (8, 5, 3))
+            && !matches!(tidb_release(&self.version), Some(release) if release >= (8, 5, 3))
     }
 }
 
@@ -123,6 +133,17 @@ pub struct Session {
     timeout: Duration,
     display: String,
     password: Option<String>,
+}
+
+impl std::fmt::Debug for Session {
+    /// Target, server and deadline; never the password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("target", &self.display)
+            .field("info", &self.info)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Connects to `target` and reads `VERSION()`, both within `timeout`.
@@ -234,7 +255,8 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
             target.url.user().unwrap_or("")
         ),
         E::Server(s) => format!("server error {}: {}", s.code, s.message),
-        E::Io(io) => format!("server unreachable: {io}"),
+        E::Io(mysql_async::IoError::Io(io)) => format!("server unreachable: {io}"),
+        E::Io(tls) => format!("TLS handshake failed: {tls}"),
         other => other.to_string(),
     };
     Error::Connect {
@@ -274,7 +296,8 @@ mod tests {
         assert_eq!(t.schema, "sys");
         assert_eq!(t.display, "db.example:4000/sys");
         assert_eq!(t.host_port(), "db.example:4000");
-        assert!(!format!("{}", t.display).contains("s3cret"));
+        assert!(!t.display.contains("s3cret"));
+        assert!(!format!("{t:?}").contains("s3cret"));
     }
 
     #[test]

@@ -127,6 +127,17 @@ pub(crate) const COLUMNS_SQL: &str = "SELECT COLUMN_NAME AS col_name, COLUMN_TYP
      FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? \
      ORDER BY ORDINAL_POSITION";
 
+/// The three statements [`inspect_table`] runs on this server, in order
+/// (TABLES, COLUMNS, index rows), for EXPLAIN and audits. Their parameters
+/// are the schema and the table name, repeated once per pair of `?`.
+pub fn inspection_statements(info: &ServerInfo) -> [String; 3] {
+    [
+        tables_sql(info.flavor).to_string(),
+        COLUMNS_SQL.to_string(),
+        IndexSource::for_server(info).sql(false),
+    ]
+}
+
 /// Reads one table: `None` when it does not exist. Issues exactly three
 /// prepared statements (TABLES, COLUMNS, index rows), each bounded by the
 /// session's timeout.

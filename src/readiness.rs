@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::db::Session;
+use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
 use crate::inspect::{params, raw_index_row, IndexSource, RowReader};
@@ -117,6 +117,12 @@ impl IndexReadiness {
     }
 }
 
+/// The statement [`index_ready`] runs on this server. Parameters: schema,
+/// table, index name.
+pub fn index_statement(info: &ServerInfo) -> String {
+    IndexSource::for_server(info).sql(true)
+}
+
 /// Checks one index on the live database, reading only its own rows: one
 /// prepared statement with schema, table and index name as equality predicates.
 pub async fn index_ready(
@@ -131,7 +137,7 @@ pub async fn index_ready(
         quote_ident(schema),
         quote_ident(table)
     );
-    let sql = IndexSource::for_server(session.info()).sql(true);
+    let sql = index_statement(session.info());
     let rows = session
         .exec_rows(&context, &sql, params(&[schema, table, want.name.as_str()]))
         .await?;

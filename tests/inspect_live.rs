@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::db::{self, Session};
-use schema_catalog::inspect::{inspect_table, inspect_tables};
-use schema_catalog::readiness::{index_ready, IndexProblem, IndexReadiness};
+use schema_catalog::inspect::{inspect_table, inspect_tables, inspection_statements};
+use schema_catalog::readiness::{index_ready, index_statement, IndexProblem, IndexReadiness};
 use schema_catalog::{Column, ColumnType, DefaultValue, Error, Ident, Index, IndexPart, Table};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -202,6 +202,36 @@ async fn ignored_index_set_by_alter_and_create_reads_invisible() {
 }
 
 #[tokio::test]
+async fn generated_expression_default_and_unmanaged_types() {
+    let db = TestDb::new().await;
+    db.exec(&["CREATE TABLE g (
+        d int NOT NULL,
+        v int AS (d + 1) VIRTUAL,
+        p int AS (d * 2) PERSISTENT,
+        e varchar(20) DEFAULT (concat('a', 'b')),
+        k enum('x', 'y') DEFAULT 'x',
+        u timestamp(3) NULL DEFAULT NULL,
+        PRIMARY KEY (d))"])
+        .await;
+    let mut s = session(&db).await;
+    let t = inspect_table(&mut s, &db.name, "g").await.unwrap().unwrap();
+    let c = |n: &str| t.column(&Ident::new(n)).unwrap().clone();
+    assert_eq!(c("v").generated.as_deref(), Some("`d` + 1"));
+    assert_eq!(c("p").generated.as_deref(), Some("`d` * 2"));
+    assert_eq!(c("d").generated, None);
+    assert_eq!(
+        c("e").default,
+        Some(DefaultValue::Expression("concat('a','b')".into()))
+    );
+    assert_eq!(c("k").ty, ColumnType::Other("enum('x','y')".into()));
+    assert_eq!(c("k").default, lit("x"));
+    assert_eq!(
+        (c("u").ty, c("u").nullable, c("u").default),
+        (ColumnType::Timestamp(3), true, None)
+    );
+}
+
+#[tokio::test]
 async fn missing_table_is_none_and_order_is_kept() {
     let db = TestDb::new().await;
     db.exec(&["CREATE TABLE present (Id int NOT NULL PRIMARY KEY)"])
@@ -269,6 +299,43 @@ async fn inspection_is_three_statements_per_table_whatever_else_exists() {
         "statements are cached on the connection"
     );
     assert_eq!(exec3, 1, "a missing table stops after the TABLES read");
+}
+
+#[tokio::test]
+async fn every_inspection_statement_opens_only_the_named_table() {
+    let db = TestDb::new().await;
+    db.exec(&[KINDS_DDL]).await;
+    let mut s = session(&db).await;
+    let info = s.info().clone();
+    for sql in inspection_statements(&info) {
+        let pairs = sql.matches('?').count() / 2;
+        let params: Vec<&str> = [db.name.as_str(), "kinds"].repeat(pairs);
+        let explain = format!("EXPLAIN {sql}");
+        let rows: Vec<mysql_async::Row> = s
+            .conn()
+            .exec(explain.as_str(), params)
+            .await
+            .expect("explain");
+        for row in rows {
+            let table: String = row.get("table").unwrap();
+            let extra: String = row.get("Extra").unwrap();
+            // MariaDB's information_schema lookup with both names constant:
+            // no directory scan, one table opened.
+            assert!(
+                extra.contains("Scanned 0 databases"),
+                "{table}: {extra}\n{sql}"
+            );
+        }
+    }
+    let sql = format!("EXPLAIN {}", index_statement(&info));
+    let row: mysql_async::Row = s
+        .conn()
+        .exec_first(sql.as_str(), (db.name.as_str(), "kinds", "idx_lifecycle"))
+        .await
+        .expect("explain")
+        .expect("a plan row");
+    let extra: String = row.get("Extra").unwrap();
+    assert!(extra.contains("Scanned 0 databases"), "{extra}");
 }
 
 const READY_DDL: &[&str] = &[
@@ -394,8 +461,7 @@ async fn wrong_password_error_does_not_contain_it() {
         db::parse_url(&url_with(&db, &format!("root:{secret}"), "127.0.0.1:3306")).unwrap();
     let err = db::connect(&target, TIMEOUT)
         .await
-        .err()
-        .expect("login must fail");
+        .expect_err("login must fail");
     let (text, debug) = (err.to_string(), format!("{err:?}"));
     eprintln!("{text}");
     assert!(matches!(err, Error::Connect { .. }), "{debug}");
@@ -409,10 +475,7 @@ async fn wrong_password_error_does_not_contain_it() {
 #[tokio::test]
 async fn unknown_schema_is_named() {
     let target = db::parse_url("mysql://root@127.0.0.1:3306/sc_no_such_schema_x").unwrap();
-    let err = db::connect(&target, TIMEOUT)
-        .await
-        .err()
-        .expect("must fail");
+    let err = db::connect(&target, TIMEOUT).await.expect_err("must fail");
     assert_eq!(
         err.to_string(),
         "schema `sc_no_such_schema_x` does not exist on 127.0.0.1:3306; \
@@ -426,8 +489,7 @@ async fn closed_port_fails_fast_and_clearly() {
     let started = Instant::now();
     let err = db::connect(&target, Duration::from_secs(5))
         .await
-        .err()
-        .expect("must fail");
+        .expect_err("must fail");
     let text = err.to_string();
     eprintln!("{text}");
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -447,8 +509,7 @@ async fn silent_server_times_out() {
     let started = Instant::now();
     let err = db::connect(&target, Duration::from_millis(500))
         .await
-        .err()
-        .expect("must time out");
+        .expect_err("must time out");
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
     assert!(
