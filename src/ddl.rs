@@ -172,28 +172,8 @@ fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> String {
 /// A parenthesised key-part list: `` (`a`, `b`(10) DESC, (expr)) ``.
 /// The one renderer of key parts, for primary keys and secondary indexes.
 pub fn key_parts(parts: &[IndexPart]) -> String {
-    let rendered: Vec<String> = parts.iter().map(key_part).collect();
+    let rendered: Vec<String> = parts.iter().map(IndexPart::to_string).collect();
     format!("({})", rendered.join(", "))
-}
-
-fn key_part(part: &IndexPart) -> String {
-    match part {
-        IndexPart::Column {
-            name,
-            prefix,
-            descending,
-        } => {
-            let mut out = quote_ident(name.as_str());
-            if let Some(n) = prefix {
-                out.push_str(&format!("({n})"));
-            }
-            if *descending {
-                out.push_str(" DESC");
-            }
-            out
-        }
-        IndexPart::Expression(expr) => format!("({expr})"),
-    }
 }
 
 /// `ENGINE=... DEFAULT CHARSET=... COLLATE=... COMMENT='...'`.

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use crate::ddl::key_parts;
 use crate::ident::quote_ident;
 use crate::model::{Column, Index, IndexKind, IndexPart, Table};
 use crate::Ident;
@@ -255,11 +256,11 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
             want,
             "PRIMARY",
             ProblemKind::PrimaryKey,
-            &describe_parts(&want.primary_key),
+            &key_parts(&want.primary_key),
             &if have.primary_key.is_empty() {
                 "none".to_string()
             } else {
-                describe_parts(&have.primary_key)
+                key_parts(&have.primary_key)
             },
         ));
     }
@@ -417,12 +418,6 @@ pub fn describe_column(c: &Column) -> String {
     s
 }
 
-/// `` (`State`, `Body`(10) DESC) ``: ordered key parts.
-pub fn describe_parts(parts: &[IndexPart]) -> String {
-    let inner: Vec<String> = parts.iter().map(IndexPart::to_string).collect();
-    format!("({})", inner.join(", "))
-}
-
 /// `` UNIQUE KEY (`a`, `b`) ``, with `FULLTEXT`, `IGNORED/INVISIBLE` where they apply.
 pub fn describe_index(i: &Index) -> String {
     let kind = match (i.kind, i.unique) {
@@ -432,7 +427,7 @@ pub fn describe_index(i: &Index) -> String {
         (IndexKind::BTree, false) => "KEY",
     };
     let vis = if i.visible { "" } else { " INVISIBLE" };
-    format!("{kind} {}{vis}", describe_parts(&i.parts))
+    format!("{kind} {}{vis}", key_parts(&i.parts))
 }
 
 fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem> {

@@ -13,7 +13,8 @@ use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::{db, ddl, diff, inspect, parse_create_table, Flavor};
 
 fn shipped() -> Catalog {
-    catalog::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog")).expect("shipped catalog is valid")
+    catalog::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog"))
+        .expect("shipped catalog is valid")
 }
 
 #[test]
@@ -29,7 +30,10 @@ fn render_snapshots_every_table_every_flavor() {
     for flavor in Flavor::ALL {
         for t in &c.tables {
             let sql = ddl::create_table(&t.table, flavor);
-            assert!(!sql.contains("ALGORITHM") && !sql.contains("LOCK="), "{sql}");
+            assert!(
+                !sql.contains("ALGORITHM") && !sql.contains("LOCK="),
+                "{sql}"
+            );
             insta::assert_snapshot!(format!("{}__{}", flavor.name(), t.table.name), sql);
         }
     }
@@ -42,7 +46,11 @@ fn render_round_trips_to_the_catalog_model() {
         for t in &c.tables {
             let sql = ddl::create_table(&t.table, flavor);
             let back = parse_create_table(&sql).unwrap_or_else(|e| panic!("{e}\n{sql}"));
-            assert_eq!(back, tables::without_required_by(t.table.clone()), "{flavor}: {sql}");
+            assert_eq!(
+                back,
+                tables::without_required_by(t.table.clone()),
+                "{flavor}: {sql}"
+            );
         }
     }
 }
@@ -52,20 +60,31 @@ async fn rendered_mariadb_ddl_runs_and_reads_back_exact() {
     let c = shipped();
     let db = TestDb::new().await;
     for t in &c.tables {
-        db.exec(&[&ddl::create_table(&t.table, Flavor::MariaDb)]).await;
+        db.exec(&[&ddl::create_table(&t.table, Flavor::MariaDb)])
+            .await;
     }
     let target = db::parse_url(&db.url()).unwrap();
-    let mut session = db::connect(&target, std::time::Duration::from_secs(5)).await.unwrap();
+    let mut session = db::connect(&target, std::time::Duration::from_secs(5))
+        .await
+        .unwrap();
     assert_eq!(session.flavor(), Flavor::MariaDb);
     for t in &c.tables {
         let shown = db.show_create(t.table.name.as_str()).await;
         let parsed = parse_create_table(&shown).unwrap_or_else(|e| panic!("{e}\n{shown}"));
-        assert_eq!(parsed, tables::without_required_by(t.table.clone()), "{shown}");
+        assert_eq!(
+            parsed,
+            tables::without_required_by(t.table.clone()),
+            "{shown}"
+        );
         let live = inspect::inspect_table(&mut session, &db.name, t.table.name.as_str())
             .await
             .unwrap()
             .expect("table exists");
         let d = diff::diff_table(&t.table, Some(&live));
-        assert!(d.is_satisfied() && d.unmanaged.is_empty(), "{:?}", d.problems);
+        assert!(
+            d.is_satisfied() && d.unmanaged.is_empty(),
+            "{:?}",
+            d.problems
+        );
     }
 }
