@@ -104,9 +104,18 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
     let target = target(cli)?;
-    let mut session = db::connect(&target, timeout(cli)).await?;
-    let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
-    let _ = session.disconnect().await;
+    // The whole gate (connect and every read) fits in one --timeout budget.
+    let report = db::bounded(
+        timeout(cli),
+        &format!("verify of {}", target.display),
+        async {
+            let mut session = db::connect(&target, timeout(cli)).await?;
+            let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
+            let _ = session.disconnect().await;
+            Ok::<_, schema_catalog::Error>(report)
+        },
+    )
+    .await??;
     print::verify(cli.format, &target.display, &report);
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
 }
