@@ -1,0 +1,399 @@
+//! Conformance against a peer's public corpus (sqldef's mysqldef cases, MIT,
+//! in `../shared/corpus/sqldef/`; `CATALOG_SQLDEF_CORPUS` overrides).
+//!
+//! For every case that runs on MariaDB: load `desired` into a scratch schema,
+//! `catalog import` a catalog from it, load `current` into another scratch
+//! schema, `catalog apply` the catalog there, and judge the outcome with this
+//! test's own information_schema comparison:
+//! - desired reachable from current by additions only (new tables, new
+//!   nullable or defaulted columns, new indexes): apply must converge and
+//!   every desired column and index must exist exactly;
+//! - otherwise apply must refuse (exit 1) and leave current byte-identical.
+//!
+//! Import or apply declining with exit 2/3 is "unsupported", never a pass.
+//! The per-file table is printed and written to `target/conformance-sqldef.md`.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::TestDb;
+use mysql_async::prelude::*;
+
+fn corpus_dir() -> PathBuf {
+    std::env::var_os("CATALOG_SQLDEF_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/sqldef"))
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Case {
+    current: Option<String>,
+    desired: Option<String>,
+    flavor: Option<String>,
+    min_version: Option<String>,
+    max_version: Option<String>,
+    error: Option<String>,
+}
+
+/// How one case ended.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    Converged,
+    Refused,
+    Unsupported(String),
+    Skipped(String),
+    Wrong(String),
+}
+
+const MARIADB_VERSION: [u32; 2] = [10, 11];
+
+fn version(text: &str) -> Vec<u32> {
+    text.split('.').filter_map(|p| p.parse().ok()).collect()
+}
+
+/// Why a case does not run on MariaDB 10.11, if it does not.
+fn not_for_mariadb(case: &Case) -> Option<String> {
+    match case.flavor.as_deref() {
+        Some("mysql") | Some("tidb") | Some("!mariadb") | Some("pgvector") => {
+            return Some(format!(
+                "flavor {}",
+                case.flavor.as_deref().unwrap_or_default()
+            ))
+        }
+        _ => {}
+    }
+    if let Some(min) = &case.min_version {
+        if version(min).as_slice() > MARIADB_VERSION.as_slice() {
+            return Some(format!("min_version {min}"));
+        }
+    }
+    if let Some(max) = &case.max_version {
+        if version(max).as_slice() < MARIADB_VERSION.as_slice() {
+            return Some(format!("max_version {max}"));
+        }
+    }
+    if case.error.is_some() {
+        return Some("sqldef expects an error".into());
+    }
+    None
+}
+
+/// Columns and indexes of a schema, as this test compares them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Shape {
+    /// (table, lowercase column) -> (type, nullable, default, collation, extra)
+    columns: BTreeMap<(String, String), (String, String, Option<String>, Option<String>, String)>,
+    /// (table, lowercase index) -> (non_unique, [(lowercase column, sub_part)], ignored)
+    indexes: BTreeMap<(String, String), (i64, Vec<(String, Option<i64>)>, String)>,
+    tables: BTreeSet<String>,
+}
+
+async fn shape(db: &TestDb) -> Shape {
+    let mut conn = db.pool.get_conn().await.expect("connect");
+    let mut s = Shape::default();
+    let tables: Vec<String> = conn
+        .exec(
+            "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    s.tables.extend(tables);
+    type ColRow = (
+        String,
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let cols: Vec<ColRow> = conn
+        .exec(
+            "SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLLATION_NAME, c.EXTRA \
+             FROM information_schema.COLUMNS c JOIN information_schema.TABLES t \
+             ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE' \
+             WHERE c.TABLE_SCHEMA = ?",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    for (t, c, ty, null, def, coll, extra) in cols {
+        s.columns.insert(
+            (t, c.to_lowercase()),
+            (ty, null, def, coll, extra.to_lowercase()),
+        );
+    }
+    type IdxRow = (
+        String,
+        String,
+        i64,
+        i64,
+        Option<String>,
+        Option<i64>,
+        String,
+    );
+    let rows: Vec<IdxRow> = conn
+        .exec(
+            "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, IGNORED \
+             FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    for (t, i, non_unique, _seq, col, sub, ignored) in rows {
+        let e = s
+            .indexes
+            .entry((t, i.to_lowercase()))
+            .or_insert((non_unique, Vec::new(), ignored));
+        e.1.push((col.unwrap_or_default().to_lowercase(), sub));
+    }
+    s
+}
+
+/// Whether `desired` is reachable from `current` by additions only, and if
+/// not, why.
+fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
+    for ((t, c), want) in &desired.columns {
+        match current.columns.get(&(t.clone(), c.clone())) {
+            Some(have) if have == want => {}
+            Some(have) => return Err(format!("column {t}.{c}: {have:?} -> {want:?}")),
+            None if !current.tables.contains(t) => {}
+            None => {
+                let (_, nullable, default, _, extra) = want;
+                let fillable =
+                    nullable == "YES" || (default.is_some() && default.as_deref() != Some("NULL"));
+                if !fillable || extra.contains("auto_increment") || extra.contains("generated") {
+                    return Err(format!("column {t}.{c} is NOT NULL without default"));
+                }
+            }
+        }
+    }
+    for ((t, i), want) in &desired.indexes {
+        match current.indexes.get(&(t.clone(), i.clone())) {
+            Some(have) if have == want => {}
+            Some(have) => return Err(format!("index {t}.{i}: {have:?} -> {want:?}")),
+            None if i == "primary" && current.tables.contains(t) => {
+                return Err(format!("primary key of {t} added"))
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// After a converged apply: every desired column and index exists exactly.
+fn contains_exactly(after: &Shape, desired: &Shape) -> Result<(), String> {
+    for (k, want) in &desired.columns {
+        if after.columns.get(k) != Some(want) {
+            return Err(format!(
+                "column {k:?}: want {want:?}, have {:?}",
+                after.columns.get(k)
+            ));
+        }
+    }
+    for (k, want) in &desired.indexes {
+        if after.indexes.get(k) != Some(want) {
+            return Err(format!(
+                "index {k:?}: want {want:?}, have {:?}",
+                after.indexes.get(k)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn catalog_bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
+    cmd
+}
+
+fn first_line(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.lines()
+        .find(|l| l.starts_with("error"))
+        .unwrap_or_else(|| text.lines().next().unwrap_or(""))
+        .to_string()
+}
+
+async fn run_sql(db: &TestDb, sql: &str) -> Result<(), String> {
+    let mut conn = db.pool.get_conn().await.map_err(|e| e.to_string())?;
+    conn.query_drop(sql).await.map_err(|e| e.to_string())
+}
+
+async fn run_case(case: &Case, out_dir: &Path) -> Verdict {
+    if let Some(why) = not_for_mariadb(case) {
+        return Verdict::Skipped(why);
+    }
+    let Some(desired_sql) = case
+        .desired
+        .as_deref()
+        .filter(|d| d.to_uppercase().contains("CREATE TABLE"))
+    else {
+        return Verdict::Skipped("desired has no table".into());
+    };
+    let desired_db = TestDb::new().await;
+    if let Err(e) = run_sql(&desired_db, desired_sql).await {
+        return Verdict::Skipped(format!(
+            "desired does not run on MariaDB: {}",
+            e.lines().next().unwrap_or("")
+        ));
+    }
+    let desired = shape(&desired_db).await;
+    if desired.tables.is_empty() {
+        return Verdict::Skipped("desired has no base table".into());
+    }
+    let current_db = TestDb::new().await;
+    if let Some(current_sql) = case.current.as_deref().filter(|c| !c.trim().is_empty()) {
+        if let Err(e) = run_sql(&current_db, current_sql).await {
+            return Verdict::Skipped(format!(
+                "current does not run on MariaDB: {}",
+                e.lines().next().unwrap_or("")
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(out_dir);
+    let import = catalog_bin()
+        .args(["--database-url", &desired_db.url(), "import", "--out"])
+        .arg(out_dir)
+        .output()
+        .expect("run catalog import");
+    match import.status.code() {
+        Some(0) => {}
+        Some(2) | Some(3) => {
+            return Verdict::Unsupported(format!("import: {}", first_line(&import.stderr)))
+        }
+        other => {
+            return Verdict::Wrong(format!(
+                "import exited {other:?}: {}",
+                first_line(&import.stderr)
+            ))
+        }
+    }
+    let before = current_db.snapshot().await;
+    let current = shape(&current_db).await;
+    let expect = reachable(&current, &desired);
+    let apply = catalog_bin()
+        .arg("--catalog")
+        .arg(out_dir)
+        .args([
+            "--database-url",
+            &current_db.url(),
+            "--format",
+            "json",
+            "apply",
+            "--lock-timeout",
+            "10",
+        ])
+        .output()
+        .expect("run catalog apply");
+    let code = apply.status.code();
+    match (&expect, code) {
+        (Ok(()), Some(0)) => {
+            let after = shape(&current_db).await;
+            match contains_exactly(&after, &desired) {
+                Ok(()) => Verdict::Converged,
+                Err(e) => Verdict::Wrong(format!("apply said converged but {e}")),
+            }
+        }
+        (Err(_), Some(1)) => {
+            if current_db.snapshot().await == before {
+                Verdict::Refused
+            } else {
+                Verdict::Wrong("refused but the current schema changed".into())
+            }
+        }
+        (_, Some(2)) | (_, Some(3)) => {
+            let doc: serde_json::Value = serde_json::from_slice(&apply.stdout).unwrap_or_default();
+            let why = doc["error"]
+                .as_str()
+                .or(doc["stopped"].as_str())
+                .map(str::to_string);
+            Verdict::Unsupported(format!(
+                "apply exit {code:?}: {}",
+                why.unwrap_or_else(|| first_line(&apply.stderr))
+            ))
+        }
+        (Ok(()), other) => Verdict::Wrong(format!(
+            "reachable by additions but apply exited {other:?}: {}",
+            String::from_utf8_lossy(&apply.stdout)
+                .chars()
+                .take(600)
+                .collect::<String>()
+        )),
+        (Err(why), other) => {
+            Verdict::Wrong(format!("not reachable ({why}) but apply exited {other:?}"))
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqldef_corpus_conformance() {
+    let dir = corpus_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus {} not readable: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no corpus files in {}", dir.display());
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    let mut table = String::from("| file | converged | correctly refused | unsupported | skipped | wrong |\n|---|---|---|---|---|---|\n");
+    let mut details = String::new();
+    let mut totals = [0usize; 5];
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let cases: BTreeMap<String, Case> =
+            serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let mut counts = [0usize; 5];
+        let fname = file.file_name().unwrap().to_string_lossy().to_string();
+        for (name, case) in &cases {
+            let verdict = run_case(case, &work.join(name)).await;
+            let slot = match &verdict {
+                Verdict::Converged => 0,
+                Verdict::Refused => 1,
+                Verdict::Unsupported(_) => 2,
+                Verdict::Skipped(_) => 3,
+                Verdict::Wrong(_) => 4,
+            };
+            counts[slot] += 1;
+            match &verdict {
+                Verdict::Unsupported(why) => {
+                    details.push_str(&format!("- unsupported {fname} {name}: {why}\n"))
+                }
+                Verdict::Wrong(why) => {
+                    details.push_str(&format!("- WRONG {fname} {name}: {why}\n"))
+                }
+                Verdict::Skipped(why) => {
+                    details.push_str(&format!("- skipped {fname} {name}: {why}\n"))
+                }
+                _ => {}
+            }
+        }
+        for (t, c) in totals.iter_mut().zip(counts) {
+            *t += c;
+        }
+        table.push_str(&format!(
+            "| {fname} | {} | {} | {} | {} | {} |\n",
+            counts[0], counts[1], counts[2], counts[3], counts[4]
+        ));
+    }
+    table.push_str(&format!(
+        "| **total** | {} | {} | {} | {} | {} |\n",
+        totals[0], totals[1], totals[2], totals[3], totals[4]
+    ));
+    let report = format!("{table}\n{details}");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance-sqldef.md");
+    let _ = std::fs::write(&out, &report);
+    eprintln!("{report}");
+    assert_eq!(totals[4], 0, "wrong outcomes:\n{report}");
+    assert!(
+        totals[0] + totals[1] > 0,
+        "nothing converged or refused:\n{report}"
+    );
+}
