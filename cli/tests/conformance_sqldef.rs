@@ -82,13 +82,18 @@ fn not_for_mariadb(case: &Case) -> Option<String> {
     None
 }
 
+/// (table, lowercase name): the key of a column or index.
+type Key = (String, String);
+/// Column type, IS_NULLABLE, COLUMN_DEFAULT, COLLATION_NAME, lowercase EXTRA.
+type ColumnShape = (String, String, Option<String>, Option<String>, String);
+/// NON_UNIQUE, ordered (lowercase column, SUB_PART), IGNORED.
+type IndexShape = (i64, Vec<(String, Option<i64>)>, String);
+
 /// Columns and indexes of a schema, as this test compares them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Shape {
-    /// (table, lowercase column) -> (type, nullable, default, collation, extra)
-    columns: BTreeMap<(String, String), (String, String, Option<String>, Option<String>, String)>,
-    /// (table, lowercase index) -> (non_unique, [(lowercase column, sub_part)], ignored)
-    indexes: BTreeMap<(String, String), (i64, Vec<(String, Option<i64>)>, String)>,
+    columns: BTreeMap<Key, ColumnShape>,
+    indexes: BTreeMap<Key, IndexShape>,
     tables: BTreeSet<String>,
 }
 
