@@ -128,6 +128,10 @@ pub enum Change {
         table: Ident,
         /// The catalog column.
         column: Column,
+        /// The column before it in the catalog (`None`: it is the first), so
+        /// the column is placed `AFTER` it (or `FIRST`) and a warm table gets
+        /// the greenfield column order.
+        after: Option<Ident>,
     },
     /// ALTER TABLE ... ADD [UNIQUE] INDEX.
     AddIndex {
@@ -227,13 +231,14 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         d.changes.push(Change::AddTable(want.clone()));
         return d;
     };
-    for col in &want.columns {
+    for (i, col) in want.columns.iter().enumerate() {
         match have.column(&col.name) {
             Some(live) => d.problems.extend(column_drift(want, col, live)),
             None => {
                 let change = Change::AddColumn {
                     table: want.name.clone(),
                     column: col.clone(),
+                    after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
                 };
                 let kind = if change.is_additive() {
                     d.changes.push(change);

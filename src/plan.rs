@@ -32,7 +32,11 @@ impl Step {
 pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> String {
     match change {
         Change::AddTable(t) => ddl::create_table(t, flavor),
-        Change::AddColumn { table, column } => ddl::add_column(table, column, flavor, algo),
+        Change::AddColumn {
+            table,
+            column,
+            after,
+        } => ddl::add_column_at(table, column, after.as_ref(), flavor, algo),
         Change::AddIndex { table, index } => ddl::add_index(table, index, flavor),
     }
 }
