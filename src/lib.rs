@@ -18,11 +18,13 @@ pub mod dump;
 pub mod error;
 pub mod flavor;
 pub mod ident;
+pub mod import;
 pub mod inspect;
 pub mod model;
 pub mod normalize;
 pub mod plan;
 pub mod readiness;
+pub mod textdiff;
 pub mod verify;
 
 pub use coltype::{ColumnType, IntKind};
