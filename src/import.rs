@@ -355,6 +355,12 @@ pub async fn read_live(
                 table
                     .indexes
                     .sort_by_key(|i| pos(&i.name).unwrap_or(usize::MAX));
+                // Inspection does not read index comments; the definition has them.
+                for i in &mut table.indexes {
+                    if let Some(p) = parsed.table.index(&i.name) {
+                        i.comment = p.comment.clone();
+                    }
+                }
                 parsed.features
             }
             Err(e) => vec![Feature {
@@ -434,10 +440,38 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
                 name = format!("{stem}_{k}.yaml");
                 k += 1;
             }
-            (name, yaml(&table_value(t, d)))
+            (name, readable_defaults(yaml(&table_value(t, d)), t))
         })
         .collect();
     (catalog_yaml, files)
+}
+
+/// serde_yaml writes the default `'queued'` as `'''queued'''` and `0` as
+/// `'0'`: rewrite them as `"'queued'"` (a JSON string is a YAML
+/// double-quoted scalar) and `0`.
+fn readable_defaults(mut text: String, t: &Table) -> String {
+    for c in &t.columns {
+        let Some(def) = &c.default else { continue };
+        let sql = def.to_sql(c.ty.is_numeric());
+        let written = format!("default: {}", yaml(&Value::from(sql.as_str())).trim_end());
+        let plain_number = c.ty.is_numeric()
+            && sql.len() <= 15
+            && sql.parse::<f64>().is_ok()
+            && !sql.starts_with(['+', '.'])
+            && !sql.ends_with('.');
+        let better = if plain_number {
+            format!("default: {sql}")
+        } else if sql.starts_with('\'') {
+            format!(
+                "default: {}",
+                serde_json::to_string(&sql).expect("strings serialise")
+            )
+        } else {
+            continue;
+        };
+        text = text.replace(&format!("{written}\n"), &format!("{better}\n"));
+    }
+    text
 }
 
 fn yaml(v: &Value) -> String {

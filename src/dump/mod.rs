@@ -567,7 +567,7 @@ impl TableBuilder {
         let type_text = data_type_text(&def.data_type.to_string());
         let ty = match ColumnType::parse(&type_text) {
             Ok(ty) => ty,
-            Err(_) if self.options.keep_other_types => ColumnType::Other(type_text.clone()),
+            Err(_) if self.options.keep_other_types => ColumnType::Other(compact_type(&type_text)),
             Err(e) => return Err(self.err(format!("column `{name}`: unsupported type `{}`", e.0))),
         };
         let mut column = Column::new(name.as_str(), ty);
@@ -816,6 +816,26 @@ fn charset_from_collation(collation: &str) -> String {
     charset_of(collation)
         .map(str::to_string)
         .unwrap_or_else(|| collation.split('_').next().unwrap_or(collation).to_string())
+}
+
+/// A type text spelled like the server's COLUMN_TYPE: no space after the
+/// commas of an argument list outside quotes (`enum('x', 'y')` is
+/// `enum('x','y')`).
+fn compact_type(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quoted = false;
+    let mut after_comma = false;
+    for c in text.chars() {
+        if !quoted && after_comma && c == ' ' {
+            continue;
+        }
+        after_comma = !quoted && c == ',';
+        if c == '\'' {
+            quoted = !quoted;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// sqlparser's spelling of a data type, made readable by [`ColumnType::parse`].

@@ -328,7 +328,7 @@ mod tests {
         );
         assert_eq!(
             d.tables[0].columns[2].ty,
-            crate::ColumnType::Other("enum('x', 'y')".into())
+            crate::ColumnType::Other("enum('x','y')".into())
         );
     }
 }

@@ -1,0 +1,215 @@
+//! The binary with no database: `plan --against` every legacy fixture in
+//! every dialect (insta snapshots, exit codes), `import --from` dumps, and
+//! their errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn catalog() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    cmd.current_dir(root());
+    cmd.env_remove("DATABASE_URL")
+        .env_remove("CATALOG_DIR")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out: Output = catalog().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catalog-offline-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn plan_against_every_legacy_fixture() {
+    for release in ["r1", "r2", "r2-drifted"] {
+        for flavor in ["mariadb", "mysql", "tidb"] {
+            let file = format!("fixtures/legacy/{release}-{flavor}.sql");
+            let (code, stdout, stderr) = run(&["plan", "--against", &file, "--flavor", flavor]);
+            let want = if release.contains("drifted") { 1 } else { 0 };
+            assert_eq!(code, Some(want), "{file}: {stderr}\n{stdout}");
+            assert!(stderr.is_empty(), "{file}: {stderr}");
+            insta::assert_snapshot!(format!("plan_against_{release}_{flavor}"), stdout);
+        }
+    }
+}
+
+#[test]
+fn the_readme_first_command_needs_no_database() {
+    let (code, stdout, _) = run(&[
+        "plan",
+        "--against",
+        "fixtures/legacy/r1-mariadb.sql",
+        "--flavor",
+        "mariadb",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("4 step(s)"), "{stdout}");
+    assert!(stdout.contains("ADD COLUMN `DependencyKey`"), "{stdout}");
+    assert!(
+        stdout.contains("+++ fixtures/legacy/r1-mariadb.sql"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_flavor_is_detected_from_the_dump() {
+    for (flavor, file) in [
+        ("mariadb", "r1-mariadb"),
+        ("mysql", "r1-mysql"),
+        ("tidb", "r1-tidb"),
+    ] {
+        let path = format!("fixtures/legacy/{file}.sql");
+        let (code, stdout, _) = run(&["plan", "--against", &path]);
+        assert_eq!(code, Some(0));
+        assert!(
+            stdout.starts_with(&format!("plan for {path} ({flavor})")),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn plan_against_json_is_one_document_with_steps_and_drift() {
+    let (code, stdout, _) = run(&[
+        "--format",
+        "json",
+        "plan",
+        "--against",
+        "fixtures/legacy/r2-drifted-tidb.sql",
+    ]);
+    assert_eq!(code, Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["refused"], true);
+    let kinds: Vec<&str> = doc["drift"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["index_prefix", "column_collation"]);
+}
+
+#[test]
+fn unreadable_dumps_and_misuse_are_usage_errors() {
+    let dir = scratch("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.sql");
+    std::fs::write(
+        &bad,
+        "SET NAMES utf8mb4;\n\nCREATE TABLE `t` (\n  `a` int,\n  what is this\n) DEFAULT CHARSET=utf8mb4;\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["plan", "--against", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.sql:3:"),
+        "names file and line: {stderr}"
+    );
+    let (code, _, stderr) = run(&["plan", "--against", "fixtures/legacy/none.sql"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let (code, _, stderr) = run(&["plan", "--flavor", "mysql"]);
+    assert_eq!(code, Some(2), "--flavor needs --against: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_from_a_dump_round_trips_through_check_and_plan() {
+    let out = scratch("import");
+    let (code, stdout, stderr) = run(&[
+        "import",
+        "--from",
+        "fixtures/legacy/r2-mysql.sql",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("imported 8 table(s)"), "{stdout}");
+    let (code, stdout, stderr) = run(&["--catalog", out.to_str().unwrap(), "check"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("8 table(s), 0 warning(s)"), "{stdout}");
+    let (code, stdout, stderr) = run(&[
+        "--catalog",
+        out.to_str().unwrap(),
+        "plan",
+        "--against",
+        "fixtures/legacy/r2-mysql.sql",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains(": 0 step(s)"), "{stdout}");
+    assert!(!stdout.contains("diff"), "{stdout}");
+    // The table created before the catalog pinned collations keeps its own.
+    let work_item = std::fs::read_to_string(out.join("system_work_item.yaml")).unwrap();
+    insta::assert_snapshot!("import_r2_mysql_work_item", work_item);
+    let defaults = std::fs::read_to_string(out.join("catalog.yaml")).unwrap();
+    assert!(defaults.contains("collation: utf8mb4_bin"), "{defaults}");
+    // Never overwrites.
+    let (code, _, stderr) = run(&[
+        "import",
+        "--from",
+        "fixtures/legacy/r2-mysql.sql",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn import_declines_what_the_format_cannot_express() {
+    let dir = scratch("unsupported");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = dir.join("dump.sql");
+    std::fs::write(
+        &dump,
+        "CREATE TABLE `t` (\n  `Id` int NOT NULL,\n  `Kind` enum('a','b') DEFAULT NULL,\n  `Name` varchar(200) DEFAULT NULL,\n  PRIMARY KEY (`Id`),\n  KEY `idx_name` (`Name`(10))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, stderr) = run(&[
+        "import",
+        "--from",
+        dump.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("table `t`: column `Kind`"), "{stderr}");
+    assert!(stderr.contains("index `idx_name`"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+    let (code, stdout, stderr) = run(&[
+        "import",
+        "--from",
+        dump.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-unsupported",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("left out (--skip-unsupported):"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("column `Kind`: type `enum('a','b')`"),
+        "{stdout}"
+    );
+    let t = std::fs::read_to_string(out.join("t.yaml")).unwrap();
+    assert!(!t.contains("Kind") && !t.contains("idx_name"), "{t}");
+    let (code, _, stderr) = run(&["--catalog", out.to_str().unwrap(), "check"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
