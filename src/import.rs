@@ -198,8 +198,13 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
 /// Builds the catalog from source tables: filters by `opts.tables`, checks
 /// what is unsupported (fails on the first unless skipping), removes it.
 pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Result<Imported> {
-    let wanted: BTreeSet<Ident> = opts.tables.iter().map(|t| Ident::new(t.as_str())).collect();
-    let present: BTreeSet<Ident> = tables.iter().map(|t| t.table.name.clone()).collect();
+    // Keys, not `Ident`s: membership is case-insensitive.
+    let wanted: BTreeSet<String> = opts
+        .tables
+        .iter()
+        .map(|t| Ident::new(t.as_str()).key())
+        .collect();
+    let present: BTreeSet<String> = tables.iter().map(|t| t.table.name.key()).collect();
     if let Some(missing) = wanted.iter().find(|w| !present.contains(*w)) {
         return Err(Error::Usage(format!(
             "table `{missing}` named in --tables is not in {source}"
@@ -209,7 +214,7 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
     let mut skipped = Vec::new();
     for st in tables
         .into_iter()
-        .filter(|t| wanted.is_empty() || wanted.contains(&t.table.name))
+        .filter(|t| wanted.is_empty() || wanted.contains(&t.table.name.key()))
     {
         let problems = unsupported(&st);
         if let Some(first) = problems.first().filter(|_| !opts.skip_unsupported) {
@@ -239,11 +244,11 @@ fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
     let bad = |object: String| problems.iter().any(|p| p.object == object);
     t.columns
         .retain(|c| !bad(format!("column {}", quote_ident(c.name.as_str()))));
-    let kept: BTreeSet<Ident> = t.columns.iter().map(|c| c.name.clone()).collect();
+    let kept: BTreeSet<String> = t.columns.iter().map(|c| c.name.key()).collect();
     let covered = |parts: &[IndexPart]| {
         parts
             .iter()
-            .all(|p| p.column_name().is_some_and(|n| kept.contains(n)))
+            .all(|p| p.column_name().is_some_and(|n| kept.contains(&n.key())))
     };
     if bad("primary key".into()) || !covered(&t.primary_key) {
         t.primary_key.clear();
@@ -325,11 +330,11 @@ pub async fn read_live(
                 })
         })
         .collect::<Result<_>>()?;
-    let wanted: BTreeSet<Ident> = only.iter().map(|t| Ident::new(t.as_str())).collect();
+    let wanted: BTreeSet<String> = only.iter().map(|t| Ident::new(t.as_str()).key()).collect();
     let flavor = session.flavor();
     let mut out = Vec::new();
     for name in names {
-        if !wanted.is_empty() && !wanted.contains(&Ident::new(name.as_str())) {
+        if !wanted.is_empty() && !wanted.contains(&Ident::new(name.as_str()).key()) {
             continue;
         }
         let Some(mut table) = inspect::inspect_table(session, schema, &name).await? else {

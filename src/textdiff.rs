@@ -114,7 +114,7 @@ pub fn table_texts<'a>(
 ) -> Vec<TableText> {
     let mut out: Vec<TableText> = wants
         .iter()
-        .filter(|w| names.contains(&w.name))
+        .filter(|w| names.iter().any(|n| n == &w.name))
         .filter_map(|w| haves(&w.name).and_then(|h| table_text(w, h, flavor, source)))
         .collect();
     out.sort_by(|a, b| {
