@@ -331,4 +331,43 @@ mod tests {
             crate::ColumnType::Other("enum('x','y')".into())
         );
     }
+
+    #[test]
+    fn mysqldump_routines_view_stand_ins_and_tidb_markers() {
+        let text = r#"-- MySQL dump 10.13  Distrib 8.0.36
+/*!40101 SET NAMES utf8mb4 */;
+LOCK TABLES `t` WRITE;
+UNLOCK TABLES;
+/*!50001 DROP VIEW IF EXISTS `v`*/;
+/*!50001 CREATE TABLE `v` (
+  `a` tinyint NOT NULL
+) ENGINE=MyISAM */;
+CREATE TABLE `t` (
+  `id` bigint NOT NULL /*T![auto_rand] AUTO_RANDOM(5) */,
+  `secret` int DEFAULT NULL /*!80023 INVISIBLE */,
+  `k` varchar(10) COLLATE utf8mb4_bin DEFAULT NULL,
+  PRIMARY KEY (`id`) /*T![clustered_index] CLUSTERED */,
+  KEY `i` (`k`) USING BTREE COMMENT 'c' /*!80000 INVISIBLE */
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci;
+DELIMITER ;;
+/*!50003 CREATE*/ /*!50017 DEFINER=`root`@`%`*/ /*!50003 TRIGGER `tr` BEFORE INSERT ON `t` FOR EACH ROW BEGIN
+  SET NEW.k = 'a;b';
+END */;;
+DELIMITER ;
+"#;
+        let d = parse_dump(text, Path::new("m.sql"), None).unwrap();
+        assert_eq!(d.flavor, Some(Flavor::TiDb), "TiDB markers win");
+        assert_eq!(d.tables.len(), 1, "{:?}", d.tables);
+        assert_eq!(d.skipped, 6);
+        let t = &d.tables[0];
+        assert!(!t.indexes[0].visible);
+        assert_eq!(t.indexes[0].comment.as_deref(), Some("c"));
+        assert_eq!(t.columns[2].collation.as_deref(), Some("utf8mb4_bin"));
+        let objects: Vec<&str> = d
+            .features
+            .iter()
+            .map(|f| f.feature.object.as_str())
+            .collect();
+        assert_eq!(objects, ["column `secret`"]);
+    }
 }
