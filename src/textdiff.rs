@@ -66,7 +66,7 @@ pub fn render_for_diff(table: &Table, flavor: Flavor) -> String {
 /// `source`: a database or a dump file). `None` when both render the same.
 pub fn table_text(want: &Table, have: &Table, flavor: Flavor, source: &str) -> Option<TableText> {
     let old = render_for_diff(want, flavor);
-    let new = render_for_diff(have, flavor);
+    let new = render_for_diff(&align_indexes(want, have), flavor);
     if old == new {
         return None;
     }
@@ -88,6 +88,21 @@ pub fn table_text(want: &Table, have: &Table, flavor: Flavor, source: &str) -> O
         text,
         lines,
     })
+}
+
+/// `have` with its indexes in the catalog's order, then the others by name:
+/// index order carries no meaning (live inspection reads them by name, a dump
+/// in declaration order), so it must not show up as a difference.
+fn align_indexes(want: &Table, have: &Table) -> Table {
+    let mut t = have.clone();
+    let pos = |i: &crate::model::Index| want.indexes.iter().position(|w| w.name == i.name);
+    t.indexes.sort_by(|a, b| match (pos(a), pos(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.name.cmp(&b.name),
+    });
+    t
 }
 
 fn classify(line: &str) -> LineKind {

@@ -213,3 +213,145 @@ fn import_declines_what_the_format_cannot_express() {
     assert_eq!(code, Some(0), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Live counterparts, on the real test server (`CATALOG_TEST_DATABASE_URL`,
+/// default `mysql://root@127.0.0.1:3306`): a live plan prints what the
+/// offline plan of the same schema prints, diffs included; verify shows the
+/// diff; live import refuses what the format cannot express.
+mod live {
+    use super::*;
+    use mysql_async::prelude::*;
+
+    struct Scratch {
+        server: String,
+        name: String,
+    }
+
+    impl Scratch {
+        fn url(&self) -> String {
+            format!("{}/{}", self.server, self.name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let (server, name) = (self.server.clone(), self.name.clone());
+            let _ = std::thread::spawn(move || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap()
+                    .block_on(async move {
+                        let pool = mysql_async::Pool::new(server.as_str());
+                        if let Ok(mut c) = pool.get_conn().await {
+                            let _ = c
+                                .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
+                                .await;
+                        }
+                        let _ = pool.disconnect().await;
+                    })
+            })
+            .join();
+        }
+    }
+
+    /// A scratch schema loaded with a fixture dump. Panics when the server is unreachable.
+    async fn load(fixture: &str) -> Scratch {
+        let server = std::env::var("CATALOG_TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "mysql://root@127.0.0.1:3306".into())
+            .trim_end_matches('/')
+            .to_string();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let name = format!("sc_cli_{}_{nanos}", std::process::id());
+        let pool = mysql_async::Pool::new(server.as_str());
+        let mut c = pool
+            .get_conn()
+            .await
+            .expect("the test database must be reachable");
+        c.query_drop(format!(
+            "CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+        ))
+        .await
+        .unwrap();
+        c.query_drop(format!("USE `{name}`")).await.unwrap();
+        let sql = std::fs::read_to_string(root().join(fixture)).unwrap();
+        c.query_drop(sql).await.unwrap();
+        drop(c);
+        pool.disconnect().await.unwrap();
+        Scratch { server, name }
+    }
+
+    #[tokio::test]
+    async fn live_plan_prints_what_the_offline_plan_prints() {
+        let fixture = "fixtures/legacy/r2-drifted-mariadb.sql";
+        let db = load(fixture).await;
+        let url = db.url();
+        let (code, live, stderr) = run(&["--database-url", &url, "plan"]);
+        assert_eq!(code, Some(1), "{stderr}");
+        let display = live
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("plan for "))
+            .and_then(|l| l.split(" (").next())
+            .unwrap()
+            .to_string();
+        assert!(display.ends_with(&db.name), "{display}");
+        let (_, offline, _) = run(&["plan", "--against", fixture]);
+        assert_eq!(live.replace(&display, fixture), offline);
+        assert!(
+            live.contains(
+                "-  `DependencyKey` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,"
+            ),
+            "{live}"
+        );
+
+        let (code, verify, _) = run(&["--database-url", &url, "verify"]);
+        assert_eq!(code, Some(1));
+        assert!(verify.contains(&format!("+++ {display}")), "{verify}");
+        assert!(
+            verify.contains("+  KEY `idx_file_upload_lifecycle` (`State`(8), `ExpiresAt`, `Id`)"),
+            "{verify}"
+        );
+    }
+
+    #[tokio::test]
+    async fn live_import_refuses_a_prefix_index_unless_skipping() {
+        let db = load("fixtures/legacy/r2-drifted-mariadb.sql").await;
+        let url = db.url();
+        let out = scratch("live-import");
+        let (code, _, stderr) = run(&[
+            "--database-url",
+            &url,
+            "import",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("table `_System_FileUploadOperation`: index `idx_file_upload_lifecycle`: prefix key part `State`(8)"),
+            "{stderr}"
+        );
+        let (code, stdout, stderr) = run(&[
+            "--database-url",
+            &url,
+            "import",
+            "--out",
+            out.to_str().unwrap(),
+            "--skip-unsupported",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(stdout.contains("imported 8 table(s)"), "{stdout}");
+        let (code, _, stderr) = run(&[
+            "--catalog",
+            out.to_str().unwrap(),
+            "--database-url",
+            &url,
+            "verify",
+        ]);
+        assert_eq!(code, Some(0), "the source satisfies its import: {stderr}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
