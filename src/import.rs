@@ -205,7 +205,11 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         .map(|t| Ident::new(t.as_str()).key())
         .collect();
     let present: BTreeSet<String> = tables.iter().map(|t| t.table.name.key()).collect();
-    if let Some(missing) = wanted.iter().find(|w| !present.contains(*w)) {
+    if let Some(missing) = opts
+        .tables
+        .iter()
+        .find(|w| !present.contains(&Ident::new(w.as_str()).key()))
+    {
         return Err(Error::Usage(format!(
             "table `{missing}` named in --tables is not in {source}"
         )));

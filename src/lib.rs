@@ -29,7 +29,7 @@ pub mod verify;
 
 pub use coltype::{ColumnType, IntKind};
 pub use ddl::ColumnAlgorithm;
-pub use dump::{parse_create_table, DumpParseError};
+pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
