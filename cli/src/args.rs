@@ -70,7 +70,37 @@ pub enum Command {
     },
     /// Inspect, diff and print the ordered steps apply would run; issues no DDL.
     /// Exit 0 planned, 1 drift blocks the plan, 2 usage/catalog error, 3 database error.
-    Plan,
+    Plan {
+        /// Plan against a schema dump (mysqldump / mariadb-dump --no-data,
+        /// SHOW CREATE TABLE output) instead of a live database.
+        #[arg(long, value_name = "FILE.sql")]
+        against: Option<PathBuf>,
+        /// With --against: the server the dump comes from (default: detected
+        /// from the dump, else tidb). Decides the SQL dialect of the steps.
+        #[arg(long, value_enum, requires = "against")]
+        flavor: Option<FlavorArg>,
+    },
+    /// Write a catalog (catalog.yaml + one YAML file per table) from an
+    /// existing schema: the --database-url schema or a dump (--from).
+    /// Exit 0 written, 2 usage error or something the catalog format cannot
+    /// express (unless --skip-unsupported), 3 database error.
+    Import {
+        /// Read a schema dump instead of the live database.
+        #[arg(long, value_name = "FILE.sql")]
+        from: Option<PathBuf>,
+        /// With --from: the server the dump comes from (default: detected).
+        #[arg(long, value_enum, requires = "from")]
+        flavor: Option<FlavorArg>,
+        /// Output directory (created; must hold no YAML files yet).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Only these tables (comma-separated).
+        #[arg(long, value_delimiter = ',', value_name = "A,B")]
+        tables: Vec<String>,
+        /// Leave out what the catalog format cannot express, and list it.
+        #[arg(long)]
+        skip_unsupported: bool,
+    },
     /// Reconcile the live database to the catalog: add missing tables, nullable
     /// columns and indexes; refuse drift before any DDL. Exit 0 converged,
     /// 1 refused for drift (no DDL issued), 2 usage/catalog error, 3 database error (rerun resumes).

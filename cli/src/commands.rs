@@ -11,6 +11,7 @@ use schema_catalog::{db, ddl, verify, Flavor};
 
 use crate::args::{Cli, Command, Format};
 use crate::exit;
+use crate::offline;
 use crate::print;
 
 /// Runs the parsed command.
@@ -18,7 +19,24 @@ pub async fn run(cli: &Cli) -> Result<u8> {
     match &cli.command {
         Command::Check => check(cli),
         Command::Render { flavor } => render(cli, (*flavor).into()),
-        Command::Plan => plan(cli).await,
+        Command::Plan {
+            against: Some(file),
+            flavor,
+        } => offline::plan_against(cli, file, flavor.map(Into::into)),
+        Command::Plan { against: None, .. } => plan(cli).await,
+        Command::Import {
+            from,
+            flavor,
+            out,
+            tables,
+            skip_unsupported,
+        } => {
+            let opts = schema_catalog::import::ImportOptions {
+                tables: tables.clone(),
+                skip_unsupported: *skip_unsupported,
+            };
+            offline::import(cli, from.as_deref(), flavor.map(Into::into), out, &opts).await
+        }
         Command::Apply {
             lock_timeout,
             dry_run,
@@ -39,7 +57,7 @@ fn check(cli: &Cli) -> Result<u8> {
 }
 
 /// Loads the catalog; an invalid one prints its problems and is a usage error.
-fn load(cli: &Cli) -> Result<Catalog> {
+pub fn load(cli: &Cli) -> Result<Catalog> {
     let report = catalog::check(&cli.catalog);
     match report.catalog {
         Some(c) => Ok(c),
@@ -93,6 +111,7 @@ async fn plan(cli: &Cli) -> Result<u8> {
         .with_context(|| format!("planning against {}", target.display))?;
     let _ = session.disconnect().await;
     print::plan(cli.format, &target.display, &plan);
+    offline::live_diffs(cli, &target, &tables, &offline::plan_tables(&plan)).await?;
     Ok(if plan.is_refused() {
         exit::DRIFT
     } else {
@@ -117,6 +136,8 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     )
     .await??;
     print::verify(cli.format, &target.display, &report);
+    let tables = verify::scope(&catalog, consumer)?;
+    offline::live_diffs(cli, &target, &tables, &offline::verify_tables(&report)).await?;
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
 }
 

@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod offline;
 mod print;
 
 use std::process::ExitCode;

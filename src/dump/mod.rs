@@ -11,8 +11,13 @@
 //! 2. sqlparser (MySqlDialect) parses the statement, and the AST is mapped
 //!    onto [`Table`], then [`Table::normalize`]d.
 //!
-//! A full dump reader (preambles, many statements) can reuse [`prepare`] and
-//! [`table_from_statement`].
+//! The dump reader ([`read_dump`], [`parse_dump`]) splits a whole
+//! `mysqldump` / `mariadb-dump` file into statements and runs each
+//! `CREATE TABLE` through the same two stages (see [`reader`]).
+
+mod reader;
+
+pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
 
 use std::collections::BTreeSet;
 
@@ -26,6 +31,7 @@ use sqlparser::tokenizer::Token;
 
 use crate::collation::{charset_of, default_collation};
 use crate::coltype::ColumnType;
+use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table};
 
@@ -56,11 +62,63 @@ impl DumpParseError {
 /// charset only, it gets [`default_collation`] of that charset. When only a
 /// collation is given, the charset is derived from it.
 pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
+    parse_create_table_with(sql, ParseOptions::default()).map(|p| p.table)
+}
+
+/// How [`parse_create_table_with`] reads a statement.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The server the text comes from. It decides which collation a bare
+    /// `CHARACTER SET cs` (without `COLLATE`) means: the server's default
+    /// collation of `cs` ([`server_default_collation`]). `None`: the
+    /// charset's binary collation, flavor-independent.
+    pub flavor: Option<Flavor>,
+    /// Keep a column type outside the catalog's types as
+    /// [`ColumnType::Other`] (as live inspection does) instead of failing.
+    pub keep_other_types: bool,
+}
+
+/// Something a `CREATE TABLE` declares that the model does not carry
+/// (foreign keys, partitioning, `ON UPDATE`, CHECK constraints other than
+/// MariaDB's json one, invisible columns, other table options). Import
+/// refuses these; planning ignores them as it ignores unmanaged objects.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Feature {
+    /// The object: `column `X``, `foreign key `fk``, `PARTITION BY`, ...
+    pub object: String,
+    /// What it is, as SQL text or a short description.
+    pub what: String,
+}
+
+/// A parsed table and what it declares beyond the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedTable {
+    /// The normalised table.
+    pub table: Table,
+    /// Declarations the model does not carry.
+    pub features: Vec<Feature>,
+}
+
+/// [`parse_create_table`] with options, also returning the [`Feature`]s
+/// the model does not carry.
+pub fn parse_create_table_with(
+    sql: &str,
+    options: ParseOptions,
+) -> Result<ParsedTable, DumpParseError> {
     let prepared = prepare(sql);
     let statements = Parser::parse_sql(&MySqlDialect {}, &prepared.sql)
         .map_err(|e| DumpParseError::new(None, format!("cannot parse: {e}")))?;
     match statements.as_slice() {
-        [statement] => table_from_statement(statement, &prepared.hidden_constraints),
+        [statement] => {
+            let mut parsed = parsed_from_statement(statement, &prepared, options)?;
+            if let Some(p) = &prepared.partitioning {
+                parsed.features.push(Feature {
+                    object: "PARTITION BY".into(),
+                    what: p.clone(),
+                });
+            }
+            Ok(parsed)
+        }
         other => Err(DumpParseError::new(
             None,
             format!(
@@ -68,6 +126,21 @@ pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
                 other.len()
             ),
         )),
+    }
+}
+
+/// The collation a server gives character set `charset` when no collation
+/// is named: MariaDB 10.11 `utf8mb4_general_ci`, MySQL 8
+/// `utf8mb4_0900_ai_ci`, TiDB `utf8mb4_bin` (and `*_general_ci` /
+/// `latin1_swedish_ci` / `*_bin` for the other charsets).
+pub fn server_default_collation(charset: &str, flavor: Flavor) -> String {
+    let cs = crate::collation::canonical_charset(charset);
+    match (flavor, cs.as_str()) {
+        (_, "binary") => cs,
+        (Flavor::TiDb, _) => format!("{cs}_bin"),
+        (Flavor::MySql, "utf8mb4") => "utf8mb4_0900_ai_ci".into(),
+        (Flavor::MySql | Flavor::MariaDb, "latin1") => "latin1_swedish_ci".into(),
+        (Flavor::MySql | Flavor::MariaDb, _) => format!("{cs}_general_ci"),
     }
 }
 
@@ -81,12 +154,53 @@ pub struct Prepared {
     /// sqlparser's `CreateTable::constraints`), of indexes marked invisible /
     /// ignored.
     pub hidden_constraints: BTreeSet<usize>,
+    /// A `PARTITION BY ...` clause after the table options, cut from `sql`
+    /// (sqlparser does not read MySQL partitioning).
+    pub partitioning: Option<String>,
 }
 
 /// The textual pre-pass (see the module docs).
 pub fn prepare(sql: &str) -> Prepared {
     let unwrapped = unwrap_comments(sql);
-    strip_visibility(&unwrapped)
+    let (body, partitioning) = cut_partitioning(&unwrapped);
+    let mut prepared = strip_visibility(&body);
+    prepared.partitioning = partitioning;
+    prepared
+}
+
+/// Cuts `PARTITION BY ...` (at nesting depth 0, after the table body) off
+/// the statement: returns the rest and the clause (whitespace collapsed).
+fn cut_partitioning(sql: &str) -> (String, Option<String>) {
+    let tokens = lex(sql);
+    let mut depth = 0usize;
+    let mut body_seen = false;
+    let words: Vec<(usize, &str)> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, (k, _))| *k == Lex::Word)
+        .map(|(n, (_, r))| (n, &sql[r.clone()]))
+        .collect();
+    for (n, (kind, range)) in tokens.iter().enumerate() {
+        let text = &sql[range.clone()];
+        match (kind, text) {
+            (Lex::Char, "(") => depth += 1,
+            (Lex::Char, ")") => {
+                depth = depth.saturating_sub(1);
+                body_seen |= depth == 0;
+            }
+            (Lex::Word, w) if depth == 0 && body_seen && w.eq_ignore_ascii_case("PARTITION") => {
+                let next = words.iter().find(|(m, _)| *m > n).map(|(_, w)| *w);
+                if next.is_some_and(|w| w.eq_ignore_ascii_case("BY")) {
+                    let rest = sql[range.start..].trim_end();
+                    let rest = rest.strip_suffix(';').unwrap_or(rest);
+                    let clause = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+                    return (sql[..range.start].to_string(), Some(clause));
+                }
+            }
+            _ => {}
+        }
+    }
+    (sql.to_string(), None)
 }
 
 /// A lexical token of the pre-pass: enough to skip quoted text and comments.
@@ -272,6 +386,7 @@ fn strip_visibility(sql: &str) -> Prepared {
     Prepared {
         sql,
         hidden_constraints,
+        partitioning: None,
     }
 }
 
@@ -300,6 +415,19 @@ pub fn table_from_statement(
     statement: &Statement,
     hidden_constraints: &BTreeSet<usize>,
 ) -> Result<Table, DumpParseError> {
+    let prepared = Prepared {
+        sql: String::new(),
+        hidden_constraints: hidden_constraints.clone(),
+        partitioning: None,
+    };
+    parsed_from_statement(statement, &prepared, ParseOptions::default()).map(|p| p.table)
+}
+
+fn parsed_from_statement(
+    statement: &Statement,
+    prepared: &Prepared,
+    options: ParseOptions,
+) -> Result<ParsedTable, DumpParseError> {
     let Statement::CreateTable(create) = statement else {
         return Err(DumpParseError::new(
             None,
@@ -313,7 +441,7 @@ pub fn table_from_statement(
         .and_then(|p| p.as_ident())
         .map(|i| i.value.clone())
         .ok_or_else(|| DumpParseError::new(None, "CREATE TABLE without a table name"))?;
-    TableBuilder::new(&name).build(create, hidden_constraints)
+    TableBuilder::new(&name, options).build(create, &prepared.hidden_constraints)
 }
 
 /// Accumulates the model of one table while walking its AST.
@@ -323,16 +451,32 @@ struct TableBuilder {
     primary_key: Vec<IndexPart>,
     indexes: Vec<Index>,
     json_columns: BTreeSet<String>,
+    options: ParseOptions,
+    features: Vec<Feature>,
 }
 
 impl TableBuilder {
-    fn new(name: &str) -> Self {
+    fn new(name: &str, options: ParseOptions) -> Self {
         TableBuilder {
             name: name.to_string(),
             columns: Vec::new(),
             primary_key: Vec::new(),
             indexes: Vec::new(),
             json_columns: BTreeSet::new(),
+            options,
+            features: Vec::new(),
+        }
+    }
+
+    fn feature(&mut self, object: String, what: String) {
+        self.features.push(Feature { object, what });
+    }
+
+    /// The collation a bare `CHARACTER SET cs` means (see [`ParseOptions::flavor`]).
+    fn charset_collation(&self, charset: &str) -> String {
+        match self.options.flavor {
+            Some(f) => server_default_collation(charset, f),
+            None => default_collation(charset),
         }
     }
 
@@ -344,7 +488,7 @@ impl TableBuilder {
         mut self,
         create: &CreateTable,
         hidden_constraints: &BTreeSet<usize>,
-    ) -> Result<Table, DumpParseError> {
+    ) -> Result<ParsedTable, DumpParseError> {
         for def in &create.columns {
             let column = self.column(def)?;
             self.columns.push(column);
@@ -353,6 +497,9 @@ impl TableBuilder {
             self.constraint(constraint, hidden_constraints.contains(&n))?;
         }
         let options = TableOptions::read(&create.table_options);
+        for (object, what) in &options.other {
+            self.feature(object.clone(), what.clone());
+        }
         let (charset, collation) = self.table_charset(&options)?;
         let mut table = Table {
             name: Ident::new(self.name.clone()),
@@ -367,14 +514,16 @@ impl TableBuilder {
         };
         self.finish_columns(&mut table);
         table.normalize();
-        Ok(table)
+        let mut features = std::mem::take(&mut self.features);
+        features.sort();
+        Ok(ParsedTable { table, features })
     }
 
     /// Table default charset and collation, each derived from the other when absent.
     fn table_charset(&self, options: &TableOptions) -> Result<(String, String), DumpParseError> {
         match (&options.charset, &options.collation) {
             (Some(cs), Some(co)) => Ok((cs.clone(), co.clone())),
-            (Some(cs), None) => Ok((cs.clone(), default_collation(cs))),
+            (Some(cs), None) => Ok((cs.clone(), self.charset_collation(cs))),
             (None, Some(co)) => Ok((charset_from_collation(co), co.clone())),
             (None, None) => Err(self.err("no DEFAULT CHARSET or COLLATE table option; the collation of its text columns is unknown")),
         }
@@ -398,7 +547,15 @@ impl TableBuilder {
                 c.nullable = false;
             }
             if c.ty.is_textual() {
-                let (cs, co) = column_charset(c.charset.take(), c.collation.take(), &defaults);
+                let bare = |cs: &str| self.charset_collation(cs);
+                let (cs, co) = match (self.options.flavor, c.charset.take(), c.collation.take()) {
+                    // With a known server, a bare CHARACTER SET means its default collation.
+                    (Some(_), Some(cs), None) => {
+                        let co = bare(&cs);
+                        (cs, co)
+                    }
+                    (_, cs, co) => column_charset(cs, co, &defaults),
+                };
                 c.charset = Some(cs);
                 c.collation = Some(co);
             }
@@ -408,8 +565,11 @@ impl TableBuilder {
     fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
         let name = def.name.value.clone();
         let type_text = data_type_text(&def.data_type.to_string());
-        let ty = ColumnType::parse(&type_text)
-            .map_err(|e| self.err(format!("column `{name}`: unsupported type `{}`", e.0)))?;
+        let ty = match ColumnType::parse(&type_text) {
+            Ok(ty) => ty,
+            Err(_) if self.options.keep_other_types => ColumnType::Other(compact_type(&type_text)),
+            Err(e) => return Err(self.err(format!("column `{name}`: unsupported type `{}`", e.0))),
+        };
         let mut column = Column::new(name.as_str(), ty);
         for option in &def.options {
             self.column_option(&mut column, &option.option)?;
@@ -438,7 +598,7 @@ impl TableBuilder {
                 self.indexes
                     .push(Index::new(index_name.as_str(), true, &[name.as_str()]));
             }
-            ColumnOption::Check(check) => self.note_check(&check.expr),
+            ColumnOption::Check(check) => self.note_check(None, &check.expr),
             ColumnOption::DialectSpecific(tokens) if is_auto_increment(tokens) => {
                 column.auto_increment = true
             }
@@ -447,7 +607,12 @@ impl TableBuilder {
                 ..
             } => column.generated = Some(expr.to_string()),
             // ON UPDATE and invisible columns are not part of the model.
-            ColumnOption::OnUpdate(_) | ColumnOption::Invisible => {}
+            ColumnOption::OnUpdate(expr) => {
+                self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
+            }
+            ColumnOption::Invisible => {
+                self.feature(format!("column `{name}`"), "INVISIBLE column".into())
+            }
             other => {
                 return Err(self.err(format!(
                     "column `{name}`: unsupported column option `{other}`"
@@ -458,14 +623,21 @@ impl TableBuilder {
     }
 
     /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
-    fn note_check(&mut self, expr: &Expr) {
+    /// Any other CHECK is a [`Feature`].
+    fn note_check(&mut self, name: Option<&str>, expr: &Expr) {
         if let Expr::Function(f) = expr {
             if f.name.to_string().eq_ignore_ascii_case("json_valid") {
                 let args = f.args.to_string();
                 let col = args.trim_matches(|c| c == '(' || c == ')' || c == '`' || c == ' ');
                 self.json_columns.insert(col.to_lowercase());
+                return;
             }
         }
+        let object = match name {
+            Some(n) => format!("check `{n}`"),
+            None => "check".to_string(),
+        };
+        self.feature(object, format!("CHECK ({expr})"));
     }
 
     fn constraint(
@@ -479,7 +651,16 @@ impl TableBuilder {
                 return Ok(());
             }
             TableConstraint::Check(check) => {
-                self.note_check(&check.expr);
+                let name = check.name.as_ref().map(|n| n.value.clone());
+                self.note_check(name.as_deref(), &check.expr);
+                return Ok(());
+            }
+            TableConstraint::ForeignKey(fk) => {
+                let object = match &fk.name {
+                    Some(n) => format!("foreign key `{}`", n.value),
+                    None => "foreign key".to_string(),
+                };
+                self.feature(object, constraint.to_string());
                 return Ok(());
             }
             TableConstraint::Unique(u) => self.index(
@@ -509,8 +690,10 @@ impl TableBuilder {
                 };
                 self.index(opt_index_name.as_ref(), false, kind, columns, &[])?
             }
-            // Foreign keys and other constraints are not part of the model.
-            _ => return Ok(()),
+            other => {
+                self.feature("constraint".into(), other.to_string());
+                return Ok(());
+            }
         };
         self.indexes.push(Index {
             visible: !hidden,
@@ -635,6 +818,26 @@ fn charset_from_collation(collation: &str) -> String {
         .unwrap_or_else(|| collation.split('_').next().unwrap_or(collation).to_string())
 }
 
+/// A type text spelled like the server's COLUMN_TYPE: no space after the
+/// commas of an argument list outside quotes (`enum('x', 'y')` is
+/// `enum('x','y')`).
+fn compact_type(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quoted = false;
+    let mut after_comma = false;
+    for c in text.chars() {
+        if !quoted && after_comma && c == ' ' {
+            continue;
+        }
+        after_comma = !quoted && c == ',';
+        if c == '\'' {
+            quoted = !quoted;
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// sqlparser's spelling of a data type, made readable by [`ColumnType::parse`].
 fn data_type_text(displayed: &str) -> String {
     let lower = displayed.to_ascii_lowercase();
@@ -672,6 +875,8 @@ struct TableOptions {
     charset: Option<String>,
     collation: Option<String>,
     comment: Option<String>,
+    /// Options the model does not keep: (object, SQL text).
+    other: Vec<(String, String)>,
 }
 
 impl TableOptions {
@@ -704,7 +909,11 @@ impl TableOptions {
                     "ENGINE" => self.engine = Some(value),
                     "CHARSET" | "CHARACTER SET" => self.charset = Some(value),
                     "COLLATE" => self.collation = Some(value),
-                    _ => {}
+                    // The next id is data, not shape.
+                    "AUTO_INCREMENT" => {}
+                    _ => self
+                        .other
+                        .push((format!("table option {key}"), option.to_string())),
                 }
             }
             SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
@@ -716,7 +925,9 @@ impl TableOptions {
                     | sqlparser::ast::CommentDef::WithoutEq(s) => s.clone(),
                 });
             }
-            _ => {}
+            other => self
+                .other
+                .push(("table option".to_string(), other.to_string())),
         }
     }
 }

@@ -1,0 +1,357 @@
+//! The binary with no database: `plan --against` every legacy fixture in
+//! every dialect (insta snapshots, exit codes), `import --from` dumps, and
+//! their errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn catalog() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    cmd.current_dir(root());
+    cmd.env_remove("DATABASE_URL")
+        .env_remove("CATALOG_DIR")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out: Output = catalog().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catalog-offline-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn plan_against_every_legacy_fixture() {
+    for release in ["r1", "r2", "r2-drifted"] {
+        for flavor in ["mariadb", "mysql", "tidb"] {
+            let file = format!("fixtures/legacy/{release}-{flavor}.sql");
+            let (code, stdout, stderr) = run(&["plan", "--against", &file, "--flavor", flavor]);
+            let want = if release.contains("drifted") { 1 } else { 0 };
+            assert_eq!(code, Some(want), "{file}: {stderr}\n{stdout}");
+            assert!(stderr.is_empty(), "{file}: {stderr}");
+            insta::assert_snapshot!(format!("plan_against_{release}_{flavor}"), stdout);
+        }
+    }
+}
+
+#[test]
+fn the_readme_first_command_needs_no_database() {
+    let (code, stdout, _) = run(&[
+        "plan",
+        "--against",
+        "fixtures/legacy/r1-mariadb.sql",
+        "--flavor",
+        "mariadb",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("4 step(s)"), "{stdout}");
+    assert!(stdout.contains("ADD COLUMN `DependencyKey`"), "{stdout}");
+    assert!(
+        stdout.contains("+++ fixtures/legacy/r1-mariadb.sql"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_flavor_is_detected_from_the_dump() {
+    for (flavor, file) in [
+        ("mariadb", "r1-mariadb"),
+        ("mysql", "r1-mysql"),
+        ("tidb", "r1-tidb"),
+    ] {
+        let path = format!("fixtures/legacy/{file}.sql");
+        let (code, stdout, _) = run(&["plan", "--against", &path]);
+        assert_eq!(code, Some(0));
+        assert!(
+            stdout.starts_with(&format!("plan for {path} ({flavor})")),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn plan_against_json_is_one_document_with_steps_and_drift() {
+    let (code, stdout, _) = run(&[
+        "--format",
+        "json",
+        "plan",
+        "--against",
+        "fixtures/legacy/r2-drifted-tidb.sql",
+    ]);
+    assert_eq!(code, Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["refused"], true);
+    let kinds: Vec<&str> = doc["drift"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["index_prefix", "column_collation"]);
+}
+
+#[test]
+fn unreadable_dumps_and_misuse_are_usage_errors() {
+    let dir = scratch("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.sql");
+    std::fs::write(
+        &bad,
+        "SET NAMES utf8mb4;\n\nCREATE TABLE `t` (\n  `a` int,\n  what is this\n) DEFAULT CHARSET=utf8mb4;\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["plan", "--against", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.sql:3:"),
+        "names file and line: {stderr}"
+    );
+    let (code, _, stderr) = run(&["plan", "--against", "fixtures/legacy/none.sql"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let (code, _, stderr) = run(&["plan", "--flavor", "mysql"]);
+    assert_eq!(code, Some(2), "--flavor needs --against: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_from_a_dump_round_trips_through_check_and_plan() {
+    let out = scratch("import");
+    let (code, stdout, stderr) = run(&[
+        "import",
+        "--from",
+        "fixtures/legacy/r2-mysql.sql",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("imported 8 table(s)"), "{stdout}");
+    let (code, stdout, stderr) = run(&["--catalog", out.to_str().unwrap(), "check"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("8 table(s), 0 warning(s)"), "{stdout}");
+    let (code, stdout, stderr) = run(&[
+        "--catalog",
+        out.to_str().unwrap(),
+        "plan",
+        "--against",
+        "fixtures/legacy/r2-mysql.sql",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains(": 0 step(s)"), "{stdout}");
+    assert!(!stdout.contains("diff"), "{stdout}");
+    // The table created before the catalog pinned collations keeps its own.
+    let work_item = std::fs::read_to_string(out.join("system_work_item.yaml")).unwrap();
+    insta::assert_snapshot!("import_r2_mysql_work_item", work_item);
+    let defaults = std::fs::read_to_string(out.join("catalog.yaml")).unwrap();
+    assert!(defaults.contains("collation: utf8mb4_bin"), "{defaults}");
+    // Never overwrites.
+    let (code, _, stderr) = run(&[
+        "import",
+        "--from",
+        "fixtures/legacy/r2-mysql.sql",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn import_declines_what_the_format_cannot_express() {
+    let dir = scratch("unsupported");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = dir.join("dump.sql");
+    std::fs::write(
+        &dump,
+        "CREATE TABLE `t` (\n  `Id` int NOT NULL,\n  `Kind` enum('a','b') DEFAULT NULL,\n  `Name` varchar(200) DEFAULT NULL,\n  PRIMARY KEY (`Id`),\n  KEY `idx_name` (`Name`(10))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, stderr) = run(&[
+        "import",
+        "--from",
+        dump.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("table `t`: column `Kind`"), "{stderr}");
+    assert!(stderr.contains("index `idx_name`"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+    let (code, stdout, stderr) = run(&[
+        "import",
+        "--from",
+        dump.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-unsupported",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("left out (--skip-unsupported):"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("column `Kind`: type `enum('a','b')`"),
+        "{stdout}"
+    );
+    let t = std::fs::read_to_string(out.join("t.yaml")).unwrap();
+    assert!(!t.contains("Kind") && !t.contains("idx_name"), "{t}");
+    let (code, _, stderr) = run(&["--catalog", out.to_str().unwrap(), "check"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Live counterparts, on the real test server (`CATALOG_TEST_DATABASE_URL`,
+/// default `mysql://root@127.0.0.1:3306`): a live plan prints what the
+/// offline plan of the same schema prints, diffs included; verify shows the
+/// diff; live import refuses what the format cannot express.
+mod live {
+    use super::*;
+    use mysql_async::prelude::*;
+
+    struct Scratch {
+        server: String,
+        name: String,
+    }
+
+    impl Scratch {
+        fn url(&self) -> String {
+            format!("{}/{}", self.server, self.name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let (server, name) = (self.server.clone(), self.name.clone());
+            let _ = std::thread::spawn(move || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap()
+                    .block_on(async move {
+                        let pool = mysql_async::Pool::new(server.as_str());
+                        if let Ok(mut c) = pool.get_conn().await {
+                            let _ = c
+                                .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
+                                .await;
+                        }
+                        let _ = pool.disconnect().await;
+                    })
+            })
+            .join();
+        }
+    }
+
+    /// A scratch schema loaded with a fixture dump. Panics when the server is unreachable.
+    async fn load(fixture: &str) -> Scratch {
+        let server = std::env::var("CATALOG_TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "mysql://root@127.0.0.1:3306".into())
+            .trim_end_matches('/')
+            .to_string();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let name = format!("sc_cli_{}_{nanos}", std::process::id());
+        let pool = mysql_async::Pool::new(server.as_str());
+        let mut c = pool
+            .get_conn()
+            .await
+            .expect("the test database must be reachable");
+        c.query_drop(format!(
+            "CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+        ))
+        .await
+        .unwrap();
+        c.query_drop(format!("USE `{name}`")).await.unwrap();
+        let sql = std::fs::read_to_string(root().join(fixture)).unwrap();
+        c.query_drop(sql).await.unwrap();
+        drop(c);
+        pool.disconnect().await.unwrap();
+        Scratch { server, name }
+    }
+
+    #[tokio::test]
+    async fn live_plan_prints_what_the_offline_plan_prints() {
+        let fixture = "fixtures/legacy/r2-drifted-mariadb.sql";
+        let db = load(fixture).await;
+        let url = db.url();
+        let (code, live, stderr) = run(&["--database-url", &url, "plan"]);
+        assert_eq!(code, Some(1), "{stderr}");
+        let display = live
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("plan for "))
+            .and_then(|l| l.split(" (").next())
+            .unwrap()
+            .to_string();
+        assert!(display.ends_with(&db.name), "{display}");
+        let (_, offline, _) = run(&["plan", "--against", fixture]);
+        assert_eq!(live.replace(&display, fixture), offline);
+        assert!(
+            live.contains(
+                "-  `DependencyKey` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,"
+            ),
+            "{live}"
+        );
+
+        let (code, verify, _) = run(&["--database-url", &url, "verify"]);
+        assert_eq!(code, Some(1));
+        assert!(verify.contains(&format!("+++ {display}")), "{verify}");
+        assert!(
+            verify.contains("+  KEY `idx_file_upload_lifecycle` (`State`(8), `ExpiresAt`, `Id`)"),
+            "{verify}"
+        );
+    }
+
+    #[tokio::test]
+    async fn live_import_refuses_a_prefix_index_unless_skipping() {
+        let db = load("fixtures/legacy/r2-drifted-mariadb.sql").await;
+        let url = db.url();
+        let out = scratch("live-import");
+        let (code, _, stderr) = run(&[
+            "--database-url",
+            &url,
+            "import",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("table `_System_FileUploadOperation`: index `idx_file_upload_lifecycle`: prefix key part `State`(8)"),
+            "{stderr}"
+        );
+        let (code, stdout, stderr) = run(&[
+            "--database-url",
+            &url,
+            "import",
+            "--out",
+            out.to_str().unwrap(),
+            "--skip-unsupported",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(stdout.contains("imported 8 table(s)"), "{stdout}");
+        let (code, _, stderr) = run(&[
+            "--catalog",
+            out.to_str().unwrap(),
+            "--database-url",
+            &url,
+            "verify",
+        ]);
+        assert_eq!(code, Some(0), "the source satisfies its import: {stderr}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

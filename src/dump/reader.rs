@@ -1,0 +1,373 @@
+//! Reading whole schema dumps (`mysqldump --no-data`, `mariadb-dump
+//! --no-data`, TiDB `SHOW CREATE TABLE` collections, hand-written files).
+//!
+//! The file is split into statements with the pre-pass lexer, so quotes,
+//! backticks and comments never end a statement; `DELIMITER` lines (routines
+//! and triggers) change the statement terminator. Every `CREATE TABLE` is
+//! parsed with [`parse_create_table_with`]; everything else (`SET`, `DROP
+//! TABLE IF EXISTS`, `LOCK TABLES`, `INSERT`, `USE`, `CREATE DATABASE`,
+//! views, triggers, routines, and mysqldump's `/*!50001 ...*/` view stand-in
+//! tables) is skipped and counted.
+
+use std::path::{Path, PathBuf};
+
+use super::{lex, parse_create_table_with, unwrap_comments, Feature, Lex, ParseOptions};
+use crate::error::{Error, Result};
+use crate::flavor::Flavor;
+use crate::ident::Ident;
+use crate::model::Table;
+
+/// A parsed schema dump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dump {
+    /// The file it was read from (as given).
+    pub file: PathBuf,
+    /// The flavor used to read it: the one asked for, else the one detected
+    /// ([`detect_flavor`]), else `None` (bare charsets mean `*_bin`).
+    pub flavor: Option<Flavor>,
+    /// Every table, normalised like live inspection, sorted by name.
+    pub tables: Vec<Table>,
+    /// What the tables declare beyond the model, sorted by table.
+    pub features: Vec<TableFeature>,
+    /// Statements that are not tables (SET, DROP TABLE IF EXISTS, LOCK
+    /// TABLES, INSERT, USE, CREATE DATABASE, views, triggers, routines).
+    pub skipped: usize,
+}
+
+impl Dump {
+    /// A table by name (case-insensitive).
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        let key = Ident::new(name);
+        self.tables.iter().find(|t| t.name == key)
+    }
+
+    /// The features of one table.
+    pub fn features_of<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a TableFeature> {
+        let key = Ident::new(table);
+        self.features
+            .iter()
+            .filter(move |f| Ident::new(f.table.as_str()) == key)
+    }
+}
+
+/// A [`Feature`] of one table of a dump.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct TableFeature {
+    /// Table name.
+    pub table: String,
+    /// 1-based line of its CREATE TABLE.
+    pub line: usize,
+    /// The feature.
+    pub feature: Feature,
+}
+
+/// Reads and parses a dump file. `flavor`: the server the dump comes from
+/// (`None`: detect it from the text).
+pub fn read_dump(path: &Path, flavor: Option<Flavor>) -> Result<Dump> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_dump(&text, path, flavor)
+}
+
+/// Guesses the server a dump comes from: TiDB feature comments (`/*T![`) or
+/// a TiDB banner; MariaDB's banner, `/*M!` comments or lowercase
+/// `current_timestamp()` defaults; MySQL's banner or `utf8mb4_0900_*`
+/// collations. `None` when nothing tells.
+pub fn detect_flavor(text: &str) -> Option<Flavor> {
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("/*t![") || lower.contains("-- tidb") {
+        Some(Flavor::TiDb)
+    } else if lower.contains("mariadb dump") || text.contains("/*M!") {
+        Some(Flavor::MariaDb)
+    } else if lower.contains("mysql dump") || lower.contains("utf8mb4_0900_") {
+        Some(Flavor::MySql)
+    } else {
+        None
+    }
+}
+
+/// Parses dump text; `file` names it in errors.
+pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dump> {
+    let flavor = flavor.or_else(|| detect_flavor(text));
+    let options = ParseOptions {
+        flavor,
+        keep_other_types: true,
+    };
+    let mut tables: Vec<(usize, Table)> = Vec::new();
+    let mut features = Vec::new();
+    let mut skipped = 0;
+    for stmt in split_statements(text) {
+        let err = |message: String| Error::Dump {
+            file: file.to_path_buf(),
+            line: stmt.line,
+            message,
+        };
+        match classify(&stmt.text) {
+            Kind::Empty => {}
+            Kind::Other => skipped += 1,
+            Kind::Table => {
+                let parsed =
+                    parse_create_table_with(&stmt.text, options).map_err(|e| err(e.to_string()))?;
+                if let Some((line, _)) = tables.iter().find(|(_, t)| t.name == parsed.table.name) {
+                    return Err(err(format!(
+                        "table `{}` is created again (first at line {line})",
+                        parsed.table.name
+                    )));
+                }
+                features.extend(parsed.features.into_iter().map(|feature| TableFeature {
+                    table: parsed.table.name.as_str().to_string(),
+                    line: stmt.line,
+                    feature,
+                }));
+                tables.push((stmt.line, parsed.table));
+            }
+        }
+    }
+    let mut tables: Vec<Table> = tables.into_iter().map(|(_, t)| t).collect();
+    tables.sort_by(|a, b| a.name.cmp(&b.name));
+    features.sort_by(|a, b| {
+        Ident::new(a.table.as_str())
+            .cmp(&Ident::new(b.table.as_str()))
+            .then_with(|| a.cmp(b))
+    });
+    Ok(Dump {
+        file: file.to_path_buf(),
+        flavor,
+        tables,
+        features,
+        skipped,
+    })
+}
+
+/// One statement of a dump, without its terminator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Statement {
+    /// 1-based line where its first significant token starts.
+    pub line: usize,
+    /// Its text.
+    pub text: String,
+}
+
+/// Splits dump text into statements (see the module docs).
+pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |offset: usize| line_starts.partition_point(|s| *s <= offset);
+    let tokens = lex(text);
+    let mut out = Vec::new();
+    let mut delimiter = ";".to_string();
+    let mut start: Option<usize> = None;
+    let mut n = 0;
+    let mut skip_until = 0;
+    while n < tokens.len() {
+        let (kind, range) = &tokens[n];
+        let (kind, range) = (*kind, range.clone());
+        n += 1;
+        if range.start < skip_until {
+            continue;
+        }
+        let at_line_start = text[..range.start]
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty());
+        if start.is_none() && kind == Lex::Word && at_line_start {
+            let line_end = text[range.start..]
+                .find('\n')
+                .map_or(text.len(), |p| range.start + p);
+            let line = &text[range.start..line_end];
+            let mut words = line.split_whitespace();
+            if words
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("DELIMITER"))
+            {
+                if let Some(d) = words.next() {
+                    delimiter = d.to_string();
+                }
+                skip_until = line_end;
+                continue;
+            }
+        }
+        match kind {
+            Lex::Comment if start.is_none() => {}
+            Lex::Char if start.is_none() && text[range.clone()].trim().is_empty() => {}
+            // `$$` lexes as a word, `;` and `//` as characters.
+            Lex::Char | Lex::Word if text[range.start..].starts_with(delimiter.as_str()) => {
+                let end = range.start;
+                if let Some(s) = start.take() {
+                    out.push(Statement {
+                        line: line_of(s),
+                        text: text[s..end].to_string(),
+                    });
+                }
+                // Skip the rest of a multi-character delimiter.
+                skip_until = end + delimiter.len();
+            }
+            _ => {
+                if start.is_none() {
+                    start = Some(range.start);
+                }
+            }
+        }
+    }
+    if let Some(s) = start {
+        let rest = &text[s..];
+        if !rest.trim().is_empty() {
+            out.push(Statement {
+                line: line_of(s),
+                text: rest.to_string(),
+            });
+        }
+    }
+    out
+}
+
+enum Kind {
+    Empty,
+    Table,
+    Other,
+}
+
+/// A `CREATE [OR REPLACE] [TEMPORARY] TABLE` outside a `/*!50001` view
+/// stand-in is a table; comments only is empty; anything else is other.
+fn classify(statement: &str) -> Kind {
+    if statement.trim_start().starts_with("/*!50001") {
+        return Kind::Other;
+    }
+    let unwrapped = unwrap_comments(statement);
+    let words: Vec<String> = lex(&unwrapped)
+        .into_iter()
+        .filter(|(k, _)| *k == Lex::Word)
+        .take(5)
+        .map(|(_, r)| unwrapped[r].to_ascii_uppercase())
+        .collect();
+    let significant = lex(&unwrapped)
+        .iter()
+        .any(|(k, r)| *k != Lex::Comment && !unwrapped[r.clone()].trim().is_empty());
+    if !significant {
+        return Kind::Empty;
+    }
+    let mut w = words.iter().map(String::as_str);
+    if w.next() != Some("CREATE") {
+        return Kind::Other;
+    }
+    for word in w {
+        match word {
+            "OR" | "REPLACE" | "TEMPORARY" => continue,
+            "TABLE" => return Kind::Table,
+            _ => return Kind::Other,
+        }
+    }
+    Kind::Other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_delimiters_outside_quotes_and_comments() {
+        let text = "-- a; comment\nSET a = ';';\n/*!40101 SET x=1 */;\n\nCREATE TABLE `t;` (\n  a int COMMENT 'x;y'\n) DEFAULT CHARSET=utf8mb4;\nDELIMITER ;;\nCREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW BEGIN SET @a = 1; SET @b = 2; END ;;\nDELIMITER ;\nINSERT INTO t VALUES (1)";
+        let s = split_statements(text);
+        let lines: Vec<usize> = s.iter().map(|s| s.line).collect();
+        assert_eq!(lines, [2, 3, 5, 9, 11], "{s:#?}");
+        assert!(s[2].text.contains("'x;y'"));
+        assert!(s[3].text.contains("SET @b = 2; END"));
+    }
+
+    #[test]
+    fn counts_what_is_not_a_table_and_names_the_failing_line() {
+        let text = "SET NAMES utf8mb4;\nDROP TABLE IF EXISTS `t`;\nCREATE TABLE `t` (`a` int) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n/*!50001 CREATE VIEW `v` AS SELECT 1 AS `a` */;\nCREATE TABLE `u` (`a` int,\n junk junk junk) DEFAULT CHARSET=utf8mb4;\n";
+        let e = parse_dump(text, Path::new("x.sql"), None).unwrap_err();
+        assert!(e.to_string().starts_with("x.sql:5: "), "{e}");
+        let ok = parse_dump(
+            &text[..text.find("CREATE TABLE `u`").unwrap()],
+            Path::new("x.sql"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(ok.tables.len(), 1);
+        assert_eq!(ok.skipped, 3);
+    }
+
+    #[test]
+    fn bare_charsets_follow_the_flavor() {
+        let text = "CREATE TABLE t (a varchar(5), b varchar(5) CHARACTER SET latin1) DEFAULT CHARSET=utf8mb4;";
+        let read = |f| parse_dump(text, Path::new("x"), Some(f)).unwrap().tables[0].clone();
+        let m = read(Flavor::MariaDb);
+        assert_eq!(m.collation, "utf8mb4_general_ci");
+        assert_eq!(
+            m.columns[0].collation.as_deref(),
+            Some("utf8mb4_general_ci")
+        );
+        assert_eq!(m.columns[1].collation.as_deref(), Some("latin1_swedish_ci"));
+        assert_eq!(read(Flavor::MySql).collation, "utf8mb4_0900_ai_ci");
+        assert_eq!(
+            read(Flavor::TiDb).columns[1].collation.as_deref(),
+            Some("latin1_bin")
+        );
+    }
+
+    #[test]
+    fn features_and_partitions_are_recorded() {
+        let text = "CREATE TABLE t (a int, b timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, e enum('x','y'), PRIMARY KEY (a), CONSTRAINT fk FOREIGN KEY (a) REFERENCES u (a)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC\n/*!50100 PARTITION BY HASH (`a`)\nPARTITIONS 2 */;";
+        let d = parse_dump(text, Path::new("x"), None).unwrap();
+        let objects: Vec<&str> = d
+            .features
+            .iter()
+            .map(|f| f.feature.object.as_str())
+            .collect();
+        assert!(objects.contains(&"PARTITION BY"), "{objects:?}");
+        assert!(objects.contains(&"foreign key `fk`"), "{objects:?}");
+        assert!(objects.contains(&"column `b`"), "{objects:?}");
+        assert!(
+            objects.iter().any(|o| o.starts_with("table option")),
+            "{objects:?}"
+        );
+        assert_eq!(
+            d.tables[0].columns[2].ty,
+            crate::ColumnType::Other("enum('x','y')".into())
+        );
+    }
+
+    #[test]
+    fn mysqldump_routines_view_stand_ins_and_tidb_markers() {
+        let text = r#"-- MySQL dump 10.13  Distrib 8.0.36
+/*!40101 SET NAMES utf8mb4 */;
+LOCK TABLES `t` WRITE;
+UNLOCK TABLES;
+/*!50001 DROP VIEW IF EXISTS `v`*/;
+/*!50001 CREATE TABLE `v` (
+  `a` tinyint NOT NULL
+) ENGINE=MyISAM */;
+CREATE TABLE `t` (
+  `id` bigint NOT NULL /*T![auto_rand] AUTO_RANDOM(5) */,
+  `secret` int DEFAULT NULL /*!80023 INVISIBLE */,
+  `k` varchar(10) COLLATE utf8mb4_bin DEFAULT NULL,
+  PRIMARY KEY (`id`) /*T![clustered_index] CLUSTERED */,
+  KEY `i` (`k`) USING BTREE COMMENT 'c' /*!80000 INVISIBLE */
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci;
+DELIMITER ;;
+/*!50003 CREATE*/ /*!50017 DEFINER=`root`@`%`*/ /*!50003 TRIGGER `tr` BEFORE INSERT ON `t` FOR EACH ROW BEGIN
+  SET NEW.k = 'a;b';
+END */;;
+DELIMITER ;
+"#;
+        let d = parse_dump(text, Path::new("m.sql"), None).unwrap();
+        assert_eq!(d.flavor, Some(Flavor::TiDb), "TiDB markers win");
+        assert_eq!(d.tables.len(), 1, "{:?}", d.tables);
+        assert_eq!(d.skipped, 6);
+        let t = &d.tables[0];
+        assert!(!t.indexes[0].visible);
+        assert_eq!(t.indexes[0].comment.as_deref(), Some("c"));
+        assert_eq!(t.columns[2].collation.as_deref(), Some("utf8mb4_bin"));
+        let objects: Vec<&str> = d
+            .features
+            .iter()
+            .map(|f| f.feature.object.as_str())
+            .collect();
+        assert_eq!(objects, ["column `secret`"]);
+    }
+}

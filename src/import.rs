@@ -1,0 +1,639 @@
+//! `import`: bootstrap a catalog from an existing schema, read live (through
+//! [`crate::inspect::inspect_table`]) or from a dump ([`crate::dump`]).
+//!
+//! The output is a catalog directory: `catalog.yaml` with defaults taken from
+//! the most common table engine / collation, and one YAML file per table in
+//! stable key order, holding only non-default keys (no `nullable: true`, no
+//! column collation equal to the table's). Comments are kept.
+//!
+//! Anything the catalog format cannot express is *unsupported*: a type
+//! outside SPEC (`enum`, `set`, `bit`, `geometry`, ...), a generated column,
+//! a prefix, descending or expression key part, a FULLTEXT/SPATIAL or
+//! invisible/ignored index, a foreign key, partitioning, `ON UPDATE`, a CHECK
+//! constraint (other than MariaDB's json one), an invisible column, a table
+//! option other than engine/charset/collation/comment, a charset or collation
+//! the catalog does not know. Import refuses them ([`Error::Unsupported`])
+//! unless asked to skip them, in which case each is left out and listed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use mysql_async::prelude::*;
+use serde_yaml::{Mapping, Value};
+
+use crate::collation::{charset, charset_of};
+use crate::db::Session;
+use crate::dump::{self, Dump, Feature, ParseOptions};
+use crate::error::{Error, Result};
+use crate::ident::{quote_ident, Ident};
+use crate::inspect;
+use crate::model::{IndexKind, IndexPart, Table};
+use crate::ColumnType;
+
+/// What to import.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Only these tables (case-insensitive); empty: every base table.
+    pub tables: Vec<String>,
+    /// Leave unsupported objects out (and list them) instead of failing.
+    pub skip_unsupported: bool,
+}
+
+/// One object the catalog format cannot express.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Unsupported {
+    /// Table.
+    pub table: String,
+    /// Object: `column `X``, `index `i``, `primary key`, `foreign key `fk``,
+    /// `PARTITION BY`, `table` (the whole table).
+    pub object: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl Unsupported {
+    /// The same as an [`Error::Unsupported`].
+    pub fn to_error(&self) -> Error {
+        Error::Unsupported {
+            table: self.table.clone(),
+            object: self.object.clone(),
+            reason: self.reason.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "table {}: {}: {}",
+            quote_ident(&self.table),
+            self.object,
+            self.reason
+        )
+    }
+}
+
+/// Catalog-wide defaults chosen for the import.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ImportDefaults {
+    /// Most common engine, if any table names one.
+    pub engine: Option<String>,
+    /// Charset of the most common collation.
+    pub charset: String,
+    /// Most common table collation.
+    pub collation: String,
+}
+
+/// An imported catalog, ready to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Imported {
+    /// Where the schema was read from (a URL without password, or a file).
+    pub source: String,
+    /// Defaults for `catalog.yaml`.
+    pub defaults: ImportDefaults,
+    /// The tables, as they will be declared, sorted by name.
+    pub tables: Vec<Table>,
+    /// Unsupported objects. Empty unless skipping was asked for (otherwise
+    /// import fails on the first).
+    pub skipped: Vec<Unsupported>,
+}
+
+/// A table read from the source and what it declares beyond the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceTable {
+    /// The table as live inspection / the dump reader produces it.
+    pub table: Table,
+    /// Declarations the model does not carry.
+    pub features: Vec<Feature>,
+}
+
+/// Every unsupported object of one table.
+pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
+    let t = &source.table;
+    let table = t.name.as_str().to_string();
+    let mut out = Vec::new();
+    let mut push = |object: String, reason: String| {
+        out.push(Unsupported {
+            table: table.clone(),
+            object,
+            reason,
+        })
+    };
+    if charset(&t.charset).is_none() || charset_of(&t.collation).is_none() {
+        push(
+            "table".into(),
+            format!(
+                "default collation {} is not one the catalog knows",
+                t.collation
+            ),
+        );
+    }
+    for f in &source.features {
+        push(
+            f.object.clone(),
+            format!("{} is not part of the catalog format", f.what),
+        );
+    }
+    for c in &t.columns {
+        let object = format!("column {}", quote_ident(c.name.as_str()));
+        if let ColumnType::Other(ty) = &c.ty {
+            push(
+                object.clone(),
+                format!("type `{ty}` is outside the catalog's types"),
+            );
+        }
+        if let Some(expr) = &c.generated {
+            push(object.clone(), format!("generated column (AS ({expr}))"));
+        }
+        if let Some(co) = &c.collation {
+            if charset_of(co).is_none() {
+                push(
+                    object.clone(),
+                    format!("collation {co} is not one the catalog knows"),
+                );
+            }
+        }
+    }
+    let part_problem = |p: &IndexPart| match p {
+        IndexPart::Expression(e) => Some(format!("expression key part ({e})")),
+        IndexPart::Column {
+            name,
+            prefix: Some(n),
+            ..
+        } => Some(format!(
+            "prefix key part {}({n})",
+            quote_ident(name.as_str())
+        )),
+        IndexPart::Column {
+            name,
+            descending: true,
+            ..
+        } => Some(format!(
+            "descending key part {} DESC",
+            quote_ident(name.as_str())
+        )),
+        IndexPart::Column { .. } => None,
+    };
+    for p in t.primary_key.iter().filter_map(part_problem) {
+        push("primary key".into(), p);
+    }
+    for i in &t.indexes {
+        let object = format!("index {}", quote_ident(i.name.as_str()));
+        match i.kind {
+            IndexKind::BTree => {}
+            IndexKind::FullText => push(object.clone(), "FULLTEXT index".into()),
+            IndexKind::Spatial => push(object.clone(), "SPATIAL index".into()),
+        }
+        if !i.visible {
+            push(object.clone(), "invisible / IGNORED index".into());
+        }
+        for p in i.parts.iter().filter_map(part_problem) {
+            push(object.clone(), p);
+        }
+    }
+    out
+}
+
+/// Builds the catalog from source tables: filters by `opts.tables`, checks
+/// what is unsupported (fails on the first unless skipping), removes it.
+pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Result<Imported> {
+    // Keys, not `Ident`s: membership is case-insensitive.
+    let wanted: BTreeSet<String> = opts
+        .tables
+        .iter()
+        .map(|t| Ident::new(t.as_str()).key())
+        .collect();
+    let present: BTreeSet<String> = tables.iter().map(|t| t.table.name.key()).collect();
+    if let Some(missing) = opts
+        .tables
+        .iter()
+        .find(|w| !present.contains(&Ident::new(w.as_str()).key()))
+    {
+        return Err(Error::Usage(format!(
+            "table `{missing}` named in --tables is not in {source}"
+        )));
+    }
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    for st in tables
+        .into_iter()
+        .filter(|t| wanted.is_empty() || wanted.contains(&t.table.name.key()))
+    {
+        let problems = unsupported(&st);
+        if let Some(first) = problems.first().filter(|_| !opts.skip_unsupported) {
+            return Err(first.to_error());
+        }
+        if let Some(table) = strip(st.table, &problems) {
+            out.push(table);
+        }
+        skipped.extend(problems);
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Imported {
+        source: source.to_string(),
+        defaults: defaults(&out),
+        tables: out,
+        skipped,
+    })
+}
+
+/// The table without its unsupported objects (`None`: the whole table is
+/// left out). Indexes over a left-out column go too, as does a primary key
+/// with an unsupported part.
+fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
+    if problems.iter().any(|p| p.object == "table") {
+        return None;
+    }
+    let bad = |object: String| problems.iter().any(|p| p.object == object);
+    t.columns
+        .retain(|c| !bad(format!("column {}", quote_ident(c.name.as_str()))));
+    let kept: BTreeSet<String> = t.columns.iter().map(|c| c.name.key()).collect();
+    let covered = |parts: &[IndexPart]| {
+        parts
+            .iter()
+            .all(|p| p.column_name().is_some_and(|n| kept.contains(&n.key())))
+    };
+    if bad("primary key".into()) || !covered(&t.primary_key) {
+        t.primary_key.clear();
+    }
+    t.indexes
+        .retain(|i| !bad(format!("index {}", quote_ident(i.name.as_str()))) && covered(&i.parts));
+    if t.columns.is_empty() {
+        return None;
+    }
+    Some(t)
+}
+
+/// The most common engine and collation (ties: the smallest name).
+fn defaults(tables: &[Table]) -> ImportDefaults {
+    fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> Option<String> {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for v in values {
+            *counts.entry(v).or_default() += 1;
+        }
+        let best = counts.values().copied().max()?;
+        counts
+            .into_iter()
+            .find(|(_, n)| *n == best)
+            .map(|(v, _)| v.to_string())
+    }
+    let collation = most_common(tables.iter().map(|t| t.collation.as_str()))
+        .unwrap_or_else(|| "utf8mb4_bin".into());
+    ImportDefaults {
+        engine: most_common(tables.iter().filter_map(|t| t.engine.as_deref())),
+        charset: charset_of(&collation).unwrap_or("utf8mb4").to_string(),
+        collation,
+    }
+}
+
+/// Imports from a parsed dump.
+pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
+    let tables = dump
+        .tables
+        .iter()
+        .map(|t| SourceTable {
+            table: t.clone(),
+            features: dump
+                .features_of(t.name.as_str())
+                .map(|f| f.feature.clone())
+                .collect(),
+        })
+        .collect();
+    build(&dump.file.display().to_string(), tables, opts)
+}
+
+/// The statement listing the base tables of a schema (one bounded read,
+/// equality on TABLE_SCHEMA). Parameter: the schema.
+pub const LIST_TABLES_SQL: &str = "SELECT TABLE_NAME AS table_name FROM information_schema.TABLES \
+     WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME";
+
+/// Reads the source tables of a live schema: one listing read, then per
+/// table (only those named in `only`, when not empty) the three inspection
+/// reads and one `SHOW CREATE TABLE`, whose text supplies what the model
+/// does not carry (foreign keys, partitioning, ON UPDATE, checks, options)
+/// and the declared index order.
+pub async fn read_live(
+    session: &mut Session,
+    schema: &str,
+    only: &[String],
+) -> Result<Vec<SourceTable>> {
+    let what = format!("listing the tables of {}", quote_ident(schema));
+    let rows = session
+        .exec_rows(&what, LIST_TABLES_SQL, inspect_params(&[schema]))
+        .await?;
+    let names: Vec<String> = rows
+        .into_iter()
+        .map(|r| {
+            r.get_opt::<String, _>(0)
+                .and_then(|v| v.ok())
+                .ok_or_else(|| Error::Database {
+                    context: what.clone(),
+                    code: None,
+                    message: "TABLE_NAME is not text".into(),
+                })
+        })
+        .collect::<Result<_>>()?;
+    let wanted: BTreeSet<String> = only.iter().map(|t| Ident::new(t.as_str()).key()).collect();
+    let flavor = session.flavor();
+    let mut out = Vec::new();
+    for name in names {
+        if !wanted.is_empty() && !wanted.contains(&Ident::new(name.as_str()).key()) {
+            continue;
+        }
+        let Some(mut table) = inspect::inspect_table(session, schema, &name).await? else {
+            continue; // dropped meanwhile
+        };
+        let sql = format!(
+            "SHOW CREATE TABLE {}.{}",
+            quote_ident(schema),
+            quote_ident(&name)
+        );
+        let what = format!("reading the definition of {}", quote_ident(&name));
+        let row: Option<(String, String)> =
+            session.run(&what, |c| c.query_first(sql.clone())).await?;
+        let text = row.map(|(_, ddl)| ddl).unwrap_or_default();
+        let options = ParseOptions {
+            flavor: Some(flavor),
+            keep_other_types: true,
+        };
+        let features = match dump::parse_create_table_with(&text, options) {
+            Ok(parsed) => {
+                // Keep the server's index order (SHOW CREATE TABLE order).
+                let pos = |n: &Ident| parsed.table.indexes.iter().position(|i| &i.name == n);
+                table
+                    .indexes
+                    .sort_by_key(|i| pos(&i.name).unwrap_or(usize::MAX));
+                // Inspection does not read index comments; the definition has them.
+                for i in &mut table.indexes {
+                    if let Some(p) = parsed.table.index(&i.name) {
+                        i.comment = p.comment.clone();
+                    }
+                }
+                parsed.features
+            }
+            Err(e) => vec![Feature {
+                object: "table".into(),
+                what: format!("a definition this tool cannot read ({e})"),
+            }],
+        };
+        out.push(SourceTable { table, features });
+    }
+    Ok(out)
+}
+
+fn inspect_params(values: &[&str]) -> mysql_async::Params {
+    mysql_async::Params::Positional(
+        values
+            .iter()
+            .map(|v| mysql_async::Value::from(*v))
+            .collect(),
+    )
+}
+
+/// The file name a table is written to: its name in snake case (`_System_FileUpload`
+/// -> `system_file_upload.yaml`), made unique.
+fn file_stem(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_uppercase()
+            && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+        {
+            out.push('_');
+        }
+        out.push(if c.is_ascii_alphanumeric() {
+            c.to_ascii_lowercase()
+        } else {
+            '_'
+        });
+        prev = Some(c);
+    }
+    let collapsed = out
+        .split('_')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    match collapsed.as_str() {
+        "" => "table".into(),
+        "catalog" => "catalog_table".into(),
+        _ => collapsed,
+    }
+}
+
+/// `catalog.yaml` and one `(file name, YAML text)` per table, in table order.
+pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
+    let d = &imported.defaults;
+    let mut defaults = Mapping::new();
+    if let Some(e) = &d.engine {
+        defaults.insert("engine".into(), e.as_str().into());
+    }
+    defaults.insert("charset".into(), d.charset.as_str().into());
+    defaults.insert("collation".into(), d.collation.as_str().into());
+    let mut root = Mapping::new();
+    root.insert("defaults".into(), Value::Mapping(defaults));
+    let header = format!(
+        "# Catalog imported from {} by `catalog import`. Review before committing.\n",
+        imported.source
+    );
+    let catalog_yaml = format!("{header}{}", yaml(&Value::Mapping(root)));
+    let mut used = BTreeSet::new();
+    let files = imported
+        .tables
+        .iter()
+        .map(|t| {
+            let stem = file_stem(t.name.as_str());
+            let mut name = format!("{stem}.yaml");
+            let mut k = 2;
+            while !used.insert(name.clone()) {
+                name = format!("{stem}_{k}.yaml");
+                k += 1;
+            }
+            (name, readable_defaults(yaml(&table_value(t, d)), t))
+        })
+        .collect();
+    (catalog_yaml, files)
+}
+
+/// serde_yaml writes the default `'queued'` as `'''queued'''` and `0` as
+/// `'0'`: rewrite them as `"'queued'"` (a JSON string is a YAML
+/// double-quoted scalar) and `0`.
+fn readable_defaults(mut text: String, t: &Table) -> String {
+    for c in &t.columns {
+        let Some(def) = &c.default else { continue };
+        let sql = def.to_sql(c.ty.is_numeric());
+        let written = format!("default: {}", yaml(&Value::from(sql.as_str())).trim_end());
+        let plain_number = c.ty.is_numeric()
+            && sql.len() <= 15
+            && sql.parse::<f64>().is_ok()
+            && !sql.starts_with(['+', '.'])
+            && !sql.ends_with('.');
+        let better = if plain_number {
+            format!("default: {sql}")
+        } else if sql.starts_with('\'') {
+            format!(
+                "default: {}",
+                serde_json::to_string(&sql).expect("strings serialise")
+            )
+        } else {
+            continue;
+        };
+        text = text.replace(&format!("{written}\n"), &format!("{better}\n"));
+    }
+    text
+}
+
+fn yaml(v: &Value) -> String {
+    serde_yaml::to_string(v).expect("YAML values serialise")
+}
+
+fn table_value(t: &Table, d: &ImportDefaults) -> Value {
+    let mut m = Mapping::new();
+    m.insert("table".into(), t.name.as_str().into());
+    if let Some(c) = &t.comment {
+        m.insert("comment".into(), c.as_str().into());
+    }
+    if let Some(e) = &t.engine {
+        if d.engine.as_deref() != Some(e.as_str()) {
+            m.insert("engine".into(), e.as_str().into());
+        }
+    }
+    if t.collation != d.collation {
+        m.insert("collation".into(), t.collation.as_str().into());
+    }
+    let columns: Vec<Value> = t
+        .columns
+        .iter()
+        .map(|c| {
+            let mut cm = Mapping::new();
+            cm.insert("name".into(), c.name.as_str().into());
+            let ty = match &c.ty {
+                ColumnType::Boolean => "boolean".to_string(),
+                other => other.to_string(),
+            };
+            cm.insert("type".into(), ty.into());
+            if let Some(co) = &c.collation {
+                if co != &t.collation {
+                    cm.insert("collation".into(), co.as_str().into());
+                }
+            }
+            if !c.nullable {
+                cm.insert("nullable".into(), false.into());
+            }
+            if c.auto_increment {
+                cm.insert("auto_increment".into(), true.into());
+            }
+            if let Some(def) = &c.default {
+                cm.insert("default".into(), def.to_sql(c.ty.is_numeric()).into());
+            }
+            if let Some(com) = &c.comment {
+                cm.insert("comment".into(), com.as_str().into());
+            }
+            Value::Mapping(cm)
+        })
+        .collect();
+    m.insert("columns".into(), Value::Sequence(columns));
+    let names = |parts: &[IndexPart]| -> Value {
+        Value::Sequence(
+            parts
+                .iter()
+                .filter_map(|p| p.column_name().map(|n| n.as_str().into()))
+                .collect(),
+        )
+    };
+    if !t.primary_key.is_empty() {
+        m.insert("primary_key".into(), names(&t.primary_key));
+    }
+    if !t.indexes.is_empty() {
+        let indexes: Vec<Value> = t
+            .indexes
+            .iter()
+            .map(|i| {
+                let mut im = Mapping::new();
+                im.insert("name".into(), i.name.as_str().into());
+                im.insert("columns".into(), names(&i.parts));
+                if i.unique {
+                    im.insert("unique".into(), true.into());
+                }
+                if let Some(c) = &i.comment {
+                    im.insert("comment".into(), c.as_str().into());
+                }
+                Value::Mapping(im)
+            })
+            .collect();
+        m.insert("indexes".into(), Value::Sequence(indexes));
+    }
+    Value::Mapping(m)
+}
+
+/// Writes the catalog into `dir` (created if needed). Refuses a directory
+/// that already holds YAML files, so nothing is overwritten. Returns the
+/// files written, `catalog.yaml` first.
+pub fn write(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let existing = std::fs::read_dir(dir)
+        .map_err(io(dir))?
+        .filter_map(|e| e.ok())
+        .any(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n.ends_with(".yaml") || n.ends_with(".yml")
+        });
+    if existing {
+        return Err(Error::Usage(format!(
+            "{} already holds YAML files; import into an empty directory",
+            dir.display()
+        )));
+    }
+    let (catalog_yaml, files) = to_yaml(imported);
+    let mut written = Vec::new();
+    let path = dir.join("catalog.yaml");
+    std::fs::write(&path, catalog_yaml).map_err(io(&path))?;
+    written.push(path);
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io(&path))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_snake_case_and_unique() {
+        assert_eq!(
+            file_stem("_System_FileUploadOperation"),
+            "system_file_upload_operation"
+        );
+        assert_eq!(file_stem("catalog"), "catalog_table");
+        assert_eq!(file_stem("é"), "table");
+    }
+
+    #[test]
+    fn unsupported_objects_are_named_and_stripped() {
+        let text = "CREATE TABLE t (a int NOT NULL, e enum('x') DEFAULT NULL, b varchar(20), PRIMARY KEY (a), KEY ie (e), KEY ip (b(5)), KEY ok (b)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let dump = dump::parse_dump(text, Path::new("d.sql"), None).unwrap();
+        let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        let got = from_dump(
+            &dump,
+            &ImportOptions {
+                skip_unsupported: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let objects: Vec<&str> = got.skipped.iter().map(|s| s.object.as_str()).collect();
+        assert_eq!(objects, ["column `e`", "index `ip`"]);
+        let t = &got.tables[0];
+        assert_eq!(t.columns.len(), 2);
+        let idx: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(idx, ["ok"]);
+    }
+}

@@ -1,0 +1,233 @@
+//! `import` against the real server (MariaDB by default): a varied schema
+//! built with plain DDL imports into a catalog that passes `check`, that
+//! `verify` accepts against the source, and that `apply` turns into an empty
+//! schema whose SHOW CREATE TABLE equals the source's, table for table. The
+//! dump path writes the same files as the live path. What the format cannot
+//! express is refused, or left out and listed with `skip_unsupported`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use common::TestDb;
+use schema_catalog::apply::{self, ApplyOptions, Outcome};
+use schema_catalog::import::{self, ImportOptions, Imported};
+use schema_catalog::{catalog, db, dump, verify, Error, Flavor};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+const SOURCE: &[&str] = &[
+    "CREATE TABLE `Jobs` (
+      `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'Surrogate key.',
+      `Key` varbinary(64) NOT NULL,
+      `Name` varchar(200) NOT NULL DEFAULT 'it''s' COMMENT 'A \"quoted\" name: yes.',
+      `Kind` char(8) CHARACTER SET ascii COLLATE ascii_bin NULL,
+      `Label` varchar(50) COLLATE utf8mb4_unicode_ci NULL,
+      `Flag` boolean NOT NULL DEFAULT 0,
+      `Tiny` tinyint NULL, `Small` smallint unsigned NULL, `Med` mediumint NULL,
+      `Cnt` int NOT NULL DEFAULT -1,
+      `Amount` decimal(12,4) NOT NULL DEFAULT 0.5000,
+      `Ratio` float NULL, `Score` double NULL,
+      `Blob1` blob, `MBlob` mediumblob, `LBlob` longblob,
+      `Body` text, `MBody` mediumtext, `LBody` longtext,
+      `Doc` json NULL,
+      `Day` date NULL,
+      `At` datetime NULL, `At3` datetime(3) NULL,
+      `Ts` timestamp(6) NULL DEFAULT NULL,
+      `Created` datetime(6) NOT NULL DEFAULT current_timestamp(6),
+      `Bin` binary(16) NULL,
+      PRIMARY KEY (`Id`),
+      UNIQUE KEY `uq_jobs_key` (`Key`) COMMENT 'One per key.',
+      KEY `idx_jobs_name_day` (`Name`, `Day`, `Id`)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='Jobs, with every type.'",
+    "CREATE TABLE `legacy_latin` (`code` varchar(20) NOT NULL, `note` text, PRIMARY KEY (`code`)) DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci",
+    "CREATE TABLE `NoPk` (`a` int NULL, `b` varchar(10) NULL, KEY `idx_a_b` (`a`, `b`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+    "CREATE TABLE `Composite` (`a` int NOT NULL, `b` varchar(32) NOT NULL, `c` int NULL DEFAULT NULL, PRIMARY KEY (`a`, `b`), UNIQUE KEY `uq_c` (`c`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+];
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("catalog-import-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+async fn import_live(db: &TestDb, opts: &ImportOptions) -> schema_catalog::Result<Imported> {
+    let target = db::parse_url(&db.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let sources = import::read_live(&mut s, &db.name, &opts.tables).await?;
+    import::build(&target.display, sources, opts)
+}
+
+fn mariadb_dump(db: &TestDb, file: &Path) {
+    let opts = mysql_async::Opts::from_url(&db.url()).unwrap();
+    let out = Command::new("mariadb-dump")
+        .args(["--no-data", "--protocol=tcp"])
+        .arg(format!("-h{}", opts.ip_or_hostname()))
+        .arg(format!("-P{}", opts.tcp_port()))
+        .arg(format!("-u{}", opts.user().unwrap_or("root")))
+        .arg(&db.name)
+        .env("MYSQL_PWD", opts.pass().unwrap_or(""))
+        .output()
+        .expect("mariadb-dump is installed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(file, out.stdout).unwrap();
+}
+
+#[tokio::test]
+async fn import_round_trips_check_verify_and_apply() {
+    let source = TestDb::new().await;
+    source.exec(SOURCE).await;
+    let imported = import_live(&source, &ImportOptions::default())
+        .await
+        .unwrap();
+    assert!(imported.skipped.is_empty());
+    assert_eq!(imported.defaults.collation, "utf8mb4_bin", "most common");
+    let dir = out_dir("roundtrip");
+    let files = import::write(&imported, &dir).unwrap();
+    assert_eq!(files.len(), 5, "catalog.yaml + one file per table");
+
+    // check passes, without warnings
+    let report = catalog::check(&dir);
+    assert!(report.problems.is_empty(), "{}", report.render_human());
+    let cat = report.catalog.unwrap();
+
+    // verify against the source passes
+    let target = db::parse_url(&source.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let v = verify::verify(&mut s, &source.name, &cat, None)
+        .await
+        .unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+    assert!(v.unmanaged.is_empty(), "{:#?}", v.unmanaged);
+
+    // apply to an empty schema reproduces SHOW CREATE TABLE exactly
+    let empty = TestDb::new().await;
+    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let report = apply::apply(
+        &db::parse_url(&empty.url()).unwrap(),
+        &tables,
+        &ApplyOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.outcome, Outcome::Converged);
+    assert_eq!(empty.snapshot().await, source.snapshot().await);
+
+    // the dump path writes the same files
+    let file = dir.with_extension("sql");
+    mariadb_dump(&source, &file);
+    let d = dump::read_dump(&file, None).unwrap();
+    assert_eq!(d.flavor, Some(Flavor::MariaDb));
+    let from_dump = import::from_dump(&d, &ImportOptions::default()).unwrap();
+    let (_, live_files) = import::to_yaml(&imported);
+    let (_, dump_files) = import::to_yaml(&from_dump);
+    assert_eq!(dump_files, live_files);
+
+    // --tables
+    let only = import_live(
+        &source,
+        &ImportOptions {
+            tables: vec!["nopk".into()],
+            skip_unsupported: false,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(only.tables.len(), 1);
+    assert_eq!(only.tables[0].name.as_str(), "NoPk");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&file);
+}
+
+#[tokio::test]
+async fn import_refuses_or_skips_what_the_format_cannot_express() {
+    let source = TestDb::new().await;
+    source
+        .exec(&[
+            "CREATE TABLE `parent` (`id` int NOT NULL, PRIMARY KEY (`id`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+            "CREATE TABLE `child` (`id` int NOT NULL, `pid` int NULL, PRIMARY KEY (`id`), CONSTRAINT `fk_child_parent` FOREIGN KEY (`pid`) REFERENCES `parent` (`id`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+            "CREATE TABLE `parted` (`id` int NOT NULL, PRIMARY KEY (`id`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin PARTITION BY HASH (`id`) PARTITIONS 2",
+            "CREATE TABLE `odd` (
+               `id` int NOT NULL,
+               `e` enum('a','b') NULL,
+               `s` set('x','y') NULL,
+               `u` timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp(),
+               `name` varchar(100) NULL,
+               `body` text NULL,
+               `g` int AS (`id` * 2) VIRTUAL,
+               `q` int NULL CHECK (`q` > 0),
+               PRIMARY KEY (`id`),
+               KEY `idx_prefix` (`name`(10)),
+               FULLTEXT KEY `ft_body` (`body`),
+               KEY `idx_ign` (`name`) IGNORED,
+               KEY `idx_enum` (`e`, `id`)
+             ) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin ROW_FORMAT=COMPRESSED",
+        ])
+        .await;
+    let err = import_live(&source, &ImportOptions::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("--skip-unsupported"), "{err}");
+
+    let opts = ImportOptions {
+        skip_unsupported: true,
+        ..Default::default()
+    };
+    let imported = import_live(&source, &opts).await.unwrap();
+    let got: BTreeSet<(String, String)> = imported
+        .skipped
+        .iter()
+        .map(|u| (u.table.clone(), u.object.clone()))
+        .collect();
+    for (table, object) in [
+        ("child", "foreign key `fk_child_parent`"),
+        ("parted", "PARTITION BY"),
+        ("odd", "column `e`"),
+        ("odd", "column `s`"),
+        ("odd", "column `u`"),
+        ("odd", "column `g`"),
+        ("odd", "check"),
+        ("odd", "index `idx_prefix`"),
+        ("odd", "index `ft_body`"),
+        ("odd", "index `idx_ign`"),
+        ("odd", "table option ROW_FORMAT"),
+    ] {
+        assert!(
+            got.contains(&(table.to_string(), object.to_string())),
+            "{table} {object} not in {got:#?}"
+        );
+    }
+    let odd = imported
+        .tables
+        .iter()
+        .find(|t| t.name.as_str() == "odd")
+        .unwrap();
+    let cols: Vec<&str> = odd.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(cols, ["id", "name", "body", "q"]);
+    assert!(
+        odd.indexes.is_empty(),
+        "idx_enum covers a left-out column: {:?}",
+        odd.indexes
+    );
+
+    // What is left is a valid catalog the source satisfies.
+    let dir = out_dir("skip");
+    import::write(&imported, &dir).unwrap();
+    let report = catalog::check(&dir);
+    let cat = report.catalog.expect("valid");
+    let target = db::parse_url(&source.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let v = verify::verify(&mut s, &source.name, &cat, None)
+        .await
+        .unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+    let _ = std::fs::remove_dir_all(&dir);
+}
