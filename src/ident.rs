@@ -121,6 +121,8 @@ mod tests {
     fn idents_compare_case_insensitively() {
         assert_eq!(Ident::new("State"), Ident::new("STATE"));
         assert_ne!(Ident::new("State"), Ident::new("Status"));
+        let set: std::collections::BTreeSet<Ident> = [Ident::new("State")].into();
+        assert!(set.contains(&Ident::new("STATE")));
     }
 
     #[test]
