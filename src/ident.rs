@@ -70,9 +70,9 @@ impl PartialOrd for Ident {
 
 impl Ord for Ident {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key()
-            .cmp(&other.key())
-            .then_with(|| self.0.cmp(&other.0))
+        // Consistent with Eq: names equal up to case are equal in order too,
+        // so BTreeSet/BTreeMap lookups ignore case as MySQL does.
+        self.key().cmp(&other.key())
     }
 }
 
