@@ -20,7 +20,7 @@
 #      with EXPLAIN and the rows the server scanned.
 #
 # Environment: MARIADB (client, default `mariadb`), DB_HOST (127.0.0.1),
-# DB_PORT (3306), DB_USER (root), DB_PASS (empty), RUNS (15, at least 7), CATALOG_BIN
+# DB_PORT (3306), DB_USER (root), DB_PASS (empty), RUNS (31, at least 7), CATALOG_BIN
 # (target/release/catalog; built with `cargo build --release -p
 # schema-catalog-cli` when missing).
 set -euo pipefail
@@ -33,7 +33,7 @@ DB_HOST=${DB_HOST:-127.0.0.1}
 DB_PORT=${DB_PORT:-3306}
 DB_USER=${DB_USER:-root}
 DB_PASS=${DB_PASS:-}
-RUNS=${RUNS:-15}
+RUNS=${RUNS:-31}
 CATALOG_BIN=${CATALOG_BIN:-target/release/catalog}
 PREFIX=scbench
 NOISE_SCHEMAS=5
@@ -131,6 +131,7 @@ time_verify() {
 	echo $((t1 - t0))
 }
 
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== 1. catalog verify wall time (process), $RUNS runs each, interleaved"
 time_verify "$CLEAN" >/dev/null
 time_verify "$NOISY" >/dev/null
