@@ -25,7 +25,7 @@
 
 use crate::catalog::Catalog;
 use crate::db::Session;
-use crate::diff::{diff_table, Problem, TableDiff};
+use crate::diff::{diff_table, Problem, ProblemKind, TableDiff};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::inspect;
@@ -99,6 +99,9 @@ pub async fn verify(
         .iter()
         .flat_map(|d| d.unmanaged.iter().cloned())
         .collect();
+    // A scoped verify leaves out items only other consumers require; they
+    // are still the catalog's, so they are not reported as unmanaged.
+    unmanaged.retain(|p| !catalog_names(catalog, p));
     problems.sort();
     unmanaged.sort();
     Ok(VerifyReport {
@@ -108,4 +111,17 @@ pub async fn verify(
         problems,
         unmanaged,
     })
+}
+
+/// Whether an unmanaged finding names a column or index the full catalog declares.
+fn catalog_names(catalog: &Catalog, p: &Problem) -> bool {
+    let Some(t) = catalog.table(&p.table) else {
+        return false;
+    };
+    let object = crate::Ident::new(p.object.as_str());
+    match p.kind {
+        ProblemKind::UnmanagedColumn => t.table.column(&object).is_some(),
+        ProblemKind::UnmanagedIndex => t.table.index(&object).is_some(),
+        _ => false,
+    }
 }
