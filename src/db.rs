@@ -250,7 +250,7 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
                 host: target.host_port(),
             };
         }
-        E::Server(s) if s.code == 1045 => format!(
+        E::Server(s) if s.code == 1045 || s.code == 1698 => format!(
             "login refused for user `{}` (error 1045); check the user name and password",
             target.url.user().unwrap_or("")
         ),

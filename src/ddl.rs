@@ -161,6 +161,9 @@ pub fn column_definition(column: &Column) -> String {
             default.to_sql(column.ty.is_numeric())
         ));
     }
+    if let Some(on_update) = &column.on_update {
+        out.push_str(&format!(" ON UPDATE {}", on_update.to_sql(false)));
+    }
     if let Some(comment) = &column.comment {
         out.push_str(&format!(" COMMENT {}", quote_str(comment)));
     }

@@ -35,6 +35,8 @@ pub enum ProblemKind {
     ColumnAutoIncrement,
     /// The live column is generated.
     ColumnGenerated,
+    /// The live column has an `ON UPDATE` clause the catalog does not declare.
+    ColumnOnUpdate,
     /// Primary key columns differ.
     PrimaryKey,
     /// Same-named index holds other columns.
@@ -365,6 +367,13 @@ fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
             ai_text(have.auto_increment),
         );
     }
+    if let Some(on_update) = &have.on_update {
+        push(
+            ProblemKind::ColumnOnUpdate,
+            "no ON UPDATE".into(),
+            format!("ON UPDATE {}", on_update.to_sql(false)),
+        );
+    }
     if let Some(expr) = &have.generated {
         push(
             ProblemKind::ColumnGenerated,
@@ -657,6 +666,16 @@ mod tests {
         let mut have = want.clone();
         have.indexes[1] = Index::new("IDX_AT", false, &["at", "ID"]);
         assert!(diff_table(&want, Some(&have)).is_satisfied());
+    }
+
+    #[test]
+    fn live_on_update_is_drift() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns[2].on_update = Some(DefaultValue::CurrentTimestamp(6));
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(kinds(&d), vec![ProblemKind::ColumnOnUpdate]);
+        assert!(d.changes.is_empty());
     }
 
     #[test]

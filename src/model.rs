@@ -173,6 +173,8 @@ pub struct Column {
     pub collation: Option<String>,
     /// Generation expression of a generated column (live or dump only).
     pub generated: Option<String>,
+    /// `ON UPDATE` value (live or dump only; a catalog cannot declare one).
+    pub on_update: Option<DefaultValue>,
     /// Comment, informational; never compared.
     pub comment: Option<String>,
     /// Consumers that require this column; empty = base contract.
@@ -191,6 +193,7 @@ impl Column {
             charset: None,
             collation: None,
             generated: None,
+            on_update: None,
             comment: None,
             required_by: Vec::new(),
         }

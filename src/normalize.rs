@@ -108,6 +108,14 @@ pub fn generation(extra: &str, expression: Option<&str>) -> Option<String> {
     Some(expression.unwrap_or("").trim().to_string())
 }
 
+/// The `ON UPDATE` value from EXTRA: MariaDB `on update current_timestamp(6)`,
+/// MySQL/TiDB `DEFAULT_GENERATED on update CURRENT_TIMESTAMP(6)`.
+pub fn on_update(extra: &str) -> Option<DefaultValue> {
+    let lower = extra.to_ascii_lowercase();
+    let at = lower.find("on update ")?;
+    DefaultValue::parse_sql(extra[at + "on update ".len()..].trim())
+}
+
 /// COLUMN_DEFAULT to a typed default, numeric literals canonical (`0.00` is `0`).
 ///
 /// MariaDB reports SQL text: `'pending'`, `0`, `NULL` (no default),
@@ -188,6 +196,7 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Colu
         charset,
         collation,
         generated: generation(&raw.extra, raw.generation_expression.as_deref()),
+        on_update: on_update(&raw.extra),
         comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
         required_by: Vec::new(),
         ty,
@@ -457,6 +466,19 @@ mod tests {
         assert!(is_auto_increment("AUTO_INCREMENT"));
         assert!(!is_auto_increment("DEFAULT_GENERATED"));
         assert!(is_nullable("YES") && !is_nullable("NO"));
+    }
+
+    #[test]
+    fn on_update_from_extra() {
+        assert_eq!(
+            on_update("on update current_timestamp(6)"),
+            Some(DefaultValue::CurrentTimestamp(6))
+        );
+        assert_eq!(
+            on_update("DEFAULT_GENERATED on update CURRENT_TIMESTAMP"),
+            Some(DefaultValue::CurrentTimestamp(0))
+        );
+        assert_eq!(on_update("auto_increment"), None);
     }
 
     #[test]

@@ -130,7 +130,13 @@ async fn shape(db: &TestDb) -> Shape {
     for (t, c, ty, null, def, coll, extra) in cols {
         s.columns.insert(
             (t, c.to_lowercase()),
-            (ty, null, def, coll, extra.to_lowercase()),
+            (
+                without_display_width(&ty),
+                null,
+                def,
+                coll,
+                extra.to_lowercase(),
+            ),
         );
     }
     type IdxRow = (
@@ -158,6 +164,22 @@ async fn shape(db: &TestDb) -> Shape {
         e.1.push((col.unwrap_or_default().to_lowercase(), sub));
     }
     s
+}
+
+/// Integer display widths are not part of a type (SPEC "Inspection":
+/// `int(11)` is `int`; only `tinyint(1)`, the boolean, keeps its width).
+fn without_display_width(ty: &str) -> String {
+    if ty.starts_with("tinyint(1)") {
+        return ty.to_string();
+    }
+    for int in ["tinyint", "smallint", "mediumint", "int", "bigint"] {
+        if let Some(rest) = ty.strip_prefix(int).and_then(|r| r.strip_prefix('(')) {
+            if let Some(close) = rest.find(')') {
+                return format!("{int}{}", &rest[close + 1..]);
+            }
+        }
+    }
+    ty.to_string()
 }
 
 /// Whether `desired` is reachable from `current` by additions only, and if
@@ -226,7 +248,10 @@ fn first_line(bytes: &[u8]) -> String {
         .to_string()
 }
 
+/// Runs corpus SQL in the scratch schema; sqldef's own database name
+/// (`mysqldef_test`, used in qualified names) maps to the scratch schema.
 async fn run_sql(db: &TestDb, sql: &str) -> Result<(), String> {
+    let sql = sql.replace("mysqldef_test", &db.name);
     let mut conn = db.pool.get_conn().await.map_err(|e| e.to_string())?;
     conn.query_drop(sql).await.map_err(|e| e.to_string())
 }

@@ -178,6 +178,7 @@ fn concerns(p: &Problem, change: &Change) -> bool {
                         | K::ColumnDefault
                         | K::ColumnAutoIncrement
                         | K::ColumnGenerated
+                        | K::ColumnOnUpdate
                 )
         }
         Change::AddIndex { index, .. } => {

@@ -277,6 +277,7 @@ fn column_from_raw(
         charset,
         collation,
         generated: None,
+        on_update: None,
         comment: rc.comment,
         required_by: rc.required_by,
     })

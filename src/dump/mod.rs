@@ -606,8 +606,10 @@ impl TableBuilder {
                 generation_expr: Some(expr),
                 ..
             } => column.generated = Some(expr.to_string()),
-            // ON UPDATE and invisible columns are not part of the model.
+            // ON UPDATE is kept (drift on a catalog column) and noted as a
+            // feature the catalog format cannot express (import).
             ColumnOption::OnUpdate(expr) => {
+                column.on_update = DefaultValue::parse_sql(&expr.to_string());
                 self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
             }
             ColumnOption::Invisible => {

@@ -91,10 +91,11 @@ impl TestDb {
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 
-    /// `SHOW CREATE TABLE` text.
+    /// `SHOW CREATE TABLE` text (a view's CREATE VIEW text for a view).
     pub async fn show_create(&self, table: &str) -> String {
         let mut conn = self.pool.get_conn().await.expect("connect");
-        let row: (String, String) = conn
+        // Views answer with four columns; the definition is the second either way.
+        let row: mysql_async::Row = conn
             .query_first(format!(
                 "SHOW CREATE TABLE {}",
                 schema_catalog::quote_ident(table)
@@ -102,7 +103,8 @@ impl TestDb {
             .await
             .expect("show create")
             .expect("table exists");
-        row.1
+        let ddl: Vec<u8> = row.get(1).expect("definition column");
+        String::from_utf8(ddl).expect("utf-8 definition")
     }
 
     /// Every table's SHOW CREATE TABLE, sorted by table name.
