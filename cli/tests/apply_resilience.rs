@@ -3,7 +3,8 @@
 //! - crash: the apply process is killed with SIGKILL during ADD COLUMN,
 //!   during ADD INDEX and between steps; one rerun converges, rows are
 //!   unchanged, no stray or duplicate index, a further run issues no DDL;
-//! - concurrency: six appliers at once on one schema;
+//! - concurrency: six appliers at once on one schema (and six that cannot
+//!   get the lock: exit 3 naming it, nothing changed);
 //! - online: a writer keeps inserting (each under a second) while ADD INDEX
 //!   runs on a 1,000,000-row table, and the DDL carries `LOCK=NONE`.
 //!
@@ -486,10 +487,41 @@ fn six_concurrent_appliers_converge_once() {
     runtime().block_on(async {
         let dir = CatalogDir::new();
 
-        // Everyone waits for the lock: all exit 0, exactly one does the DDL.
         let db = TestDb::new().await;
         build_legacy(&db, 100_000).await;
         let rows_before = rows_checksum(&db).await;
+        let lock = format!("schema-catalog:{}", db.name);
+
+        // Another applier holds the lock: six runs with a short lock
+        // timeout all exit 3, name the lock, and change nothing.
+        let shape_before = db.snapshot().await;
+        let mut holder = db.pool.get_conn().await.unwrap();
+        let got: Option<i64> = holder
+            .exec_first("SELECT GET_LOCK(?, 0)", (lock.as_str(),))
+            .await
+            .unwrap();
+        assert_eq!(got, Some(1));
+        let children: Vec<Child> = (0..6).map(|_| spawn_apply(&dir, &db, 1)).collect();
+        for child in children {
+            let (code, doc) = parse(&child.wait_with_output().unwrap());
+            assert_eq!(code, 3, "{doc}");
+            let error = doc["error"].as_str().unwrap_or_default();
+            assert!(error.contains(&lock), "exit 3 must name the lock: {doc}");
+        }
+        println!("lock held elsewhere, --lock-timeout 1: 6 x exit 3 naming `{lock}`");
+        assert_eq!(
+            db.snapshot().await,
+            shape_before,
+            "a run without the lock changed the schema"
+        );
+        let released: Option<i64> = holder
+            .exec_first("SELECT RELEASE_LOCK(?)", (lock.as_str(),))
+            .await
+            .unwrap();
+        assert_eq!(released, Some(1));
+        drop(holder);
+
+        // Six at once, each willing to wait: all exit 0, the DDL runs once.
         let children: Vec<Child> = (0..6).map(|_| spawn_apply(&dir, &db, 120)).collect();
         let runs: Vec<(i32, Value)> = children
             .into_iter()
@@ -500,7 +532,7 @@ fn six_concurrent_appliers_converge_once() {
         for (code, doc) in &runs {
             assert_eq!(*code, 0, "{doc}");
             assert_eq!(doc["converged"], true, "{doc}");
-            assert_eq!(doc["lock"], format!("schema-catalog:{}", db.name));
+            assert_eq!(doc["lock"], lock);
             ddl += doc["server_ddl_count"].as_u64().unwrap();
             applied += statuses(doc)
                 .iter()
@@ -513,34 +545,6 @@ fn six_concurrent_appliers_converge_once() {
             "the lock serialises appliers: 5 DDL statements in all"
         );
         assert_eq!(applied, 5);
-        assert_one_rerun_converges(&dir, &db, &rows_before).await;
-
-        // A short lock timeout: each run converges or exits 3 naming the lock.
-        let db = TestDb::new().await;
-        build_legacy(&db, 300_000).await;
-        let rows_before = rows_checksum(&db).await;
-        let children: Vec<Child> = (0..6).map(|_| spawn_apply(&dir, &db, 1)).collect();
-        let lock = format!("schema-catalog:{}", db.name);
-        let (mut ok, mut held, mut ddl) = (0, 0, 0);
-        for child in children {
-            let out = child.wait_with_output().unwrap();
-            let (code, doc) = parse(&out);
-            match code {
-                0 => {
-                    ok += 1;
-                    ddl += doc["server_ddl_count"].as_u64().unwrap();
-                }
-                3 => {
-                    held += 1;
-                    let error = doc["error"].as_str().unwrap_or_default();
-                    assert!(error.contains(&lock), "exit 3 must name the lock: {doc}");
-                }
-                other => panic!("exit {other}: {doc}"),
-            }
-        }
-        println!("lock-timeout 1: {ok} converged, {held} exit 3 (lock held)");
-        assert!(ok >= 1);
-        assert_eq!(ddl, 5);
         assert_one_rerun_converges(&dir, &db, &rows_before).await;
     });
 }
