@@ -25,8 +25,16 @@ use schema_catalog::{db, verify, Table};
 
 const FILE_UPLOAD: &str = "_System_FileUploadOperation";
 /// The columns the legacy file-upload table already had (its retained data).
-const FILE_UPLOAD_OLD_COLUMNS: &str =
-    "Id, IdempotencyKey, State, ObjectKey, ExpiresAt, CommittedAt, CreatedAt, UpdatedAt";
+const FILE_UPLOAD_OLD_COLUMNS: &[&str] = &[
+    "Id",
+    "IdempotencyKey",
+    "State",
+    "ObjectKey",
+    "ExpiresAt",
+    "CommittedAt",
+    "CreatedAt",
+    "UpdatedAt",
+];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -92,25 +100,6 @@ fn shape(show_create: &str) -> String {
     keys.sort_unstable();
     kept.extend(keys);
     format!("{head}\n{}\n{tail}", kept.join(",\n"))
-}
-
-/// An order-independent digest of a table's rows over `columns`:
-/// (rows, sum of per-row digests). NULL is spelled distinctly from ''.
-async fn digest(db: &TestDb, table: &str, columns: &str) -> (u64, String) {
-    let cols: Vec<String> = columns
-        .split(',')
-        .map(|c| format!("IFNULL(CAST(`{}` AS CHAR), '<null>')", c.trim()))
-        .collect();
-    let mut conn = db.pool.get_conn().await.expect("connect");
-    let row: (u64, Option<String>) = conn
-        .query_first(format!(
-            "SELECT COUNT(*), CAST(SUM(CONV(LEFT(MD5(CONCAT_WS('|', {})), 15), 16, 10)) AS CHAR) FROM `{table}`",
-            cols.join(", ")
-        ))
-        .await
-        .expect("digest")
-        .expect("one row");
-    (row.0, row.1.unwrap_or_default())
 }
 
 async fn scalar(db: &TestDb, sql: &str) -> u64 {
@@ -321,7 +310,7 @@ async fn warm_upgrade_keeps_rows_and_reaches_the_greenfield_shape() {
     let warm = TestDb::new().await;
     warm.exec(&[&fixture("file_upload_v1.sql")]).await;
     fill_file_upload(&warm, 2000).await;
-    let rows_before = digest(&warm, FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await;
+    let rows_before = warm.checksum(FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await;
     assert_eq!(rows_before.0, 2000);
 
     let report = run(&warm, &only, &opts()).await;
@@ -355,7 +344,7 @@ async fn warm_upgrade_keeps_rows_and_reaches_the_greenfield_shape() {
         .ends_with("ALGORITHM=INPLACE, LOCK=NONE"));
 
     assert_eq!(
-        digest(&warm, FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await,
+        warm.checksum(FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await,
         rows_before,
         "retained rows must keep their bytes"
     );
@@ -408,7 +397,7 @@ async fn partial_resume_adds_only_what_is_still_missing() {
     let db = TestDb::new().await;
     db.exec(&[&fixture("file_upload_v1_partial.sql")]).await;
     fill_file_upload(&db, 1000).await;
-    let rows_before = digest(&db, FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await;
+    let rows_before = db.checksum(FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await;
 
     let report = run(&db, &only, &opts()).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
@@ -427,7 +416,7 @@ async fn partial_resume_adds_only_what_is_still_missing() {
     );
     assert_eq!(report.server_ddl_count, Some(3));
     assert_eq!(
-        digest(&db, FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await,
+        db.checksum(FILE_UPLOAD, FILE_UPLOAD_OLD_COLUMNS).await,
         rows_before
     );
 
