@@ -150,8 +150,9 @@ async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
     let progress = bar.clone().map(|bar| -> apply::ProgressFn {
         Arc::new(move |p: &apply::Progress| match &p.event {
             ProgressEvent::Started => bar.start(p),
-            ProgressEvent::Percent(pct) => bar.percent(*pct),
-            ProgressEvent::Rows(rows) => bar.rows(*rows),
+            ProgressEvent::Percent(pct) => bar.message(format!("{pct:.0}%")),
+            ProgressEvent::Rows(rows) => bar.message(format!("{rows} rows")),
+            ProgressEvent::Stage(stage) => bar.message(stage.clone()),
             ProgressEvent::Finished(_) => bar.finish(),
         })
     });

@@ -226,31 +226,28 @@ impl ProgressBar {
         ProgressBar(Arc::new(Mutex::new(None)))
     }
 
-    /// A step started.
+    /// A step started: a spinner with the step, elapsed time and what the
+    /// server says (percent, rows or stage, as the flavor reports it).
     pub fn start(&self, p: &Progress) {
-        let bar = indicatif::ProgressBar::new(100);
+        let bar = indicatif::ProgressBar::new_spinner();
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos:>3}% {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {prefix} [{elapsed_precise}] {wide_msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         bar.set_prefix(format!(
             "step {}/{} {} `{}`.`{}`",
             p.step, p.steps, p.kind, p.table, p.object
         ));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
         *self.0.lock().expect("progress lock") = Some(bar);
     }
 
-    /// Server-reported percent.
-    pub fn percent(&self, pct: f64) {
+    /// What the server reports about the running step.
+    pub fn message(&self, text: String) {
         if let Some(bar) = self.0.lock().expect("progress lock").as_ref() {
-            bar.set_position(pct.clamp(0.0, 100.0) as u64);
-        }
-    }
-
-    /// Server-reported rows (TiDB backfill).
-    pub fn rows(&self, rows: u64) {
-        if let Some(bar) = self.0.lock().expect("progress lock").as_ref() {
-            bar.set_message(format!("{rows} rows"));
+            bar.set_message(text);
         }
     }
 

@@ -38,6 +38,8 @@ pub struct ApplyOptions {
     pub dry_run: bool,
     /// Progress callback for long steps (none: no polling).
     pub progress: Option<ProgressFn>,
+    /// How often a long step's progress is read from the server (default 500 ms).
+    pub progress_interval: Duration,
 }
 
 impl Default for ApplyOptions {
@@ -48,6 +50,7 @@ impl Default for ApplyOptions {
             job_wait: Duration::from_secs(3600),
             dry_run: false,
             progress: None,
+            progress_interval: Duration::from_millis(500),
         }
     }
 }
@@ -60,6 +63,7 @@ impl std::fmt::Debug for ApplyOptions {
             .field("job_wait", &self.job_wait)
             .field("dry_run", &self.dry_run)
             .field("progress", &self.progress.is_some())
+            .field("progress_interval", &self.progress_interval)
             .finish()
     }
 }
@@ -141,16 +145,7 @@ async fn run(
         match result {
             Ok((status, sql)) => {
                 report.steps.push(step_report(step, sql, status, ms));
-                if let Some(cb) = &opts.progress {
-                    cb(&Progress {
-                        step: i + 1,
-                        steps: total,
-                        table: step.change.table().to_string(),
-                        object: step.change.object().to_string(),
-                        kind: step.change.kind(),
-                        event: ProgressEvent::Finished(status),
-                    });
-                }
+                ctx.emit(step, ProgressEvent::Finished(status));
             }
             Err(err) => {
                 report

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use mysql_async::prelude::*;
 
+use crate::diff::Change;
 use crate::flavor::Flavor;
 
 /// What a progress callback receives.
@@ -30,6 +31,20 @@ pub struct Progress {
     pub event: ProgressEvent,
 }
 
+impl Progress {
+    /// The progress of step `step` of `steps`, which makes `change`.
+    pub fn of(change: &Change, step: usize, steps: usize, event: ProgressEvent) -> Progress {
+        Progress {
+            step,
+            steps,
+            table: change.table().to_string(),
+            object: change.object().to_string(),
+            kind: change.kind(),
+            event,
+        }
+    }
+}
+
 /// One progress event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressEvent {
@@ -39,6 +54,8 @@ pub enum ProgressEvent {
     Percent(f64),
     /// Server-reported rows processed (TiDB backfill).
     Rows(u64),
+    /// Server-reported stage of the statement (MariaDB PROCESSLIST STATE).
+    Stage(String),
     /// The step finished with this status.
     Finished(super::StepStatus),
 }
@@ -49,53 +66,69 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// Polls the server about `ddl_conn_id`'s statement every `every` until
 /// aborted, reporting through `emit`. Errors end the polling silently:
 /// progress is a display aid, never a reason to fail.
-#[allow(clippy::too_many_arguments)]
 pub(crate) async fn poll(
     mut session: crate::db::Session,
-    flavor: Flavor,
-    ddl_conn_id: u32,
-    schema: String,
-    table: String,
+    watch: Watch,
     every: Duration,
     emit: impl Fn(ProgressEvent),
 ) {
-    let conn = session.conn();
     loop {
         tokio::time::sleep(every).await;
-        let event = match flavor {
-            Flavor::MariaDb => conn
-                .exec_first::<Option<f64>, _, _>(
-                    "SELECT CAST(PROGRESS AS DOUBLE) FROM information_schema.PROCESSLIST WHERE ID = ?",
-                    (ddl_conn_id,),
-                )
-                .await
-                .map(|r| r.flatten().filter(|p| *p > 0.0).map(ProgressEvent::Percent)),
-            Flavor::MySql => conn
-                .exec_first::<(Option<u64>, Option<u64>), _, _>(
-                    "SELECT WORK_COMPLETED, WORK_ESTIMATED FROM performance_schema.events_stages_current \
-                     WHERE THREAD_ID = PS_THREAD_ID(?)",
-                    (ddl_conn_id,),
-                )
-                .await
-                .map(|r| match r {
-                    Some((Some(done), Some(total))) if total > 0 => {
-                        Some(ProgressEvent::Percent(done as f64 * 100.0 / total as f64))
-                    }
-                    _ => None,
-                }),
-            Flavor::TiDb => conn
-                .exec_first::<Option<u64>, _, _>(
-                    "SELECT ROW_COUNT FROM information_schema.DDL_JOBS \
-                     WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND STATE = 'running' LIMIT 1",
-                    (schema.as_str(), table.as_str()),
-                )
-                .await
-                .map(|r| r.flatten().map(ProgressEvent::Rows)),
-        };
-        match event {
-            Ok(Some(e)) => emit(e),
+        match read(session.conn(), &watch).await {
+            Ok(Some(event)) => emit(event),
             Ok(None) => {}
             Err(_) => return,
         }
     }
+}
+
+/// What to watch: the DDL session and the table it alters.
+pub(crate) struct Watch {
+    pub flavor: Flavor,
+    pub ddl_conn_id: u32,
+    pub schema: String,
+    pub table: String,
+}
+
+/// One progress reading, per flavor.
+async fn read(
+    conn: &mut mysql_async::Conn,
+    w: &Watch,
+) -> Result<Option<ProgressEvent>, mysql_async::Error> {
+    Ok(match w.flavor {
+        // MariaDB fills PROGRESS for copying ALTERs; an InnoDB in-place
+        // ADD INDEX reports 0 and only its STATE ("altering table").
+        Flavor::MariaDb => conn
+            .exec_first::<(Option<String>, Option<f64>), _, _>(
+                "SELECT STATE, CAST(PROGRESS AS DOUBLE) FROM information_schema.PROCESSLIST WHERE ID = ?",
+                (w.ddl_conn_id,),
+            )
+            .await?
+            .and_then(|(state, pct)| match pct {
+                Some(p) if p > 0.0 => Some(ProgressEvent::Percent(p)),
+                _ => state.filter(|s| !s.is_empty()).map(ProgressEvent::Stage),
+            }),
+        Flavor::MySql => conn
+            .exec_first::<(Option<u64>, Option<u64>), _, _>(
+                "SELECT WORK_COMPLETED, WORK_ESTIMATED FROM performance_schema.events_stages_current \
+                 WHERE THREAD_ID = PS_THREAD_ID(?)",
+                (w.ddl_conn_id,),
+            )
+            .await?
+            .and_then(|r| match r {
+                (Some(done), Some(total)) if total > 0 => {
+                    Some(ProgressEvent::Percent(done as f64 * 100.0 / total as f64))
+                }
+                _ => None,
+            }),
+        Flavor::TiDb => conn
+            .exec_first::<Option<u64>, _, _>(
+                "SELECT ROW_COUNT FROM information_schema.DDL_JOBS \
+                 WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND STATE = 'running' LIMIT 1",
+                (w.schema.as_str(), w.table.as_str()),
+            )
+            .await?
+            .flatten()
+            .map(ProgressEvent::Rows),
+    })
 }

@@ -48,16 +48,10 @@ pub(crate) struct StepCtx<'a> {
 }
 
 impl StepCtx<'_> {
-    fn emit(&self, step: &Step, event: ProgressEvent) {
+    /// Reports `event` for `step` to the progress callback, if any.
+    pub fn emit(&self, step: &Step, event: ProgressEvent) {
         if let Some(cb) = &self.opts.progress {
-            cb(&Progress {
-                step: self.number,
-                steps: self.total,
-                table: step.change.table().to_string(),
-                object: step.change.object().to_string(),
-                kind: step.change.kind(),
-                event,
-            });
+            cb(&Progress::of(&step.change, self.number, self.total, event));
         }
     }
 }
@@ -231,36 +225,22 @@ async fn run_ddl(
     let conn_id = session.conn().id();
     let poller = ctx.opts.progress.as_ref().map(|cb| {
         let cb = cb.clone();
-        let (number, total) = (ctx.number, ctx.total);
-        let (table, object, kind) = (
-            step.change.table().to_string(),
-            step.change.object().to_string(),
-            step.change.kind(),
-        );
+        let (number, total, change) = (ctx.number, ctx.total, step.change.clone());
         let target = ctx.target.clone();
-        let (flavor, schema, timeout) = (ctx.flavor, ctx.schema.to_string(), ctx.opts.read_timeout);
+        let (timeout, every) = (ctx.opts.read_timeout, ctx.opts.progress_interval);
+        let watch = progress::Watch {
+            flavor: ctx.flavor,
+            ddl_conn_id: conn_id,
+            schema: ctx.schema.to_string(),
+            table: step.change.table().to_string(),
+        };
         tokio::spawn(async move {
             let Ok(poll_session) = db::connect(&target, timeout).await else {
                 return;
             };
-            progress::poll(
-                poll_session,
-                flavor,
-                conn_id,
-                schema,
-                table.clone(),
-                Duration::from_millis(500),
-                |event| {
-                    cb(&Progress {
-                        step: number,
-                        steps: total,
-                        table: table.clone(),
-                        object: object.clone(),
-                        kind,
-                        event,
-                    })
-                },
-            )
+            progress::poll(poll_session, watch, every, |event| {
+                cb(&Progress::of(&change, number, total, event))
+            })
             .await
         })
     });

@@ -1,0 +1,120 @@
+//! Progress shows on a terminal only: a pty run of `catalog apply` draws the
+//! step's spinner; a piped run and a JSON run print none of it.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::TestDb;
+
+const CATALOG: &str = "table: Jobs
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
+  - { name: State, type: varchar(32), nullable: false }
+  - { name: CreatedAt, type: datetime(6), nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
+";
+
+/// A legacy `Jobs` table with 262,144 rows and no index: ADD INDEX takes a while.
+async fn legacy(db: &TestDb) {
+    db.exec(&[
+        "CREATE TABLE `Jobs` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
+         `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, \
+         `CreatedAt` datetime(6) NOT NULL, PRIMARY KEY (`Id`)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6)), ('done', NOW(6)), ('failed', NOW(6)), ('leased', NOW(6))",
+    ])
+    .await;
+    for _ in 0..16 {
+        db.exec(&[
+            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
+        ])
+        .await;
+    }
+}
+
+fn catalog_dir(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("jobs.yaml"), CATALOG).unwrap();
+    dir
+}
+
+fn apply_args(dir: &Path, url: &str, json: bool) -> Vec<String> {
+    let mut args = vec![
+        env!("CARGO_BIN_EXE_catalog").to_string(),
+        "--catalog".into(),
+        dir.display().to_string(),
+        "--database-url".into(),
+        url.to_string(),
+    ];
+    if json {
+        args.extend(["--format".into(), "json".into()]);
+    }
+    args.push("apply".into());
+    args
+}
+
+/// Runs the command on a pseudo-terminal (util-linux `script`) and returns
+/// everything the terminal received.
+fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
+    let line = args
+        .iter()
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("util-linux `script` runs the command on a pty");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminal_shows_progress_pipe_and_json_do_not() {
+    let dir = catalog_dir("progress-cli");
+
+    let db = TestDb::new().await;
+    legacy(&db).await;
+    let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), false));
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(
+        screen.contains("step 1/1 add_index `Jobs`.`idx_jobs_state_created`"),
+        "{screen}"
+    );
+
+    let db = TestDb::new().await;
+    legacy(&db).await;
+    let args = apply_args(&dir, &db.url(), false);
+    let out = Command::new(&args[0])
+        .args(&args[1..])
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("step 1/1") && !all.contains('\r'), "{all}");
+
+    let db = TestDb::new().await;
+    legacy(&db).await;
+    let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), true));
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(!screen.contains("step 1/1"), "{screen}");
+    let json_start = screen.find('{').expect("a JSON document");
+    let doc: serde_json::Value =
+        serde_json::from_str(screen[json_start..].trim()).expect("only JSON on the terminal");
+    assert_eq!(doc["converged"], true);
+}

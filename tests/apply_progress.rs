@@ -1,0 +1,98 @@
+//! Progress of a long step is read from the server while the DDL runs and
+//! reaches the callback: Started, server readings, Finished, in that order.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::TestDb;
+use schema_catalog::apply::{self, ApplyOptions, Outcome, Progress, ProgressEvent, StepStatus};
+use schema_catalog::{db, Column, ColumnType, Index, IndexPart, Table};
+
+fn jobs() -> Table {
+    let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+    id.nullable = false;
+    id.auto_increment = true;
+    let mut state = Column::new("State", ColumnType::Varchar(32));
+    state.nullable = false;
+    state.charset = Some("utf8mb4".into());
+    state.collation = Some("utf8mb4_bin".into());
+    let mut at = Column::new("CreatedAt", ColumnType::DateTime(6));
+    at.nullable = false;
+    Table {
+        name: "Jobs".into(),
+        comment: None,
+        engine: Some("InnoDB".into()),
+        charset: "utf8mb4".into(),
+        collation: "utf8mb4_bin".into(),
+        columns: vec![id, state, at],
+        primary_key: vec![IndexPart::column("Id")],
+        indexes: vec![Index::new(
+            "idx_jobs_state_created",
+            false,
+            &["State", "CreatedAt", "Id"],
+        )],
+        required_by: vec![],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_add_index_reports_progress_from_the_server() {
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE `Jobs` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
+         `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, \
+         `CreatedAt` datetime(6) NOT NULL, PRIMARY KEY (`Id`)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6)), ('done', NOW(6)), ('failed', NOW(6)), ('leased', NOW(6))",
+    ])
+    .await;
+    for _ in 0..16 {
+        db.exec(&[
+            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
+        ])
+        .await;
+    }
+    let events: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = events.clone();
+    let opts = ApplyOptions {
+        progress: Some(Arc::new(move |p: &Progress| {
+            sink.lock().unwrap().push(p.clone())
+        })),
+        progress_interval: Duration::from_millis(20),
+        ..ApplyOptions::default()
+    };
+    let target = db::parse_url(&db.url()).unwrap();
+    let report = apply::apply(&target, &[jobs()], &opts).await.unwrap();
+    assert_eq!(report.outcome, Outcome::Converged);
+    assert_eq!(report.steps.len(), 1);
+
+    let events = events.lock().unwrap();
+    let kinds: Vec<&ProgressEvent> = events.iter().map(|p| &p.event).collect();
+    assert!(
+        matches!(kinds.first(), Some(ProgressEvent::Started)),
+        "{kinds:?}"
+    );
+    assert!(
+        matches!(
+            kinds.last(),
+            Some(ProgressEvent::Finished(StepStatus::Applied))
+        ),
+        "{kinds:?}"
+    );
+    let readings = &kinds[1..kinds.len() - 1];
+    assert!(
+        !readings.is_empty(),
+        "no server reading during a 262,144-row ADD INDEX: {kinds:?}"
+    );
+    assert!(
+        readings
+            .iter()
+            .all(|e| matches!(e, ProgressEvent::Stage(_) | ProgressEvent::Percent(_))),
+        "{kinds:?}"
+    );
+    assert!(events
+        .iter()
+        .all(|p| p.step == 1 && p.steps == 1 && p.object == "idx_jobs_state_created"));
+}
