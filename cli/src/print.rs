@@ -8,7 +8,7 @@ use schema_catalog::catalog::{CheckReport, Problem as LintProblem, Severity};
 use schema_catalog::diff::Problem;
 use schema_catalog::plan::Plan;
 use schema_catalog::verify::VerifyReport;
-use schema_catalog::Flavor;
+use schema_catalog::{quote_ident, Flavor};
 use serde_json::{json, Value};
 
 use crate::args::Format;
@@ -38,6 +38,15 @@ pub fn error(format: Format, err: &anyhow::Error, code: u8) {
 pub fn problems_to_stderr(problems: &[LintProblem]) {
     for p in problems {
         eprintln!("{p}");
+    }
+}
+
+/// What a step adds: `` `T` `` for a table, `` `T`.`object` `` otherwise.
+fn step_object(kind: &str, table: &str, object: &str) -> String {
+    if kind == "create_table" {
+        quote_ident(table)
+    } else {
+        format!("{}.{}", quote_ident(table), quote_ident(object))
     }
 }
 
@@ -115,11 +124,14 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
             );
             for (i, s) in plan.steps.iter().enumerate() {
                 println!(
-                    "\n-- {}. {} {} on `{}`",
+                    "\n-- {}. {} {}",
                     i + 1,
                     s.change.kind(),
-                    s.change.object(),
-                    s.change.table()
+                    step_object(
+                        s.change.kind(),
+                        s.change.table().as_str(),
+                        s.change.object().as_str()
+                    )
                 );
                 println!("{};", s.sql);
             }
@@ -190,12 +202,14 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
             );
             for (i, s) in report.steps.iter().enumerate() {
                 println!(
-                    "  {:>2}. {:<15} {:<12} `{}`.`{}` ({} ms)",
+                    "  {:>2}. {:<15} {:<12} {} ({} ms)",
                     i + 1,
-                    format!("{:?}", s.status).to_lowercase(),
+                    serde_json::to_value(s.status)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default(),
                     s.kind,
-                    s.table,
-                    s.object,
+                    step_object(s.kind, &s.table, &s.object),
                     s.ms
                 );
             }
@@ -237,8 +251,11 @@ impl ProgressBar {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         bar.set_prefix(format!(
-            "step {}/{} {} `{}`.`{}`",
-            p.step, p.steps, p.kind, p.table, p.object
+            "step {}/{} {} {}",
+            p.step,
+            p.steps,
+            p.kind,
+            step_object(p.kind, &p.table, &p.object)
         ));
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         *self.0.lock().expect("progress lock") = Some(bar);
