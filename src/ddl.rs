@@ -238,6 +238,7 @@ mod tests {
         created.default = Some(DefaultValue::CurrentTimestamp(6));
         Table {
             name: "T".into(),
+            kind: crate::model::TableKind::Base,
             comment: Some("a 'quoted' \\ comment".into()),
             engine: Some("InnoDB".into()),
             charset: "utf8mb4".into(),

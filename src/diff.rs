@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::ddl::key_parts;
 use crate::ident::quote_ident;
-use crate::model::{Column, Index, IndexKind, IndexPart, Table};
+use crate::model::{Column, Index, IndexKind, IndexPart, Table, TableKind};
 use crate::Ident;
 
 /// What a [`Problem`] is about.
@@ -16,6 +16,8 @@ use crate::Ident;
 pub enum ProblemKind {
     /// The table does not exist.
     MissingTable,
+    /// The name is taken by a view (or another non-table object).
+    NotATable,
     /// A catalog column does not exist (nullable or defaulted: apply adds it).
     MissingColumn,
     /// A catalog index does not exist (apply adds it).
@@ -222,6 +224,16 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         problems: Vec::new(),
         unmanaged: Vec::new(),
     };
+    if let Some(other) = have.filter(|h| h.kind != TableKind::Base) {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::NotATable,
+            "BASE TABLE",
+            &format!("{:?}", other.kind).to_uppercase(),
+        ));
+        return d;
+    }
     let Some(have) = have else {
         d.problems.push(problem(
             want,
@@ -528,6 +540,7 @@ mod tests {
         let at = Column::new("At", ColumnType::DateTime(6));
         Table {
             name: "T".into(),
+            kind: crate::model::TableKind::Base,
             comment: None,
             engine: Some("InnoDB".into()),
             charset: "utf8mb4".into(),
@@ -676,6 +689,16 @@ mod tests {
         let d = diff_table(&want, Some(&have));
         assert_eq!(kinds(&d), vec![ProblemKind::ColumnOnUpdate]);
         assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn a_view_under_the_name_is_drift_with_no_change() {
+        let want = table();
+        let view = Table::not_a_table("T".into());
+        let d = diff_table(&want, Some(&view));
+        assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
+        assert_eq!(d.drift().count(), 1);
+        assert!(d.changes.is_empty() && d.exists);
     }
 
     #[test]

@@ -292,6 +292,7 @@ pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
     let tables = dump
         .tables
         .iter()
+        .filter(|t| t.kind == crate::model::TableKind::Base)
         .map(|t| SourceTable {
             table: t.clone(),
             features: dump

@@ -105,15 +105,16 @@ impl IndexSource {
 pub(crate) fn tables_sql(flavor: Flavor) -> &'static str {
     match flavor {
         Flavor::MariaDb => {
-            "SELECT TABLE_NAME AS table_name, TABLE_COLLATION AS table_collation, ENGINE AS engine, \
-             TABLE_COMMENT AS table_comment, \
+            "SELECT TABLE_NAME AS table_name, TABLE_TYPE AS table_type, \
+             TABLE_COLLATION AS table_collation, ENGINE AS engine, TABLE_COMMENT AS table_comment, \
              (SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
              WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?) AS check_clauses \
              FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
         }
         Flavor::MySql | Flavor::TiDb => {
-            "SELECT TABLE_NAME AS table_name, TABLE_COLLATION AS table_collation, ENGINE AS engine, \
-             TABLE_COMMENT AS table_comment, NULL AS check_clauses \
+            "SELECT TABLE_NAME AS table_name, TABLE_TYPE AS table_type, \
+             TABLE_COLLATION AS table_collation, ENGINE AS engine, TABLE_COMMENT AS table_comment, \
+             NULL AS check_clauses \
              FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
         }
     }
@@ -171,6 +172,11 @@ pub async fn inspect_table(
     let name = head
         .opt_text("table_name")?
         .unwrap_or_else(|| table.to_string());
+    if head.opt_text("table_type")?.as_deref() != Some("BASE TABLE") {
+        // A view (or system view) under the catalog table's name: drift,
+        // never a table to alter. Nothing more is read.
+        return Ok(Some(Table::not_a_table(Ident::new(name))));
+    }
     let collation = head.opt_text("table_collation")?.unwrap_or_default();
     let engine = head.opt_text("engine")?;
     let comment = head.opt_text("table_comment")?.filter(|c| !c.is_empty());
@@ -201,6 +207,7 @@ pub async fn inspect_table(
 
     let mut out = Table {
         name: Ident::new(name),
+        kind: crate::model::TableKind::Base,
         comment,
         engine,
         charset: normalize::table_charset(&collation),

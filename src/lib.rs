@@ -33,4 +33,4 @@ pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
-pub use model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table};
+pub use model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table, TableKind};

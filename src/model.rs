@@ -308,11 +308,23 @@ impl Index {
     }
 }
 
+/// What a live name is: a base table, or something else under that name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TableKind {
+    /// A base table (the only kind a catalog declares).
+    #[default]
+    Base,
+    /// A view (or another non-table object) under the table's name.
+    View,
+}
+
 /// A table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     /// Table name.
     pub name: Ident,
+    /// Base table or view (live and dumps only; catalogs declare base tables).
+    pub kind: TableKind,
     /// Table comment, informational.
     pub comment: Option<String>,
     /// Storage engine (`InnoDB`), informational.
@@ -332,6 +344,23 @@ pub struct Table {
 }
 
 impl Table {
+    /// What live inspection or a dump reports for a name that is a view,
+    /// not a base table: only the name, kind [`TableKind::View`].
+    pub fn not_a_table(name: Ident) -> Table {
+        Table {
+            name,
+            kind: TableKind::View,
+            comment: None,
+            engine: None,
+            charset: String::new(),
+            collation: String::new(),
+            columns: Vec::new(),
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+            required_by: Vec::new(),
+        }
+    }
+
     /// Looks a column up by name (case-insensitive).
     pub fn column(&self, name: &Ident) -> Option<&Column> {
         self.columns.iter().find(|c| &c.name == name)

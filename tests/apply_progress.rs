@@ -22,6 +22,7 @@ fn jobs() -> Table {
     at.nullable = false;
     Table {
         name: "Jobs".into(),
+        kind: schema_catalog::TableKind::Base,
         comment: None,
         engine: Some("InnoDB".into()),
         charset: "utf8mb4".into(),

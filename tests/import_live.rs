@@ -8,8 +8,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use common::TestDb;
@@ -61,25 +60,6 @@ async fn import_live(db: &TestDb, opts: &ImportOptions) -> schema_catalog::Resul
     import::build(&target.display, sources, opts)
 }
 
-fn mariadb_dump(db: &TestDb, file: &Path) {
-    let opts = mysql_async::Opts::from_url(&db.url()).unwrap();
-    let out = Command::new("mariadb-dump")
-        .args(["--no-data", "--protocol=tcp"])
-        .arg(format!("-h{}", opts.ip_or_hostname()))
-        .arg(format!("-P{}", opts.tcp_port()))
-        .arg(format!("-u{}", opts.user().unwrap_or("root")))
-        .arg(&db.name)
-        .env("MYSQL_PWD", opts.pass().unwrap_or(""))
-        .output()
-        .expect("mariadb-dump is installed");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::write(file, out.stdout).unwrap();
-}
-
 #[tokio::test]
 async fn import_round_trips_check_verify_and_apply() {
     let source = TestDb::new().await;
@@ -122,7 +102,7 @@ async fn import_round_trips_check_verify_and_apply() {
 
     // the dump path writes the same files
     let file = dir.with_extension("sql");
-    mariadb_dump(&source, &file);
+    source.dump_no_data(&file);
     let d = dump::read_dump(&file, None).unwrap();
     assert_eq!(d.flavor, Some(Flavor::MariaDb));
     let from_dump = import::from_dump(&d, &ImportOptions::default()).unwrap();

@@ -143,6 +143,7 @@ fn expected_kinds() -> Table {
     };
     Table {
         name: "kinds".into(),
+        kind: schema_catalog::TableKind::Base,
         comment: Some("every type".into()),
         engine: Some("InnoDB".into()),
         charset: "utf8mb4".into(),

@@ -522,6 +522,7 @@ primary_key: [Id]
     fn key_width_follows_charset_and_type() {
         let mut t = Table {
             name: Ident::new("T"),
+            kind: crate::model::TableKind::Base,
             comment: None,
             engine: None,
             charset: "utf8mb4".into(),

@@ -89,6 +89,7 @@ pub(super) fn build_table(
     warn_duplicate_indexes(&indexes, &pk_parts, sink);
     let mut table = Table {
         name: Ident::new(name?),
+        kind: crate::model::TableKind::Base,
         comment: raw.comment,
         engine: Some(raw.engine.unwrap_or_else(|| defaults.engine.clone())),
         charset,

@@ -503,6 +503,7 @@ impl TableBuilder {
         let (charset, collation) = self.table_charset(&options)?;
         let mut table = Table {
             name: Ident::new(self.name.clone()),
+            kind: crate::model::TableKind::Base,
             comment: options.comment.clone(),
             engine: options.engine.clone(),
             charset,

@@ -107,6 +107,14 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
         match classify(&stmt.text) {
             Kind::Empty => {}
             Kind::Other => skipped += 1,
+            Kind::View(name) => {
+                // Kept by name only, so a catalog table of that name is
+                // reported as `not_a_table`, as a live plan reports it.
+                skipped += 1;
+                if !tables.iter().any(|(_, t)| t.name == name) {
+                    tables.push((stmt.line, Table::not_a_table(name)));
+                }
+            }
             Kind::Table => {
                 let parsed =
                     parse_create_table_with(&stmt.text, options).map_err(|e| err(e.to_string()))?;
@@ -227,16 +235,21 @@ pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
 enum Kind {
     Empty,
     Table,
+    /// `CREATE ... VIEW name` (mysqldump wraps it in `/*!50001 ... */`).
+    View(Ident),
     Other,
 }
 
 /// A `CREATE [OR REPLACE] [TEMPORARY] TABLE` outside a `/*!50001` view
 /// stand-in is a table; comments only is empty; anything else is other.
 fn classify(statement: &str) -> Kind {
+    let unwrapped = unwrap_comments(statement);
+    if let Some(name) = view_name(&unwrapped) {
+        return Kind::View(name);
+    }
     if statement.trim_start().starts_with("/*!50001") {
         return Kind::Other;
     }
-    let unwrapped = unwrap_comments(statement);
     let words: Vec<String> = lex(&unwrapped)
         .into_iter()
         .filter(|(k, _)| *k == Lex::Word)
@@ -263,8 +276,57 @@ fn classify(statement: &str) -> Kind {
     Kind::Other
 }
 
+/// The name in `CREATE [OR REPLACE] [ALGORITHM=..] [DEFINER=..] [SQL
+/// SECURITY ..] VIEW [db.]name AS ...`, unquoted.
+fn view_name(sql: &str) -> Option<Ident> {
+    let tokens: Vec<(Lex, &str)> = lex(sql)
+        .into_iter()
+        .filter(|(k, r)| *k != Lex::Comment && !sql[r.clone()].trim().is_empty())
+        .map(|(k, r)| (k, &sql[r]))
+        .collect();
+    let word = |i: usize| {
+        tokens
+            .get(i)
+            .filter(|(k, _)| *k == Lex::Word)
+            .map(|(_, t)| t.to_ascii_uppercase())
+    };
+    if word(0).as_deref() != Some("CREATE") {
+        return None;
+    }
+    let at = (1..tokens.len())
+        .take_while(|i| !matches!(word(*i).as_deref(), Some("AS" | "TABLE")))
+        .find(|i| word(*i).as_deref() == Some("VIEW"))?;
+    let ident = |i: usize| -> Option<String> {
+        match tokens.get(i)? {
+            (Lex::Word, t) => Some(t.to_string()),
+            (Lex::Quoted, t) if t.starts_with('`') && t.len() >= 2 => {
+                Some(t[1..t.len() - 1].replace("``", "`"))
+            }
+            _ => None,
+        }
+    };
+    let mut name = ident(at + 1)?;
+    if tokens.get(at + 2).map(|(_, t)| *t) == Some(".") {
+        name = ident(at + 3)?;
+    }
+    Some(Ident::new(name))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn views_are_recognised_by_name() {
+        use super::{view_name, Ident};
+        for sql in [
+            "CREATE VIEW `v` AS SELECT 1",
+            "CREATE OR REPLACE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `db`.`v` AS select 1",
+            " CREATE VIEW v AS SELECT 1 AS `a` ",
+        ] {
+            assert_eq!(view_name(sql), Some(Ident::new("v")), "{sql}");
+        }
+        assert_eq!(view_name("CREATE TABLE `view` (a int)"), None);
+    }
+
     use super::*;
 
     #[test]
@@ -288,7 +350,9 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(ok.tables.len(), 1);
+        assert_eq!(ok.tables.len(), 2);
+        assert_eq!(ok.table("t").unwrap().kind, crate::model::TableKind::Base);
+        assert_eq!(ok.table("v").unwrap().kind, crate::model::TableKind::View);
         assert_eq!(ok.skipped, 3);
     }
 

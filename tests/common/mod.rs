@@ -126,6 +126,27 @@ impl TestDb {
         out
     }
 
+    /// Writes `mariadb-dump --no-data` of the schema to `file` (the client
+    /// must be installed; `.ci/run` installs it with the server).
+    pub fn dump_no_data(&self, file: &std::path::Path) {
+        let opts = mysql_async::Opts::from_url(&self.url()).unwrap();
+        let out = std::process::Command::new("mariadb-dump")
+            .args(["--no-data", "--protocol=tcp"])
+            .arg(format!("-h{}", opts.ip_or_hostname()))
+            .arg(format!("-P{}", opts.tcp_port()))
+            .arg(format!("-u{}", opts.user().unwrap_or("root")))
+            .arg(&self.name)
+            .env("MYSQL_PWD", opts.pass().unwrap_or(""))
+            .output()
+            .expect("mariadb-dump is installed");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(file, out.stdout).unwrap();
+    }
+
     /// A checksum of a table's rows over the given columns.
     ///
     /// Order-independent and size-independent: (rows, "sum of CRC32 / xor of

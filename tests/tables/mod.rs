@@ -64,6 +64,7 @@ pub fn with_default(mut c: Column, d: DefaultValue) -> Column {
 pub fn table(name: &str, comment: Option<&str>) -> Table {
     Table {
         name: name.into(),
+        kind: schema_catalog::TableKind::Base,
         comment: comment.map(str::to_string),
         engine: Some("InnoDB".into()),
         charset: "utf8mb4".into(),

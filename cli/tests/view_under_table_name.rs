@@ -1,0 +1,82 @@
+//! A view under a catalog table's name is drift (`not_a_table`): verify
+//! fails, apply refuses before any DDL, and a dump plan agrees with the live one.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::TestDb;
+
+const TABLE: &str = "table: W1
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+  - { name: K, type: varchar(64) }
+primary_key: [Id]
+indexes:
+  - { name: idx_k, columns: [K] }
+";
+
+fn catalog_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("view-under-table-name");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("w1.yaml"), TABLE).unwrap();
+    dir
+}
+
+fn catalog(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .arg("--catalog")
+        .arg(dir)
+        .args(["--format", "json"])
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), doc)
+}
+
+#[tokio::test]
+async fn a_view_with_the_tables_name_is_refused_live_and_offline() {
+    let dir = catalog_dir();
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE `b` (`Id` bigint unsigned NOT NULL, `K` varchar(64), PRIMARY KEY (`Id`))",
+        "CREATE VIEW `W1` AS SELECT `Id`, `K` FROM `b`",
+    ])
+    .await;
+    let before = db.snapshot().await;
+    let url = db.url();
+
+    let (code, doc) = catalog(&dir, &["--database-url", &url, "verify"]);
+    assert_eq!(code, Some(1), "{doc}");
+    assert_eq!(doc["problems"][0]["kind"], "not_a_table", "{doc}");
+    assert_eq!(doc["problems"][0]["actual"], "VIEW", "{doc}");
+
+    let (code, doc) = catalog(&dir, &["--database-url", &url, "apply"]);
+    assert_eq!(code, Some(1), "{doc}");
+    assert_eq!(doc["server_ddl_count"], 0, "{doc}");
+    assert_eq!(doc["drift"][0]["kind"], "not_a_table", "{doc}");
+    assert_eq!(db.snapshot().await, before, "nothing changed");
+
+    let (live_code, live) = catalog(&dir, &["--database-url", &url, "plan"]);
+    let dump = Path::new(env!("CARGO_TARGET_TMPDIR")).join("view-under-table-name.sql");
+    db.dump_no_data(&dump);
+    let (dump_code, offline) = catalog(&dir, &["plan", "--against", dump.to_str().unwrap()]);
+    assert_eq!(
+        (live_code, dump_code),
+        (Some(1), Some(1)),
+        "{live}\n{offline}"
+    );
+    assert_eq!(live["drift"], offline["drift"]);
+    assert_eq!(live["steps"], offline["steps"]);
+}
