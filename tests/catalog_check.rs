@@ -104,6 +104,7 @@ fixtures! {
     consumer_only_column_in_base_index: "consumer-only-column-in-base-index", 3, 0;
     bad_consumer_name: "bad-consumer-name", 3, 0;
     no_tables: "no-tables", 2, 0;
+    bad_default: "bad-default", 5, 0;
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::ident::Ident;
 use crate::model::Table;
 
+mod defaults;
 mod raw;
 mod sink;
 mod table;

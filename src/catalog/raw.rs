@@ -107,7 +107,9 @@ pub(super) struct RawColumn {
     pub auto_increment: bool,
     pub charset: Option<String>,
     pub collation: Option<String>,
-    /// Raw SQL default; a YAML number or bool is accepted too.
+    /// Raw SQL default; a YAML number or bool is accepted too. `default:
+    /// null` (or `NULL`, `~`) is kept as `Some(Value::Null)`, apart from absent.
+    #[serde(default, deserialize_with = "present")]
     pub default: Option<Value>,
     pub comment: Option<String>,
     #[serde(default)]
@@ -400,4 +402,9 @@ mod tests {
         assert_eq!(closest("primary", TABLE_KEYS), None);
         assert_eq!(closest("index", TABLE_KEYS), Some("indexes"));
     }
+}
+
+/// Deserializes a present key as `Some`, even when its value is YAML null.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }

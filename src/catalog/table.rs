@@ -255,6 +255,15 @@ fn column_from_raw(
         .default
         .as_ref()
         .and_then(|v| parse_default(sink, object, v));
+    let explicit_null = matches!(&rc.default, Some(serde_yaml::Value::String(s)) if s.trim().eq_ignore_ascii_case("null"))
+        || matches!(&rc.default, Some(serde_yaml::Value::Null));
+    let nullable = rc.nullable.unwrap_or(true);
+    let canonical = default.as_ref().map(|d| d.canonical(ty.is_numeric()));
+    if let Some(message) =
+        super::defaults::default_problem(&ty, nullable, explicit_null, canonical.as_ref())
+    {
+        sink.error(Some(object.to_string()), message);
+    }
     if rc.auto_increment {
         if !ty.is_integer() {
             sink.error(
@@ -361,6 +370,7 @@ fn parse_default(sink: &mut Sink, object: &str, value: &serde_yaml::Value) -> Op
         Value::String(s) => DefaultValue::parse_sql(s),
         Value::Number(n) => DefaultValue::parse_sql(&n.to_string()),
         Value::Bool(b) => Some(DefaultValue::Literal(if *b { "1" } else { "0" }.into())),
+        Value::Null => None,
         _ => {
             sink.error(
                 Some(object.to_string()),
