@@ -376,6 +376,11 @@ fn retain_known(
     }
 }
 
+/// Deserializes a present key as `Some`, even when its value is YAML null.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,9 +407,4 @@ mod tests {
         assert_eq!(closest("primary", TABLE_KEYS), None);
         assert_eq!(closest("index", TABLE_KEYS), Some("indexes"));
     }
-}
-
-/// Deserializes a present key as `Some`, even when its value is YAML null.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
 }
