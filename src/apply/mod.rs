@@ -23,7 +23,7 @@ use crate::flavor::Flavor;
 use crate::model::Table;
 use crate::plan::{self, Plan};
 use crate::verify::diff_all;
-use step::{run_step, StepCtx, StepError};
+use step::{run_step, StepCtx, StepError, StepFailure};
 
 /// How apply runs.
 #[derive(Clone)]
@@ -81,25 +81,29 @@ pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) ->
 /// verify. Database errors (unreachable, lock held, timeout) are `Err`;
 /// everything else is in the report's [`Outcome`].
 pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Result<ApplyReport> {
-    let mut lock_session = db::connect(target, opts.read_timeout).await?;
+    // The lock is held by the session that inspects and runs the DDL: it
+    // cannot be lost while the run goes on (a dead session ends the run
+    // too), and it is released when the session ends, also on a kill. A
+    // user-level lock survives the implicit commits of DDL.
+    let mut session = db::connect(target, opts.read_timeout).await?;
     let name = lock_name(&target.schema);
-    lock::acquire(&mut lock_session, &name, opts.lock_timeout).await?;
-    let result = run(target, tables, opts, &name).await;
-    lock::release(&mut lock_session, &name).await;
-    let _ = lock_session.disconnect().await;
+    lock::acquire(&mut session, &name, opts.lock_timeout).await?;
+    let result = run(&mut session, target, tables, opts, &name).await;
+    lock::release(&mut session, &name).await;
+    let _ = session.disconnect().await;
     result
 }
 
 async fn run(
+    session: &mut Session,
     target: &Target,
     tables: &[Table],
     opts: &ApplyOptions,
     lock: &str,
 ) -> Result<ApplyReport> {
-    let mut session = db::connect(target, opts.read_timeout).await?;
     let flavor = session.flavor();
-    let counter_before = ddl_counter(&mut session, flavor).await?;
-    let plan = plan_live(&mut session, &target.schema, tables).await?;
+    let counter_before = ddl_counter(session, flavor).await?;
+    let plan = plan_live(session, &target.schema, tables).await?;
     let mut report = ApplyReport {
         flavor,
         lock: lock.to_string(),
@@ -111,7 +115,7 @@ async fn run(
     };
     if plan.is_refused() {
         report.outcome = Outcome::RefusedDrift;
-        report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+        report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
     if opts.dry_run {
@@ -121,7 +125,7 @@ async fn run(
             .map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0))
             .collect();
         report.outcome = Outcome::DryRun;
-        report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+        report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
     let total = plan.steps.len();
@@ -139,19 +143,20 @@ async fn run(
             total,
         };
         let started = Instant::now();
-        let result = run_step(&ctx, &mut session, want, step).await;
+        let result = run_step(&ctx, session, want, step).await;
         let ms = started.elapsed().as_millis() as u64;
-        let ddl_issued = report.steps.iter().any(|s| s.status == StepStatus::Applied);
+        let earlier_ddl = report.steps.iter().any(|s| s.status == StepStatus::Applied);
         match result {
             Ok((status, sql)) => {
                 report.steps.push(step_report(step, sql, status, ms));
                 ctx.emit(step, ProgressEvent::Finished(status));
             }
-            Err(err) => {
+            Err(StepFailure { error, ddl_ran }) => {
+                let ddl_issued = earlier_ddl || ddl_ran;
                 report
                     .steps
                     .push(step_report(step, step.sql.clone(), StepStatus::Failed, ms));
-                report.outcome = match err {
+                report.outcome = match error {
                     StepError::Drift(problems) => {
                         let message = format!(
                             "table `{}` drifted during the run: {}",
@@ -172,14 +177,22 @@ async fn run(
                         message,
                         ddl_issued,
                     },
-                    StepError::Db(e) => return Err(e),
+                    // The connection failed mid-run: the report still says
+                    // what was done; the counter may be unreadable now.
+                    StepError::Db(e) => Outcome::Stopped {
+                        message: e.to_string(),
+                        ddl_issued,
+                    },
                 };
-                report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
+                report.server_ddl_count = count_since(session, flavor, counter_before)
+                    .await
+                    .ok()
+                    .flatten();
                 return Ok(report);
             }
         }
     }
-    let final_diffs = diff_all(&mut session, &target.schema, tables).await?;
+    let final_diffs = diff_all(session, &target.schema, tables).await?;
     let left: Vec<String> = final_diffs
         .iter()
         .flat_map(|d| d.problems.iter().map(ToString::to_string))
@@ -190,8 +203,7 @@ async fn run(
             ddl_issued: report.steps.iter().any(|s| s.status == StepStatus::Applied),
         };
     }
-    report.server_ddl_count = count_since(&mut session, flavor, counter_before).await?;
-    let _ = session.disconnect().await;
+    report.server_ddl_count = count_since(session, flavor, counter_before).await?;
     Ok(report)
 }
 

@@ -32,6 +32,24 @@ impl From<Error> for StepError {
     }
 }
 
+/// A step that did not complete, and whether its own DDL had already
+/// changed the schema (it ran, but the read-back failed or was not exact).
+pub(crate) struct StepFailure {
+    /// What went wrong.
+    pub error: StepError,
+    /// Whether this step's DDL was executed successfully before the failure.
+    pub ddl_ran: bool,
+}
+
+impl<E: Into<StepError>> From<E> for StepFailure {
+    fn from(e: E) -> Self {
+        StepFailure {
+            error: e.into(),
+            ddl_ran: false,
+        }
+    }
+}
+
 /// Server errors that mean "a concurrent actor created it first".
 const ALREADY_EXISTS: [u16; 3] = [1050, 1060, 1061];
 /// Server errors that mean "this cannot be done without locking".
@@ -63,7 +81,7 @@ pub(crate) async fn run_step(
     session: &mut Session,
     want: &Table,
     step: &Step,
-) -> Result<(StepStatus, String), StepError> {
+) -> Result<(StepStatus, String), StepFailure> {
     let before = read_diff(session, ctx.schema, want).await?;
     check_no_drift(&before)?;
     if !needs(&before, &step.change)? {
@@ -84,14 +102,21 @@ pub(crate) async fn run_step(
                 "the server cannot do this online (error {code}: {message}); refusing to take a \
                  blocking table lock. Run `{sql}` without the ALGORITHM/LOCK clause in a maintenance \
                  window, then rerun apply"
-            )))
+            ))
+            .into())
         }
         Err((code, message)) => {
-            return Err(StepError::Failed(format!("`{sql}` failed: error {code}: {message}")))
+            return Err(StepError::Failed(format!("`{sql}` failed: error {code}: {message}")).into())
         }
     };
-    let after = read_diff(session, ctx.schema, want).await?;
-    require_exact(&after, &step.change, status)?;
+    let ddl_ran = status == StepStatus::Applied;
+    let after = read_diff(session, ctx.schema, want)
+        .await
+        .map_err(|e| StepFailure {
+            error: e.into(),
+            ddl_ran,
+        })?;
+    require_exact(&after, &step.change, status).map_err(|error| StepFailure { error, ddl_ran })?;
     Ok((status, sql))
 }
 

@@ -1,0 +1,50 @@
+//! What the library's apply report says when a step's own DDL ran but the
+//! object did not read back exact (a shape the catalog lint would refuse,
+//! built here in code to get past it).
+
+mod common;
+
+use common::TestDb;
+use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::{db, Column, ColumnType, DefaultValue, IndexPart, Table};
+
+#[tokio::test]
+async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
+    let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+    id.nullable = false;
+    // MariaDB stores CURRENT_TIMESTAMP on a datetime(6) as current_timestamp(6):
+    // the created column cannot read back as declared.
+    let mut at = Column::new("At", ColumnType::DateTime(6));
+    at.default = Some(DefaultValue::CurrentTimestamp(0));
+    let t = Table {
+        name: "P1".into(),
+        kind: schema_catalog::TableKind::Base,
+        comment: None,
+        engine: Some("InnoDB".into()),
+        charset: "utf8mb4".into(),
+        collation: "utf8mb4_bin".into(),
+        columns: vec![id, at],
+        primary_key: vec![IndexPart::column("Id")],
+        indexes: vec![],
+        required_by: vec![],
+    };
+    let db = TestDb::new().await;
+    let target = db::parse_url(&db.url()).unwrap();
+    let report = apply::apply(&target, &[t], &ApplyOptions::default())
+        .await
+        .unwrap();
+    match &report.outcome {
+        Outcome::Stopped {
+            message,
+            ddl_issued,
+        } => {
+            assert!(*ddl_issued, "the CREATE TABLE ran: {message}");
+            assert!(message.contains("not exact"), "{message}");
+        }
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    assert_eq!(report.steps.len(), 1);
+    assert_eq!(report.steps[0].status, StepStatus::Failed);
+    assert_eq!(report.server_ddl_count, Some(1));
+    assert_eq!(db.snapshot().await.len(), 1, "the table exists");
+}
