@@ -8,6 +8,7 @@ use std::fmt;
 use crate::ddl::key_parts;
 use crate::ident::quote_ident;
 use crate::model::{Column, Index, IndexKind, IndexPart, Table, TableKind};
+use crate::readiness::{self, IndexProblem, IndexReadiness};
 use crate::Ident;
 
 /// What a [`Problem`] is about.
@@ -344,7 +345,7 @@ fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut push =
         |kind, e: String, a: String| out.push(problem(t, want.name.as_str(), kind, &e, &a));
-    if want.ty != have.ty {
+    if !want.ty.same_storage(&have.ty) {
         push(
             ProblemKind::ColumnType,
             want.ty.to_string(),
@@ -456,71 +457,57 @@ pub fn describe_index(i: &Index) -> String {
     format!("{kind} {}{vis}", key_parts(&i.parts))
 }
 
+/// A same-named index's drift, by the one exact-index rule
+/// ([`readiness::check_index`]), each finding as its problem kind.
 fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem> {
-    let mut out = Vec::new();
-    let (e, a) = (describe_index(want), describe_index(have));
-    let mut push = |kind| out.push(problem(t, want.name.as_str(), kind, &e, &a));
-    if have.kind != want.kind {
-        push(ProblemKind::IndexKind);
-    }
-    if have.unique != want.unique {
-        push(ProblemKind::IndexUniqueness);
-    }
-    if have
-        .parts
-        .iter()
-        .any(|p| matches!(p, IndexPart::Expression(_)))
-    {
-        push(ProblemKind::IndexExpression);
-    }
-    if have.parts.iter().any(|p| {
-        matches!(
-            p,
-            IndexPart::Column {
-                prefix: Some(_),
-                ..
-            }
-        )
-    }) {
-        push(ProblemKind::IndexPrefix);
-    }
-    if !have.visible && want.visible {
-        push(ProblemKind::IndexInvisible);
-    }
-    let names = |parts: &[IndexPart]| -> Vec<Option<Ident>> {
-        parts.iter().map(|p| p.column_name().cloned()).collect()
+    let IndexReadiness::NotReady(found) = readiness::check_index(Some(have), want) else {
+        return Vec::new();
     };
-    let (wn, hn) = (names(&want.parts), names(&have.parts));
-    if wn != hn {
-        let mut ws: Vec<String> = wn.iter().flatten().map(Ident::key).collect();
-        let mut hs: Vec<String> = hn.iter().flatten().map(Ident::key).collect();
-        ws.sort();
-        hs.sort();
-        if ws == hs && wn.len() == hn.len() {
-            push(ProblemKind::IndexOrder);
-        } else if !hn.iter().any(Option::is_none) {
-            push(ProblemKind::IndexColumns);
-        }
-    } else {
-        let desc = |parts: &[IndexPart]| -> Vec<bool> {
-            parts
-                .iter()
-                .map(|p| {
-                    matches!(
-                        p,
-                        IndexPart::Column {
-                            descending: true,
-                            ..
-                        }
-                    )
-                })
-                .collect()
+    let expression = found
+        .iter()
+        .any(|p| matches!(p, IndexProblem::Expression { .. }));
+    let mut kinds: Vec<ProblemKind> = Vec::new();
+    for p in &found {
+        let kind = match p {
+            IndexProblem::Missing => ProblemKind::MissingIndex,
+            IndexProblem::Uniqueness { .. } => ProblemKind::IndexUniqueness,
+            // With an expression part the column list differs anyway: the
+            // expression is the finding.
+            IndexProblem::Columns { .. } if expression => continue,
+            IndexProblem::Columns { .. } if same_columns_reordered(want, have) => {
+                ProblemKind::IndexOrder
+            }
+            IndexProblem::Columns { .. } => ProblemKind::IndexColumns,
+            IndexProblem::Prefix { .. } => ProblemKind::IndexPrefix,
+            IndexProblem::Descending { .. } => ProblemKind::IndexOrder,
+            IndexProblem::Expression { .. } => ProblemKind::IndexExpression,
+            IndexProblem::NotVisible => ProblemKind::IndexInvisible,
+            IndexProblem::Kind { .. } => ProblemKind::IndexKind,
         };
-        if desc(&want.parts) != desc(&have.parts) {
-            push(ProblemKind::IndexOrder);
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
         }
     }
-    out
+    let (e, a) = (describe_index(want), describe_index(have));
+    kinds
+        .into_iter()
+        .map(|kind| problem(t, want.name.as_str(), kind, &e, &a))
+        .collect()
+}
+
+/// The same column names (case-insensitive), in another order.
+fn same_columns_reordered(want: &Index, have: &Index) -> bool {
+    let names = |i: &Index| -> Vec<String> {
+        let mut v: Vec<String> = i
+            .parts
+            .iter()
+            .filter_map(IndexPart::column_name)
+            .map(Ident::key)
+            .collect();
+        v.sort();
+        v
+    };
+    want.parts.len() == have.parts.len() && names(want) == names(have)
 }
 
 #[cfg(test)]
