@@ -192,8 +192,8 @@ impl Change {
 pub struct TableDiff {
     /// Table name.
     pub table: Ident,
-    /// Whether the table exists.
-    pub exists: bool,
+    /// The live table as read (absent: `None`), kept for readable diffs.
+    pub live: Option<Table>,
     /// Additive changes, in apply order (columns before indexes).
     pub changes: Vec<Change>,
     /// Missing and drift problems (verify fails on any).
@@ -203,6 +203,16 @@ pub struct TableDiff {
 }
 
 impl TableDiff {
+    /// Whether something exists under the table's name.
+    pub fn exists(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// Whether the table exists and is incomplete or drifted: worth a diff.
+    pub fn needs_diff(&self) -> bool {
+        self.exists() && !self.problems.is_empty()
+    }
+
     /// Drift only (excludes what is merely missing).
     pub fn drift(&self) -> impl Iterator<Item = &Problem> {
         self.problems
@@ -220,7 +230,7 @@ impl TableDiff {
 pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
     let mut d = TableDiff {
         table: want.name.clone(),
-        exists: have.is_some(),
+        live: have.cloned(),
         changes: Vec::new(),
         problems: Vec::new(),
         unmanaged: Vec::new(),
@@ -685,7 +695,7 @@ mod tests {
         let d = diff_table(&want, Some(&view));
         assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
         assert_eq!(d.drift().count(), 1);
-        assert!(d.changes.is_empty() && d.exists);
+        assert!(d.changes.is_empty() && d.exists());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use crate::ddl::{self, ColumnAlgorithm};
 use crate::diff::{Change, Problem, TableDiff};
 use crate::flavor::Flavor;
+use crate::model::Table;
 
 /// One step: the change it comes from and the SQL that makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +53,9 @@ pub struct Plan {
     pub drift: Vec<Problem>,
     /// Objects the catalog does not name (informational).
     pub unmanaged: Vec<Problem>,
+    /// The existing tables that are incomplete or drifted, as read, for
+    /// readable diffs (sorted by name).
+    pub live: Vec<Table>,
 }
 
 impl Plan {
@@ -67,10 +71,10 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
     let mut sorted: Vec<&TableDiff> = diffs.iter().collect();
     sorted.sort_by(|a, b| a.table.cmp(&b.table));
     let mut steps = Vec::new();
-    for d in sorted.iter().filter(|d| !d.exists) {
+    for d in sorted.iter().filter(|d| !d.exists()) {
         steps.extend(d.changes.iter().cloned());
     }
-    for d in sorted.iter().filter(|d| d.exists) {
+    for d in sorted.iter().filter(|d| d.exists()) {
         let (cols, idxs): (Vec<&Change>, Vec<&Change>) = d
             .changes
             .iter()
@@ -95,5 +99,10 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
             .collect(),
         drift,
         unmanaged,
+        live: sorted
+            .iter()
+            .filter(|d| d.needs_diff())
+            .filter_map(|d| d.live.clone())
+            .collect(),
     }
 }

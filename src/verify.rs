@@ -44,6 +44,9 @@ pub struct VerifyReport {
     pub problems: Vec<Problem>,
     /// Objects the catalog does not name (informational; never fail verify).
     pub unmanaged: Vec<Problem>,
+    /// The existing tables with problems, as read, for readable diffs.
+    #[serde(skip)]
+    pub live: Vec<Table>,
 }
 
 /// Inspects `tables` one by one (a fixed number of bounded reads each) and
@@ -110,6 +113,11 @@ pub async fn verify(
         consumer: consumer.map(str::to_string),
         problems,
         unmanaged,
+        live: diffs
+            .into_iter()
+            .filter(|d| d.needs_diff())
+            .filter_map(|d| d.live)
+            .collect(),
     })
 }
 

@@ -111,7 +111,7 @@ async fn plan(cli: &Cli) -> Result<u8> {
         .with_context(|| format!("planning against {}", target.display))?;
     let _ = session.disconnect().await;
     print::plan(cli.format, &target.display, &plan);
-    offline::live_diffs(cli, &target, &tables, &offline::plan_tables(&plan)).await?;
+    offline::print_table_diffs(cli, &tables, &plan.live, plan.flavor, &target.display);
     Ok(if plan.is_refused() {
         exit::DRIFT
     } else {
@@ -137,7 +137,7 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     .await??;
     print::verify(cli.format, &target.display, &report);
     let tables = verify::scope(&catalog, consumer)?;
-    offline::live_diffs(cli, &target, &tables, &offline::verify_tables(&report)).await?;
+    offline::print_table_diffs(cli, &tables, &report.live, report.flavor, &target.display);
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
 }
 

@@ -6,12 +6,10 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::Result;
-use schema_catalog::diff::{diff_table, ProblemKind};
+use schema_catalog::diff::diff_table;
 use schema_catalog::import::{self, ImportOptions, Imported};
-use schema_catalog::plan::Plan;
 use schema_catalog::textdiff::{self, LineKind, TableText};
-use schema_catalog::verify::VerifyReport;
-use schema_catalog::{db, dump, inspect, Flavor, Ident, Table};
+use schema_catalog::{db, dump, Flavor, Ident, Table};
 use serde_json::json;
 
 use crate::args::{Cli, Format};
@@ -33,16 +31,7 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
     let plan = schema_catalog::plan::plan(&diffs, flavor);
     let source = file.display().to_string();
     print::plan(cli.format, &source, &plan);
-    if cli.format == Format::Human {
-        let texts = textdiff::table_texts(
-            &tables,
-            |n| dump.table(n.as_str()),
-            &plan_tables(&plan),
-            flavor,
-            &source,
-        );
-        print_diffs(&texts);
-    }
+    print_table_diffs(cli, &tables, &plan.live, flavor, &source);
     Ok(if plan.is_refused() {
         exit::DRIFT
     } else {
@@ -50,63 +39,27 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
     })
 }
 
-/// Tables a plan shows as drifted or incomplete (existing, with steps or drift).
-pub fn plan_tables(plan: &Plan) -> BTreeSet<Ident> {
-    let mut out: BTreeSet<Ident> = plan
-        .drift
-        .iter()
-        .map(|p| Ident::new(p.table.as_str()))
-        .collect();
-    out.extend(
-        plan.steps
-            .iter()
-            .filter(|s| s.change.kind() != "create_table")
-            .map(|s| s.change.table().clone()),
-    );
-    out
-}
-
-/// Tables verify found drifted or incomplete (existing, with problems).
-pub fn verify_tables(report: &VerifyReport) -> BTreeSet<Ident> {
-    report
-        .problems
-        .iter()
-        .filter(|p| p.kind != ProblemKind::MissingTable)
-        .map(|p| Ident::new(p.table.as_str()))
-        .collect()
-}
-
-/// Human output only: re-reads the named tables (bounded, one table at a
-/// time) and prints their diffs against the catalog.
-pub async fn live_diffs(
+/// Human output only: the diff of every incomplete or drifted table
+/// against its catalog shape, from the tables the report already read.
+pub fn print_table_diffs(
     cli: &Cli,
-    target: &db::Target,
-    tables: &[Table],
-    names: &BTreeSet<Ident>,
-) -> Result<()> {
-    if cli.format != Format::Human || names.is_empty() {
-        return Ok(());
+    catalog: &[Table],
+    live: &[Table],
+    flavor: Flavor,
+    source: &str,
+) {
+    if cli.format != Format::Human || live.is_empty() {
+        return;
     }
-    let timeout = std::time::Duration::from_secs(cli.timeout.max(1));
-    let mut session = db::connect(target, timeout).await?;
-    let flavor = session.flavor();
-    let list: Vec<Ident> = names.iter().cloned().collect();
-    let haves = inspect::inspect_tables(&mut session, &target.schema, &list).await?;
-    let _ = session.disconnect().await;
+    let names: BTreeSet<Ident> = live.iter().map(|t| t.name.clone()).collect();
     let texts = textdiff::table_texts(
-        tables,
-        |n| {
-            haves
-                .iter()
-                .find(|(name, _)| name == n)
-                .and_then(|(_, t)| t.as_ref())
-        },
-        names,
+        catalog,
+        |n| live.iter().find(|t| &t.name == n),
+        &names,
         flavor,
-        &target.display,
+        source,
     );
     print_diffs(&texts);
-    Ok(())
 }
 
 /// Prints diffs on stdout; colored when stdout is a terminal and NO_COLOR is unset.

@@ -193,6 +193,7 @@ fn unreachable_server_exits_3_without_the_password() {
     let out = verify(&url, &["--format", "json"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(!text(&out.stdout).contains(PASSWORD));
+    assert!(!text(&out.stderr).contains(PASSWORD));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["exit_code"], 3);
 }
@@ -210,7 +211,7 @@ fn bad_credentials_exit_3_without_the_password() {
     assert_database_error(&out, "login refused for user `root` (error 1045)");
     // An unknown user (MariaDB answers 1698): still one line, exit 3.
     let out = verify(&format!("mysql://sc_no_such_user:{PASSWORD}@{host}/x"), &[]);
-    assert_database_error(&out, "sc_no_such_user");
+    assert_database_error(&out, "login refused for user `sc_no_such_user`");
 }
 
 #[test]

@@ -139,13 +139,13 @@ fn check_no_drift(d: &TableDiff) -> Result<(), StepError> {
 /// shape is not in this run's plan: stop, and let a rerun plan it).
 fn needs(d: &TableDiff, change: &Change) -> Result<bool, StepError> {
     if let Change::AddTable(t) = change {
-        if d.exists && !d.is_satisfied() {
+        if d.exists() && !d.is_satisfied() {
             return Err(StepError::Failed(format!(
                 "table `{}` appeared during the run without its full shape; rerun apply to add the rest",
                 t.name
             )));
         }
-        return Ok(!d.exists);
+        return Ok(!d.exists());
     }
     Ok(d.changes.contains(change))
 }
