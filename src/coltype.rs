@@ -229,7 +229,13 @@ impl ColumnType {
 
     /// Whether the type can be an index key part without a prefix length.
     pub fn is_indexable_whole(&self) -> bool {
-        !matches!(
+        !self.is_large_object()
+    }
+
+    /// text, blob and json families: no whole-column key, no literal default
+    /// on MySQL/TiDB.
+    pub fn is_large_object(&self) -> bool {
+        matches!(
             self,
             ColumnType::Text
                 | ColumnType::MediumText

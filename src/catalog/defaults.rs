@@ -64,6 +64,11 @@ fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
         .all(|c| c.is_ascii_digit())
         && !v.is_empty()
         && v != "-";
+    if ty.is_large_object() {
+        return Some(format!(
+            "a literal default on a {ty} column is refused by MySQL and TiDB (error 1101): remove `default`"
+        ));
+    }
     match ty {
         ColumnType::Boolean => (v != "0" && v != "1")
             .then(|| format!("default `{v}` on a boolean column: use true, false, 0 or 1")),
@@ -83,19 +88,11 @@ fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
             .then(|| format!("default `{v}` is {} characters, longer than the column's {n}", v.chars().count())),
         ColumnType::Binary(n) | ColumnType::Varbinary(n) => (v.len() > *n as usize)
             .then(|| format!("default `{v}` is {} bytes, longer than the column's {n}", v.len())),
-        ColumnType::Text
-        | ColumnType::MediumText
-        | ColumnType::LongText
-        | ColumnType::Blob
-        | ColumnType::MediumBlob
-        | ColumnType::LongBlob
-        | ColumnType::Json => Some(format!(
-            "a literal default on a {ty} column is refused by MySQL and TiDB (error 1101): remove `default`"
-        )),
         ColumnType::Date => (!is_date(v)).then(|| format!("default `{v}` on a date column: write 'YYYY-MM-DD'")),
         ColumnType::DateTime(_) | ColumnType::Timestamp(_) => (!is_datetime(v))
             .then(|| format!("default `{v}` on a {ty} column: write 'YYYY-MM-DD hh:mm:ss[.ffffff]' or CURRENT_TIMESTAMP")),
-        ColumnType::Other(_) => None,
+        // Large objects are handled above; `Other` never comes from a catalog.
+        _ => None,
     }
 }
 
