@@ -146,6 +146,17 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
         if let Some(expr) = &c.generated {
             push(object.clone(), format!("generated column (AS ({expr}))"));
         }
+        // The same rule `catalog check` applies: a default the catalog
+        // refuses (e.g. a literal on a json column, MariaDB-only) is not
+        // imported into a catalog that would then fail its own check.
+        if let Some(problem) =
+            crate::catalog::default_problem(&c.ty, c.nullable, false, c.default.as_ref())
+        {
+            push(
+                object.clone(),
+                format!("its default cannot be declared: {problem}"),
+            );
+        }
         if let Some(co) = &c.collation {
             if charset_of(co).is_none() {
                 push(
@@ -636,5 +647,15 @@ mod tests {
         assert_eq!(t.columns.len(), 2);
         let idx: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(idx, ["ok"]);
+    }
+
+    #[test]
+    fn defaults_check_would_refuse_are_not_imported() {
+        let text = "CREATE TABLE t (a int NOT NULL, j longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT '[]' CHECK (json_valid(`j`)), PRIMARY KEY (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let dump =
+            dump::parse_dump(text, Path::new("d.sql"), Some(crate::Flavor::MariaDb)).unwrap();
+        let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("column `j`"), "{err}");
+        assert!(err.to_string().contains("json"), "{err}");
     }
 }

@@ -7,7 +7,7 @@ use crate::model::DefaultValue;
 
 /// What is wrong with `default` on a column of `ty`, if anything.
 /// `explicit_null`: the catalog wrote `default: NULL`.
-pub(super) fn default_problem(
+pub(crate) fn default_problem(
     ty: &ColumnType,
     nullable: bool,
     explicit_null: bool,

@@ -10,6 +10,7 @@ use crate::ident::Ident;
 use crate::model::Table;
 
 mod defaults;
+pub(crate) use defaults::default_problem;
 mod raw;
 mod sink;
 mod table;
