@@ -27,6 +27,16 @@ impl IntKind {
             IntKind::Big => "bigint",
         }
     }
+    /// The values the type holds.
+    pub fn range(self, unsigned: bool) -> (i128, i128) {
+        let bits = self.bytes() * 8;
+        if unsigned {
+            (0, (1i128 << bits) - 1)
+        } else {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        }
+    }
+
     fn bytes(self) -> u32 {
         match self {
             IntKind::Tiny => 1,

@@ -235,13 +235,13 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         problems: Vec::new(),
         unmanaged: Vec::new(),
     };
-    if let Some(other) = have.filter(|h| h.kind != TableKind::Base) {
+    if let Some(TableKind::NotATable(table_type)) = have.map(|h| &h.kind) {
         d.problems.push(problem(
             want,
             want.name.as_str(),
             ProblemKind::NotATable,
             "BASE TABLE",
-            &format!("{:?}", other.kind).to_uppercase(),
+            table_type,
         ));
         return d;
     }
@@ -691,7 +691,7 @@ mod tests {
     #[test]
     fn a_view_under_the_name_is_drift_with_no_change() {
         let want = table();
-        let view = Table::not_a_table("T".into());
+        let view = Table::not_a_table("T".into(), "VIEW");
         let d = diff_table(&want, Some(&view));
         assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
         assert_eq!(d.drift().count(), 1);

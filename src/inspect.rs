@@ -14,7 +14,7 @@ use crate::db::{ServerInfo, Session};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
-use crate::model::Table;
+use crate::model::{Table, TableKind};
 use crate::normalize::{self, RawColumn, RawIndexRow};
 
 /// Where a server's index rows are read from.
@@ -172,10 +172,11 @@ pub async fn inspect_table(
     let name = head
         .opt_text("table_name")?
         .unwrap_or_else(|| table.to_string());
-    if head.opt_text("table_type")?.as_deref() != Some("BASE TABLE") {
-        // A view (or system view) under the catalog table's name: drift,
-        // never a table to alter. Nothing more is read.
-        return Ok(Some(Table::not_a_table(Ident::new(name))));
+    let table_type = head.opt_text("table_type")?.unwrap_or_default();
+    if TableKind::from_table_type(&table_type) != TableKind::Base {
+        // A view or sequence under the catalog table's name: drift, never a
+        // table to alter. Nothing more is read.
+        return Ok(Some(Table::not_a_table(Ident::new(name), &table_type)));
     }
     let collation = head.opt_text("table_collation")?.unwrap_or_default();
     let engine = head.opt_text("engine")?;

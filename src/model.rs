@@ -309,13 +309,25 @@ impl Index {
 }
 
 /// What a live name is: a base table, or something else under that name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum TableKind {
-    /// A base table (the only kind a catalog declares).
+    /// A base table (the only kind a catalog declares), system-versioned or not.
     #[default]
     Base,
-    /// A view (or another non-table object) under the table's name.
-    View,
+    /// Something else under the table's name, with the server's TABLE_TYPE
+    /// (`VIEW`, `SYSTEM VIEW`, `SEQUENCE`).
+    NotATable(String),
+}
+
+impl TableKind {
+    /// The kind for an information_schema TABLE_TYPE: `BASE TABLE` and
+    /// MariaDB's `SYSTEM VERSIONED` are base tables; anything else is not.
+    pub fn from_table_type(table_type: &str) -> TableKind {
+        match table_type.trim().to_ascii_uppercase().as_str() {
+            "BASE TABLE" | "SYSTEM VERSIONED" => TableKind::Base,
+            other => TableKind::NotATable(other.to_string()),
+        }
+    }
 }
 
 /// A table.
@@ -344,12 +356,12 @@ pub struct Table {
 }
 
 impl Table {
-    /// What live inspection or a dump reports for a name that is a view,
-    /// not a base table: only the name, kind [`TableKind::View`].
-    pub fn not_a_table(name: Ident) -> Table {
+    /// What live inspection or a dump reports for a name that is not a base
+    /// table (`table_type`: `VIEW`, `SEQUENCE` ...): only the name and kind.
+    pub fn not_a_table(name: Ident, table_type: &str) -> Table {
         Table {
             name,
-            kind: TableKind::View,
+            kind: TableKind::NotATable(table_type.to_string()),
             comment: None,
             engine: None,
             charset: String::new(),

@@ -18,8 +18,8 @@ indexes:
   - { name: idx_k, columns: [K] }
 ";
 
-fn catalog_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("view-under-table-name");
+fn catalog_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("w1.yaml"), TABLE).unwrap();
@@ -47,7 +47,7 @@ fn catalog(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
 
 #[tokio::test]
 async fn a_view_with_the_tables_name_is_refused_live_and_offline() {
-    let dir = catalog_dir();
+    let dir = catalog_dir("view-under-table-name");
     let db = TestDb::new().await;
     db.exec(&[
         "CREATE TABLE `b` (`Id` bigint unsigned NOT NULL, `K` varchar(64), PRIMARY KEY (`Id`))",
@@ -79,4 +79,24 @@ async fn a_view_with_the_tables_name_is_refused_live_and_offline() {
     );
     assert_eq!(live["drift"], offline["drift"]);
     assert_eq!(live["steps"], offline["steps"]);
+}
+
+#[tokio::test]
+async fn a_system_versioned_table_is_a_table_and_a_sequence_is_not() {
+    let dir = catalog_dir("versioned-and-sequence");
+    std::fs::write(dir.join("s1.yaml"), TABLE.replace("table: W1", "table: S1")).unwrap();
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE `W1` (`Id` bigint unsigned NOT NULL, `K` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL, \
+         PRIMARY KEY (`Id`), KEY `idx_k` (`K`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin WITH SYSTEM VERSIONING",
+        "CREATE SEQUENCE `S1`",
+    ])
+    .await;
+    let (code, doc) = catalog(&dir, &["--database-url", &db.url(), "verify"]);
+    assert_eq!(code, Some(1), "{doc}");
+    let problems = doc["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "only the sequence is a problem: {doc}");
+    assert_eq!(problems[0]["table"], "S1");
+    assert_eq!(problems[0]["kind"], "not_a_table");
+    assert_eq!(problems[0]["actual"], "SEQUENCE");
 }

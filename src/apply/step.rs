@@ -37,7 +37,8 @@ impl From<Error> for StepError {
 pub(crate) struct StepFailure {
     /// What went wrong.
     pub error: StepError,
-    /// Whether this step's DDL was executed successfully before the failure.
+    /// Whether this step's DDL was executed successfully before the failure,
+    /// or was sent and its outcome is unknown (the connection failed).
     pub ddl_ran: bool,
 }
 
@@ -88,7 +89,14 @@ pub(crate) async fn run_step(
         return Ok((StepStatus::AlreadyPresent, step.sql.clone()));
     }
     ctx.emit(step, ProgressEvent::Started);
-    let (result, sql) = execute(ctx, session, step).await?;
+    // A transport error after the statement was sent leaves its fate
+    // unknown (it may have committed, or still run server-side): count it.
+    let (result, sql) = execute(ctx, session, step)
+        .await
+        .map_err(|error| StepFailure {
+            error,
+            ddl_ran: true,
+        })?;
     let status = match result {
         Ok(()) => StepStatus::Applied,
         Err((code, message)) if ALREADY_EXISTS.contains(&code) => {

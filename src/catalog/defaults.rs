@@ -22,7 +22,9 @@ pub(crate) fn default_problem(
     match default? {
         DefaultValue::CurrentTimestamp(p) => current_timestamp_problem(ty, *p),
         DefaultValue::Expression(e) if is_bare_word(e) => Some(format!(
-            "`default: {e}` is SQL, where `{e}` names a column: quote a string default, e.g. default: \"'{e}'\""
+            "`default: {e}` is SQL, where a bare word names a column or a function without \
+             parentheses (which the server stores rewritten): quote a string default \
+             (default: \"'{e}'\") or call the function with parentheses (e.g. curdate())"
         )),
         DefaultValue::Expression(_) => None,
         DefaultValue::Literal(v) => literal_problem(ty, v),
@@ -55,45 +57,93 @@ fn is_bare_word(e: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-/// A literal must be a value of the column's type.
+/// A literal must be a value of the column's type that the server stores
+/// as written (no padding, trimming, rounding or clamping).
 fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
-    let number = v.parse::<f64>().is_ok() && !v.trim().is_empty();
-    let integer = v
-        .trim_start_matches('-')
-        .chars()
-        .all(|c| c.is_ascii_digit())
-        && !v.is_empty()
-        && v != "-";
     if ty.is_large_object() {
         return Some(format!(
             "a literal default on a {ty} column is refused by MySQL and TiDB (error 1101): remove `default`"
         ));
     }
     match ty {
-        ColumnType::Boolean => (v != "0" && v != "1")
-            .then(|| format!("default `{v}` on a boolean column: use true, false, 0 or 1")),
-        ColumnType::Int { unsigned, .. } => {
-            if !integer {
-                Some(format!("default `{v}` on an integer column: write a whole number, unquoted"))
-            } else if *unsigned && v.starts_with('-') {
-                Some(format!("default `{v}` on an unsigned column: it cannot be negative"))
-            } else {
-                None
-            }
+        // boolean is tinyint(1): any tinyint value is stored as written.
+        ColumnType::Boolean => integer_problem(v, -128, 127, "a boolean (tinyint(1))"),
+        ColumnType::Int { kind, unsigned } => {
+            let (lo, hi) = kind.range(*unsigned);
+            integer_problem(v, lo, hi, &ty.to_string())
         }
-        ColumnType::Decimal { .. } | ColumnType::Float | ColumnType::Double => {
-            (!number).then(|| format!("default `{v}` on a numeric column: write a number, unquoted"))
-        }
-        ColumnType::Char(n) | ColumnType::Varchar(n) => (v.chars().count() > *n as usize)
-            .then(|| format!("default `{v}` is {} characters, longer than the column's {n}", v.chars().count())),
-        ColumnType::Binary(n) | ColumnType::Varbinary(n) => (v.len() > *n as usize)
+        ColumnType::Decimal { precision, scale } => decimal_problem(v, *precision, *scale),
+        ColumnType::Float | ColumnType::Double => (!is_decimal_text(v))
+            .then(|| format!("default `{v}` on a {ty} column: write a number, unquoted")),
+        ColumnType::Char(n) if v.ends_with(' ') => Some(format!(
+            "default `{v}` on a {ty} column: char drops trailing spaces, so it would read back trimmed"
+        )),
+        ColumnType::Char(n) | ColumnType::Varchar(n) => (v.chars().count() > *n as usize).then(|| {
+            format!("default `{v}` is {} characters, longer than the column's {n}", v.chars().count())
+        }),
+        ColumnType::Binary(n) => (v.len() != *n as usize).then(|| {
+            format!("default `{v}` is {} bytes on a binary({n}) column, which pads it with NUL bytes: give exactly {n} bytes", v.len())
+        }),
+        ColumnType::Varbinary(n) => (v.len() > *n as usize)
             .then(|| format!("default `{v}` is {} bytes, longer than the column's {n}", v.len())),
         ColumnType::Date => (!is_date(v)).then(|| format!("default `{v}` on a date column: write 'YYYY-MM-DD'")),
-        ColumnType::DateTime(_) | ColumnType::Timestamp(_) => (!is_datetime(v))
-            .then(|| format!("default `{v}` on a {ty} column: write 'YYYY-MM-DD hh:mm:ss[.ffffff]' or CURRENT_TIMESTAMP")),
+        ColumnType::DateTime(p) | ColumnType::Timestamp(p) => datetime_problem(v, *p, ty),
         // Large objects are handled above; `Other` never comes from a catalog.
         _ => None,
     }
+}
+
+/// Digits with an optional sign and at most one point: no NaN, inf or exponent.
+fn is_decimal_text(v: &str) -> bool {
+    let body = v.strip_prefix(['-', '+']).unwrap_or(v);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    !(int.is_empty() && frac.is_empty())
+        && int.chars().all(|c| c.is_ascii_digit())
+        && frac.chars().all(|c| c.is_ascii_digit())
+}
+
+fn integer_problem(v: &str, lo: i128, hi: i128, what: &str) -> Option<String> {
+    match v.parse::<i128>() {
+        Ok(n) if (lo..=hi).contains(&n) => None,
+        Ok(_) => Some(format!(
+            "default `{v}` is out of range for {what} ({lo} to {hi})"
+        )),
+        Err(_) => Some(format!(
+            "default `{v}` on {what}: write a whole number, unquoted"
+        )),
+    }
+}
+
+fn decimal_problem(v: &str, precision: u32, scale: u32) -> Option<String> {
+    if !is_decimal_text(v) {
+        return Some(format!(
+            "default `{v}` on a decimal column: write a number, unquoted"
+        ));
+    }
+    let body = v.trim_start_matches(['-', '+']);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let int_digits = int.trim_start_matches('0').len() as u32;
+    let frac = frac.trim_end_matches('0');
+    if frac.len() as u32 > scale || int_digits > precision - scale {
+        return Some(format!(
+            "default `{v}` does not fit decimal({precision},{scale}) as written (it would be rounded or clamped)"
+        ));
+    }
+    None
+}
+
+fn datetime_problem(v: &str, fsp: u8, ty: &ColumnType) -> Option<String> {
+    if !is_datetime(v) {
+        return Some(format!(
+            "default `{v}` on a {ty} column: write 'YYYY-MM-DD hh:mm:ss[.ffffff]' or CURRENT_TIMESTAMP"
+        ));
+    }
+    let digits = v
+        .split_once('.')
+        .map_or(0, |(_, f)| f.trim_end_matches('0').len());
+    (digits > fsp as usize).then(|| {
+        format!("default `{v}` has more fractional digits than the {ty} column keeps: it would be rounded")
+    })
 }
 
 fn is_date(v: &str) -> bool {
@@ -155,6 +205,14 @@ mod tests {
             ("datetime(3)", "'2024-01-31 10:00:00.123'"),
             ("binary(16)", "(uuid_to_bin(uuid()))"),
             ("varchar(8)", "NULL"),
+            ("boolean", "-1"),
+            ("tinyint(1)", "2"),
+            ("int", "+5"),
+            ("decimal(5,2)", "-123.45"),
+            ("binary(2)", "'ab'"),
+            ("char(3)", "'a b'"),
+            ("datetime(3)", "'2024-01-31 10:00:00.120000'"),
+            ("date", "'0000-00-00'"),
         ] {
             assert_eq!(problem(ty, true, text), None, "{ty} {text}");
         }
@@ -170,7 +228,15 @@ mod tests {
             ("int", true, "'abc'"),
             ("int unsigned", true, "-1"),
             ("int", true, "1.5"),
-            ("boolean", true, "2"),
+            ("boolean", true, "200"),
+            ("tinyint", true, "300"),
+            ("int", true, "'--5'"),
+            ("double", true, "'NaN'"),
+            ("decimal(5,2)", true, "1234.5"),
+            ("decimal(5,2)", true, "1.234"),
+            ("binary(4)", true, "'ab'"),
+            ("char(3)", true, "'a  '"),
+            ("timestamp(3)", true, "'2024-01-31 10:00:00.1234'"),
             ("varchar(3)", true, "'toolong'"),
             ("text", true, "'x'"),
             ("date", true, "'31/01/2024'"),

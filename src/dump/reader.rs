@@ -112,7 +112,7 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
                 // reported as `not_a_table`, as a live plan reports it.
                 skipped += 1;
                 if !tables.iter().any(|(_, t)| t.name == name) {
-                    tables.push((stmt.line, Table::not_a_table(name)));
+                    tables.push((stmt.line, Table::not_a_table(name, "VIEW")));
                 }
             }
             Kind::Table => {
@@ -352,7 +352,10 @@ mod tests {
         .unwrap();
         assert_eq!(ok.tables.len(), 2);
         assert_eq!(ok.table("t").unwrap().kind, crate::model::TableKind::Base);
-        assert_eq!(ok.table("v").unwrap().kind, crate::model::TableKind::View);
+        assert_eq!(
+            ok.table("v").unwrap().kind,
+            crate::model::TableKind::NotATable("VIEW".into())
+        );
         assert_eq!(ok.skipped, 3);
     }
 
