@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use schema_catalog::apply::{self, ApplyOptions, Outcome, ProgressEvent};
-use schema_catalog::catalog::{self, Catalog, Severity};
+use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::{db, ddl, verify, Flavor};
 
 use crate::args::{Cli, Command, Format};
@@ -48,35 +48,23 @@ pub async fn run(cli: &Cli) -> Result<u8> {
 fn check(cli: &Cli) -> Result<u8> {
     let report = catalog::check(&cli.catalog);
     print::check(cli.format, &report);
-    let errors = report
-        .problems
-        .iter()
-        .filter(|p| p.severity == Severity::Error)
-        .count();
-    Ok(if errors == 0 { exit::OK } else { exit::USAGE })
+    Ok(if report.is_valid() {
+        exit::OK
+    } else {
+        exit::USAGE
+    })
 }
 
 /// Loads the catalog; an invalid one prints its problems and is a usage error.
 pub fn load(cli: &Cli) -> Result<Catalog> {
-    let report = catalog::check(&cli.catalog);
-    match report.catalog {
-        Some(c) => Ok(c),
-        None => {
-            if cli.format == Format::Human {
-                print::problems_to_stderr(&report.problems);
-            }
-            Err(schema_catalog::Error::InvalidCatalog {
-                dir: cli.catalog.clone(),
-                errors: report
-                    .problems
-                    .iter()
-                    .filter(|p| p.severity == Severity::Error)
-                    .count(),
-                report: Box::new(report),
-            }
-            .into())
+    catalog::load(&cli.catalog).map_err(|err| {
+        if let (Format::Human, schema_catalog::Error::InvalidCatalog { report, .. }) =
+            (cli.format, &err)
+        {
+            print::problems_to_stderr(&report.problems);
         }
-    }
+        err.into()
+    })
 }
 
 fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use schema_catalog::apply::{ApplyReport, Outcome, Progress};
-use schema_catalog::catalog::{CheckReport, Problem as LintProblem, Severity};
+use schema_catalog::catalog::{CheckReport, Problem as LintProblem};
 use schema_catalog::diff::Problem;
 use schema_catalog::plan::Plan;
 use schema_catalog::verify::VerifyReport;
@@ -52,12 +52,8 @@ fn step_object(kind: &str, table: &str, object: &str) -> String {
 
 /// `check` output.
 pub fn check(format: Format, report: &CheckReport) {
-    let errors = report
-        .problems
-        .iter()
-        .filter(|p| p.severity == Severity::Error)
-        .count();
-    let warnings = report.problems.len() - errors;
+    let errors = report.error_count();
+    let warnings = report.warnings().count();
     match format {
         Format::Json => emit_json(&json!({
             "ok": errors == 0,
