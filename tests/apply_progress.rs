@@ -41,20 +41,7 @@ fn jobs() -> Table {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_add_index_reports_progress_from_the_server() {
     let db = TestDb::new().await;
-    db.exec(&[
-        "CREATE TABLE `Jobs` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
-         `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, \
-         `CreatedAt` datetime(6) NOT NULL, PRIMARY KEY (`Id`)) \
-         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-        "INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6)), ('done', NOW(6)), ('failed', NOW(6)), ('leased', NOW(6))",
-    ])
-    .await;
-    for _ in 0..16 {
-        db.exec(&[
-            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
-        ])
-        .await;
-    }
+    common::unindexed_jobs(&db).await;
     let events: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = events.clone();
     let opts = ApplyOptions {

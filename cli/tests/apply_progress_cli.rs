@@ -19,24 +19,6 @@ indexes:
   - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
 ";
 
-/// A legacy `Jobs` table with 262,144 rows and no index: ADD INDEX takes a while.
-async fn legacy(db: &TestDb) {
-    db.exec(&[
-        "CREATE TABLE `Jobs` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
-         `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, \
-         `CreatedAt` datetime(6) NOT NULL, PRIMARY KEY (`Id`)) \
-         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-        "INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6)), ('done', NOW(6)), ('failed', NOW(6)), ('leased', NOW(6))",
-    ])
-    .await;
-    for _ in 0..16 {
-        db.exec(&[
-            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
-        ])
-        .await;
-    }
-}
-
 fn catalog_dir(name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -84,7 +66,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     let dir = catalog_dir("progress-cli");
 
     let db = TestDb::new().await;
-    legacy(&db).await;
+    common::unindexed_jobs(&db).await;
     let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), false));
     assert_eq!(code, Some(0), "{screen}");
     assert!(
@@ -93,7 +75,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     );
 
     let db = TestDb::new().await;
-    legacy(&db).await;
+    common::unindexed_jobs(&db).await;
     let args = apply_args(&dir, &db.url(), false);
     let out = Command::new(&args[0])
         .args(&args[1..])
@@ -109,7 +91,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     assert!(!all.contains("step 1/1") && !all.contains('\r'), "{all}");
 
     let db = TestDb::new().await;
-    legacy(&db).await;
+    common::unindexed_jobs(&db).await;
     let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), true));
     assert_eq!(code, Some(0), "{screen}");
     assert!(!screen.contains("step 1/1"), "{screen}");

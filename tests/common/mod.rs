@@ -178,6 +178,25 @@ impl TestDb {
     }
 }
 
+/// A legacy `Jobs` table (Id, State, CreatedAt; no secondary index) with
+/// 262,144 rows, so that an ADD INDEX on it takes a measurable while.
+pub async fn unindexed_jobs(db: &TestDb) {
+    db.exec(&[
+        "CREATE TABLE `Jobs` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
+         `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, \
+         `CreatedAt` datetime(6) NOT NULL, PRIMARY KEY (`Id`)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6)), ('done', NOW(6)), ('failed', NOW(6)), ('leased', NOW(6))",
+    ])
+    .await;
+    for _ in 0..16 {
+        db.exec(&[
+            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
+        ])
+        .await;
+    }
+}
+
 impl Drop for TestDb {
     fn drop(&mut self) {
         let name = self.name.clone();
