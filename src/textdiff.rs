@@ -121,20 +121,21 @@ fn classify(line: &str) -> LineKind {
     }
 }
 
-/// Diffs for the named tables: each catalog table in `wants` whose name is in
-/// `names` and that exists in `haves` (missing tables get no diff: the plan's
-/// CREATE TABLE shows them whole). Sorted by table name.
-pub fn table_texts<'a>(
+/// Diffs of the live tables `haves` (as a plan or verify report keeps them:
+/// the existing tables that are incomplete or drifted) against their catalog
+/// shapes in `wants`. Sorted by table name.
+pub fn table_texts(
     wants: &[Table],
-    haves: impl Fn(&crate::Ident) -> Option<&'a Table>,
-    names: &std::collections::BTreeSet<crate::Ident>,
+    haves: &[Table],
     flavor: Flavor,
     source: &str,
 ) -> Vec<TableText> {
-    let mut out: Vec<TableText> = wants
+    let mut out: Vec<TableText> = haves
         .iter()
-        .filter(|w| names.iter().any(|n| n == &w.name))
-        .filter_map(|w| haves(&w.name).and_then(|h| table_text(w, h, flavor, source)))
+        .filter_map(|h| {
+            let w = wants.iter().find(|w| w.name == h.name)?;
+            table_text(w, h, flavor, source)
+        })
         .collect();
     out.sort_by(|a, b| {
         crate::Ident::new(a.table.as_str()).cmp(&crate::Ident::new(b.table.as_str()))

@@ -1,7 +1,6 @@
 //! `plan --against FILE.sql`, `import`, and the readable table diffs shown
 //! by `plan` and `verify` (human output only; colored on a terminal).
 
-use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -9,7 +8,7 @@ use anyhow::Result;
 use schema_catalog::diff::diff_table;
 use schema_catalog::import::{self, ImportOptions, Imported};
 use schema_catalog::textdiff::{self, LineKind, TableText};
-use schema_catalog::{db, dump, Flavor, Ident, Table};
+use schema_catalog::{db, dump, Flavor, Table};
 use serde_json::json;
 
 use crate::args::{Cli, Format};
@@ -51,14 +50,7 @@ pub fn print_table_diffs(
     if cli.format != Format::Human || live.is_empty() {
         return;
     }
-    let names: BTreeSet<Ident> = live.iter().map(|t| t.name.clone()).collect();
-    let texts = textdiff::table_texts(
-        catalog,
-        |n| live.iter().find(|t| &t.name == n),
-        &names,
-        flavor,
-        source,
-    );
+    let texts = textdiff::table_texts(catalog, live, flavor, source);
     print_diffs(&texts);
 }
 
