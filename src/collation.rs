@@ -103,6 +103,14 @@ pub fn charset_of(collation: &str) -> Option<&'static str> {
     COLLATIONS.iter().find(|(n, _)| *n == c).map(|(_, cs)| *cs)
 }
 
+/// The character set a collation names: from the table when known, else the
+/// text before its first `_` (canonical), so unknown collations still read.
+pub fn charset_named_by(collation: &str) -> String {
+    charset_of(collation)
+        .map(str::to_string)
+        .unwrap_or_else(|| canonical_charset(collation.split('_').next().unwrap_or(collation)))
+}
+
 /// A known character set by name.
 pub fn charset(name: &str) -> Option<Charset> {
     let n = canonical_charset(name);
@@ -137,6 +145,9 @@ mod tests {
         assert_eq!(charset("utf8").unwrap().max_bytes, 3);
         assert_eq!(charset_of("utf8mb4_nonsense"), None);
         assert_eq!(default_collation("utf8mb4"), "utf8mb4_bin");
+        assert_eq!(charset_named_by("utf8_general_ci"), "utf8mb3");
+        assert_eq!(charset_named_by("utf8mb4_bin"), "utf8mb4");
+        assert_eq!(charset_named_by("utf16_unknown_ci"), "utf16");
     }
 
     #[test]

@@ -211,7 +211,7 @@ pub async fn inspect_table(
         kind: crate::model::TableKind::Base,
         comment,
         engine,
-        charset: normalize::table_charset(&collation),
+        charset: crate::collation::charset_named_by(&collation),
         collation,
         columns,
         primary_key,

@@ -174,14 +174,6 @@ pub fn charset_and_collation(
     (charset, collation)
 }
 
-/// The table's default charset, from TABLE_COLLATION (`utf8mb4_bin` -> `utf8mb4`);
-/// an unknown collation falls back to the text before the first `_`.
-pub fn table_charset(collation: &str) -> String {
-    charset_of(collation)
-        .map(str::to_string)
-        .unwrap_or_else(|| canonical_charset(collation.split('_').next().unwrap_or("")))
-}
-
 /// A whole `COLUMNS` row to a [`Column`].
 pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Column {
     let json_checked = is_json_checked(&raw.name, check_clauses);
@@ -456,8 +448,6 @@ mod tests {
             charset_and_collation(&ColumnType::Varbinary(4), Some("binary"), Some("binary")),
             (None, None)
         );
-        assert_eq!(table_charset("utf8_general_ci"), "utf8mb3");
-        assert_eq!(table_charset("utf8mb4_bin"), "utf8mb4");
     }
 
     #[test]

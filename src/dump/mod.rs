@@ -29,7 +29,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
-use crate::collation::{charset_of, default_collation};
+use crate::collation::{charset_named_by, default_collation};
 use crate::coltype::ColumnType;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
@@ -525,7 +525,7 @@ impl TableBuilder {
         match (&options.charset, &options.collation) {
             (Some(cs), Some(co)) => Ok((cs.clone(), co.clone())),
             (Some(cs), None) => Ok((cs.clone(), self.charset_collation(cs))),
-            (None, Some(co)) => Ok((charset_from_collation(co), co.clone())),
+            (None, Some(co)) => Ok((charset_named_by(co), co.clone())),
             (None, None) => Err(self.err("no DEFAULT CHARSET or COLLATE table option; the collation of its text columns is unknown")),
         }
     }
@@ -804,7 +804,7 @@ fn column_charset(
 ) -> (String, String) {
     match (charset, collation) {
         (Some(cs), Some(co)) => (cs, co),
-        (None, Some(co)) => (charset_from_collation(&co), co),
+        (None, Some(co)) => (charset_named_by(&co), co),
         (Some(cs), None) if cs.eq_ignore_ascii_case(&table.0) => (cs, table.1.clone()),
         (Some(cs), None) => {
             let co = default_collation(&cs);
@@ -812,13 +812,6 @@ fn column_charset(
         }
         (None, None) => table.clone(),
     }
-}
-
-/// The charset of a collation: known ones from the table, others by name prefix.
-fn charset_from_collation(collation: &str) -> String {
-    charset_of(collation)
-        .map(str::to_string)
-        .unwrap_or_else(|| collation.split('_').next().unwrap_or(collation).to_string())
 }
 
 /// A type text spelled like the server's COLUMN_TYPE: no space after the
