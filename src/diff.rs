@@ -73,7 +73,31 @@ pub enum Severity {
     Unmanaged,
 }
 
+/// What kind of object a problem is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// The table itself (or its primary key).
+    Table,
+    /// A column.
+    Column,
+    /// A secondary index.
+    Index,
+}
+
 impl ProblemKind {
+    /// The kind of object the problem is about.
+    pub fn subject(self) -> Subject {
+        use ProblemKind::*;
+        match self {
+            MissingTable | NotATable | PrimaryKey => Subject::Table,
+            MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
+            | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
+            | ColumnOnUpdate | UnmanagedColumn => Subject::Column,
+            MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
+            | IndexInvisible | IndexExpression | IndexKind | UnmanagedIndex => Subject::Index,
+        }
+    }
+
     /// Missing, drift or unmanaged.
     pub fn severity(self) -> Severity {
         use ProblemKind::*;
@@ -175,6 +199,23 @@ impl Change {
             Change::AddTable(t) => &t.name,
             Change::AddColumn { table, .. } | Change::AddIndex { table, .. } => table,
         }
+    }
+
+    /// The kind of object it adds.
+    pub fn subject(&self) -> Subject {
+        match self {
+            Change::AddTable(_) => Subject::Table,
+            Change::AddColumn { .. } => Subject::Column,
+            Change::AddIndex { .. } => Subject::Index,
+        }
+    }
+
+    /// Whether `p` is about the object this change adds (for a new table:
+    /// anything on it).
+    pub fn concerns(&self, p: &Problem) -> bool {
+        matches!(self, Change::AddTable(_))
+            || (p.kind.subject() == self.subject()
+                && p.object.eq_ignore_ascii_case(self.object().as_str()))
     }
 
     /// The object it adds (table, column or index name).
@@ -686,6 +727,42 @@ mod tests {
         let d = diff_table(&want, Some(&have));
         assert_eq!(kinds(&d), vec![ProblemKind::ColumnOnUpdate]);
         assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn a_change_concerns_only_problems_about_its_own_object() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns[2].nullable = false;
+        have.indexes[1] = Index::new("idx_at", true, &["At", "Id"]);
+        let d = diff_table(&want, Some(&have));
+        let add_col = Change::AddColumn {
+            table: "T".into(),
+            column: want.columns[2].clone(),
+            after: None,
+        };
+        let add_idx = Change::AddIndex {
+            table: "T".into(),
+            index: want.indexes[1].clone(),
+        };
+        let add_other = Change::AddIndex {
+            table: "T".into(),
+            index: Index::new("At", false, &["At"]),
+        };
+        let kinds = |c: &Change| {
+            d.problems
+                .iter()
+                .filter(|p| c.concerns(p))
+                .map(|p| p.kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(&add_col), [ProblemKind::ColumnNullability]);
+        assert_eq!(kinds(&add_idx), [ProblemKind::IndexUniqueness]);
+        assert!(
+            kinds(&add_other).is_empty(),
+            "an index named like a column is another object"
+        );
+        assert_eq!(kinds(&Change::AddTable(want.clone())).len(), 2);
     }
 
     #[test]

@@ -163,7 +163,7 @@ fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(
     let wrong: Vec<Problem> = d
         .problems
         .iter()
-        .filter(|p| concerns(p, change))
+        .filter(|p| change.concerns(p))
         .cloned()
         .collect();
     if wrong.is_empty() {
@@ -186,43 +186,6 @@ fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(
             .collect::<Vec<_>>()
             .join("; ")
     )))
-}
-
-/// Whether a problem is about the object a change adds.
-fn concerns(p: &Problem, change: &Change) -> bool {
-    use crate::diff::ProblemKind as K;
-    match change {
-        Change::AddTable(_) => true,
-        Change::AddColumn { column, .. } => {
-            p.object.eq_ignore_ascii_case(column.name.as_str())
-                && matches!(
-                    p.kind,
-                    K::MissingColumn
-                        | K::MissingNotNullColumn
-                        | K::ColumnType
-                        | K::ColumnNullability
-                        | K::ColumnCollation
-                        | K::ColumnDefault
-                        | K::ColumnAutoIncrement
-                        | K::ColumnGenerated
-                        | K::ColumnOnUpdate
-                )
-        }
-        Change::AddIndex { index, .. } => {
-            p.object.eq_ignore_ascii_case(index.name.as_str())
-                && matches!(
-                    p.kind,
-                    K::MissingIndex
-                        | K::IndexColumns
-                        | K::IndexOrder
-                        | K::IndexUniqueness
-                        | K::IndexPrefix
-                        | K::IndexInvisible
-                        | K::IndexExpression
-                        | K::IndexKind
-                )
-        }
-    }
 }
 
 type Outcome = Result<(), (u16, String)>;
