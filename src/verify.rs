@@ -28,6 +28,7 @@ use crate::db::Session;
 use crate::diff::{diff_table, Problem, ProblemKind, TableDiff};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
+use crate::ident::Ident;
 use crate::inspect;
 use crate::model::Table;
 
@@ -56,12 +57,13 @@ pub async fn diff_all(
     schema: &str,
     tables: &[Table],
 ) -> Result<Vec<TableDiff>> {
-    let mut out = Vec::with_capacity(tables.len());
-    for t in tables {
-        let have = inspect::inspect_table(session, schema, t.name.as_str()).await?;
-        out.push(diff_table(t, have.as_ref()));
-    }
-    Ok(out)
+    let names: Vec<Ident> = tables.iter().map(|t| t.name.clone()).collect();
+    let live = inspect::inspect_tables(session, schema, &names).await?;
+    Ok(tables
+        .iter()
+        .zip(live)
+        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+        .collect())
 }
 
 /// The catalog's tables as `consumer` needs them: the base contract plus the
