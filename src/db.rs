@@ -213,10 +213,29 @@ impl Session {
         Fut: Future<Output = std::result::Result<T, mysql_async::Error>>,
     {
         let timeout = self.timeout;
+        self.run_within(Some(timeout), what, f).await
+    }
+
+    /// [`Session::run`] with another deadline: `None` for statements that
+    /// may rightly run long (DDL), a longer one for a lock wait. A server
+    /// error keeps its code in [`Error::Database`].
+    pub async fn run_within<'a, T, F, Fut>(
+        &'a mut self,
+        deadline: Option<Duration>,
+        what: &str,
+        f: F,
+    ) -> Result<T>
+    where
+        F: FnOnce(&'a mut Conn) -> Fut,
+        Fut: Future<Output = std::result::Result<T, mysql_async::Error>>,
+    {
         let password = self.password.clone();
-        bounded(timeout, what, f(&mut self.conn))
-            .await?
-            .map_err(|e| database_error(what, &e, password.as_deref()))
+        let fut = f(&mut self.conn);
+        let result = match deadline {
+            Some(d) => bounded(d, what, fut).await?,
+            None => fut.await,
+        };
+        result.map_err(|e| database_error(what, &e, password.as_deref()))
     }
 
     /// Closes the connection politely.

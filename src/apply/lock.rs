@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mysql_async::prelude::*;
 
-use crate::db::{bounded, Session};
+use crate::db::Session;
 use crate::error::{Error, Result};
 
 /// The lock name for a schema: `schema-catalog:<schema>`, shortened with a
@@ -33,17 +33,11 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub async fn acquire(session: &mut Session, name: &str, wait: Duration) -> Result<()> {
     let what = format!("taking advisory lock `{name}`");
     let deadline = wait + session.timeout();
-    let query = session
-        .conn()
-        .exec_first("SELECT GET_LOCK(?, ?)", (name, wait.as_secs()));
-    let got: Option<Option<i64>> =
-        bounded(deadline, &what, query)
-            .await?
-            .map_err(|e| Error::Database {
-                context: what.clone(),
-                code: None,
-                message: e.to_string(),
-            })?;
+    let got: Option<Option<i64>> = session
+        .run_within(Some(deadline), &what, |c| {
+            c.exec_first("SELECT GET_LOCK(?, ?)", (name, wait.as_secs()))
+        })
+        .await?;
     match got.flatten() {
         Some(1) => Ok(()),
         _ => Err(Error::LockHeld {

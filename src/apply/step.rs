@@ -240,18 +240,20 @@ async fn run_ddl(
             .await
         })
     });
-    let result = session.conn().query_drop(sql).await;
+    // No deadline: DDL on a large table rightly takes long.
+    let what = format!("running `{sql}`");
+    let result = session.run_within(None, &what, |c| c.query_drop(sql)).await;
     if let Some(p) = poller {
         p.abort();
     }
     match result {
         Ok(()) => Ok(Ok(())),
-        Err(mysql_async::Error::Server(e)) => Ok(Err((e.code, e.message))),
-        Err(e) => Err(StepError::Db(Error::Database {
-            context: format!("running `{sql}`"),
-            code: None,
-            message: e.to_string(),
-        })),
+        Err(Error::Database {
+            code: Some(code),
+            message,
+            ..
+        }) => Ok(Err((code, message))),
+        Err(e) => Err(StepError::Db(e)),
     }
 }
 
