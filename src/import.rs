@@ -332,19 +332,11 @@ pub async fn read_live(
 ) -> Result<Vec<SourceTable>> {
     let what = format!("listing the tables of {}", quote_ident(schema));
     let rows = session
-        .exec_rows(&what, LIST_TABLES_SQL, inspect_params(&[schema]))
+        .exec_rows(&what, LIST_TABLES_SQL, inspect::params(&[schema]))
         .await?;
     let names: Vec<String> = rows
-        .into_iter()
-        .map(|r| {
-            r.get_opt::<String, _>(0)
-                .and_then(|v| v.ok())
-                .ok_or_else(|| Error::Database {
-                    context: what.clone(),
-                    code: None,
-                    message: "TABLE_NAME is not text".into(),
-                })
-        })
+        .iter()
+        .map(|r| inspect::RowReader::new(r, &what).text("table_name"))
         .collect::<Result<_>>()?;
     let wanted: BTreeSet<String> = only.iter().map(|t| Ident::new(t.as_str()).key()).collect();
     let flavor = session.flavor();
@@ -392,15 +384,6 @@ pub async fn read_live(
         out.push(SourceTable { table, features });
     }
     Ok(out)
-}
-
-fn inspect_params(values: &[&str]) -> mysql_async::Params {
-    mysql_async::Params::Positional(
-        values
-            .iter()
-            .map(|v| mysql_async::Value::from(*v))
-            .collect(),
-    )
 }
 
 /// The file name a table is written to: its name in snake case (`_System_FileUpload`
