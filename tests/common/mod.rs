@@ -46,7 +46,7 @@ impl TestDb {
         let mut conn = admin.get_conn().await.unwrap_or_else(|e| {
             panic!(
                 "cannot reach the test database at {} ({e}); start MariaDB or set CATALOG_TEST_DATABASE_URL",
-                redacted(&server_url())
+                schema_catalog::db::redact(&server_url())
             )
         });
         conn.query_drop(format!(
@@ -218,19 +218,5 @@ impl Drop for TestDb {
             });
         })
         .join();
-    }
-}
-
-/// The URL with any password replaced by `***`.
-pub fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let userinfo = &url[s + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{}:***{}", &url[..s + 3], user, &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
     }
 }
