@@ -4,17 +4,13 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The MySQL-family server the catalog is applied to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Flavor {
     /// TiDB (`VERSION()` contains `-TiDB-`).
-    #[serde(rename = "tidb")]
     TiDb,
     /// MySQL 8 (anything not TiDB or MariaDB).
-    #[serde(rename = "mysql")]
     MySql,
     /// MariaDB 10.11+ (`VERSION()` contains `MariaDB`).
-    #[serde(rename = "mariadb")]
     MariaDb,
 }
 
@@ -63,6 +59,13 @@ impl fmt::Display for Flavor {
     }
 }
 
+impl serde::Serialize for Flavor {
+    /// As its [`Flavor::name`].
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 impl FromStr for Flavor {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -90,6 +93,10 @@ mod tests {
         );
         assert_eq!(Flavor::detect("8.0.36"), Flavor::MySql);
         assert_eq!(tidb_release("8.0.11-TiDB-v8.5.3"), Some((8, 5, 3)));
+        for f in Flavor::ALL {
+            assert_eq!(serde_json::to_value(f).unwrap(), f.name());
+            assert_eq!(f.name().parse::<Flavor>(), Ok(f));
+        }
         assert_eq!(tidb_release("5.7.25-TiDB-v7.1.0-alpha"), Some((7, 1, 0)));
     }
 }
