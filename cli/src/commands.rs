@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use schema_catalog::apply::{self, ApplyOptions, Outcome, ProgressEvent};
 use schema_catalog::catalog::{self, Catalog};
-use schema_catalog::{db, ddl, verify, Flavor};
+use schema_catalog::plan::Plan;
+use schema_catalog::{db, ddl, verify, Flavor, Table};
 
 use crate::args::{Cli, Command, Format};
 use crate::exit;
@@ -98,13 +99,19 @@ async fn plan(cli: &Cli) -> Result<u8> {
         .await
         .with_context(|| format!("planning against {}", target.display))?;
     let _ = session.disconnect().await;
-    print::plan(cli.format, &target.display, &plan);
-    offline::print_table_diffs(cli, &tables, &plan.live, plan.flavor, &target.display);
-    Ok(if plan.is_refused() {
+    Ok(report_plan(cli, &tables, &plan, &target.display))
+}
+
+/// Prints a plan (and, in human output, the diff of each table it touches)
+/// and returns its exit code: the same for a live plan and a dump plan.
+pub fn report_plan(cli: &Cli, tables: &[Table], plan: &Plan, source: &str) -> u8 {
+    print::plan(cli.format, source, plan);
+    print::table_diffs(cli.format, tables, &plan.live, plan.flavor, source);
+    if plan.is_refused() {
         exit::DRIFT
     } else {
         exit::OK
-    })
+    }
 }
 
 async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
@@ -125,7 +132,13 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     .await??;
     print::verify(cli.format, &target.display, &report);
     let tables = verify::scope(&catalog, consumer)?;
-    offline::print_table_diffs(cli, &tables, &report.live, report.flavor, &target.display);
+    print::table_diffs(
+        cli.format,
+        &tables,
+        &report.live,
+        report.flavor,
+        &target.display,
+    );
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
 }
 

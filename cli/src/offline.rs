@@ -1,20 +1,17 @@
-//! `plan --against FILE.sql`, `import`, and the readable table diffs shown
-//! by `plan` and `verify` (human output only; colored on a terminal).
+//! `plan --against FILE.sql` and `import`: the commands that can work from
+//! a schema dump instead of a live database.
 
-use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::Result;
 use schema_catalog::diff::diff_table;
 use schema_catalog::import::{self, ImportOptions, Imported};
-use schema_catalog::textdiff::{self, LineKind, TableText};
 use schema_catalog::{db, dump, Flavor, Table};
 use serde_json::json;
 
 use crate::args::{Cli, Format};
 use crate::commands::load;
 use crate::exit;
-use crate::print;
 
 /// `catalog plan --against FILE.sql`: the live plan's output and exit codes,
 /// computed from a dump. No database.
@@ -28,55 +25,12 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
         .map(|t| diff_table(t, dump.table(t.name.as_str())))
         .collect();
     let plan = schema_catalog::plan::plan(&diffs, flavor);
-    let source = file.display().to_string();
-    print::plan(cli.format, &source, &plan);
-    print_table_diffs(cli, &tables, &plan.live, flavor, &source);
-    Ok(if plan.is_refused() {
-        exit::DRIFT
-    } else {
-        exit::OK
-    })
-}
-
-/// Human output only: the diff of every incomplete or drifted table
-/// against its catalog shape, from the tables the report already read.
-pub fn print_table_diffs(
-    cli: &Cli,
-    catalog: &[Table],
-    live: &[Table],
-    flavor: Flavor,
-    source: &str,
-) {
-    if cli.format != Format::Human || live.is_empty() {
-        return;
-    }
-    let texts = textdiff::table_texts(catalog, live, flavor, source);
-    print_diffs(&texts);
-}
-
-/// Prints diffs on stdout; colored when stdout is a terminal and NO_COLOR is unset.
-pub fn print_diffs(texts: &[TableText]) {
-    if texts.is_empty() {
-        return;
-    }
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    println!("\ndiff (catalog -> as it is; comments left out):");
-    for t in texts {
-        println!("\ntable `{}`:", t.table);
-        for line in &t.lines {
-            let code = match line.kind {
-                LineKind::Header => "1",
-                LineKind::Catalog => "31",
-                LineKind::Actual => "32",
-                LineKind::Same => "",
-            };
-            if color && !code.is_empty() {
-                println!("\x1b[{code}m{}\x1b[0m", line.text);
-            } else {
-                println!("{}", line.text);
-            }
-        }
-    }
+    Ok(crate::commands::report_plan(
+        cli,
+        &tables,
+        &plan,
+        &file.display().to_string(),
+    ))
 }
 
 /// `catalog import`.

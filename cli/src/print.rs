@@ -1,14 +1,16 @@
 //! Printing reports: human text (errors on stderr) or exactly one JSON
 //! document on stdout. Progress only on a terminal, never in JSON.
 
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 
 use schema_catalog::apply::{ApplyReport, Outcome, Progress};
 use schema_catalog::catalog::{CheckReport, Problem as LintProblem};
 use schema_catalog::diff::Problem;
 use schema_catalog::plan::Plan;
+use schema_catalog::textdiff::{self, LineKind, TableText};
 use schema_catalog::verify::VerifyReport;
-use schema_catalog::{quote_ident, Flavor};
+use schema_catalog::{quote_ident, Flavor, Table};
 use serde_json::{json, Value};
 
 use crate::args::Format;
@@ -268,6 +270,47 @@ impl ProgressBar {
     pub fn finish(&self) {
         if let Some(bar) = self.0.lock().expect("progress lock").take() {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Human output only: the diff of every incomplete or drifted table
+/// against its catalog shape, from the tables the report already read.
+pub fn table_diffs(
+    format: Format,
+    catalog: &[Table],
+    live: &[Table],
+    flavor: Flavor,
+    source: &str,
+) {
+    if format != Format::Human || live.is_empty() {
+        return;
+    }
+    let texts = textdiff::table_texts(catalog, live, flavor, source);
+    print_diffs(&texts);
+}
+
+/// Prints diffs on stdout; colored when stdout is a terminal and NO_COLOR is unset.
+fn print_diffs(texts: &[TableText]) {
+    if texts.is_empty() {
+        return;
+    }
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    println!("\ndiff (catalog -> as it is; comments left out):");
+    for t in texts {
+        println!("\ntable `{}`:", t.table);
+        for line in &t.lines {
+            let code = match line.kind {
+                LineKind::Header => "1",
+                LineKind::Catalog => "31",
+                LineKind::Actual => "32",
+                LineKind::Same => "",
+            };
+            if color && !code.is_empty() {
+                println!("\x1b[{code}m{}\x1b[0m", line.text);
+            } else {
+                println!("{}", line.text);
+            }
         }
     }
 }
