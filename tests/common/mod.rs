@@ -1,14 +1,17 @@
 //! Shared test-database helper: every test gets its own uniquely named schema
 //! on a real server, dropped afterwards even when the test fails.
 //!
-//! Server: `CATALOG_TEST_DATABASE_URL` (default `mysql://root@127.0.0.1:3306`).
-//! A test that cannot reach the server fails; it never skips.
+//! Server: `CATALOG_TEST_DATABASE_URL` (default `mysql://root@127.0.0.1:3306`);
+//! `scripts/test` runs the whole suite once per server it is given. A test
+//! that cannot reach the server fails; it never skips. [`TestDb::flavor`] says
+//! which flavor is under test, for fixture SQL written per flavor.
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mysql_async::prelude::*;
+use schema_catalog::Flavor;
 
 /// The server URL tests use, without a database.
 pub fn server_url() -> String {
@@ -16,6 +19,15 @@ pub fn server_url() -> String {
         .unwrap_or_else(|_| "mysql://root@127.0.0.1:3306".to_string())
         .trim_end_matches('/')
         .to_string()
+}
+
+/// The repository root (this file is shared by the library's and the CLI's tests).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|d| d.join("scripts/mysql-server").is_file())
+        .expect("scripts/mysql-server above the package directory")
+        .to_path_buf()
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -26,6 +38,10 @@ pub struct TestDb {
     pub name: String,
     /// Pool connected to the schema.
     pub pool: mysql_async::Pool,
+    /// Flavor of the server under test (from its `VERSION()`).
+    pub flavor: Flavor,
+    /// The server's `VERSION()`.
+    pub version: String,
 }
 
 impl TestDb {
@@ -54,10 +70,20 @@ impl TestDb {
         ))
         .await
         .expect("create scratch schema");
+        let version: String = conn
+            .query_first("SELECT VERSION()")
+            .await
+            .expect("read VERSION()")
+            .expect("VERSION() row");
         drop(conn);
         admin.disconnect().await.ok();
         let pool = mysql_async::Pool::new(format!("{}/{}", server_url(), name).as_str());
-        TestDb { name, pool }
+        TestDb {
+            name,
+            pool,
+            flavor: Flavor::detect(&version),
+            version,
+        }
     }
 
     /// URL of the scratch schema (what `--database-url` takes).
@@ -126,11 +152,25 @@ impl TestDb {
         out
     }
 
-    /// Writes `mariadb-dump --no-data` of the schema to `file` (the client
-    /// must be installed; `.ci/run` installs it with the server).
+    /// True on MariaDB (for fixture SQL written per flavor).
+    pub fn is_mariadb(&self) -> bool {
+        self.flavor == Flavor::MariaDb
+    }
+
+    /// Writes a `--no-data` dump of the schema to `file` with the flavor's
+    /// own client: `mariadb-dump` for MariaDB, the MySQL root's `mysqldump`
+    /// (through `scripts/mysql-server`) for MySQL. `scripts/test` installs both.
     pub fn dump_no_data(&self, file: &std::path::Path) {
         let opts = mysql_async::Opts::from_url(&self.url()).unwrap();
-        let out = std::process::Command::new("mariadb-dump")
+        let mut cmd = match self.flavor {
+            Flavor::MariaDb => std::process::Command::new("mariadb-dump"),
+            _ => {
+                let mut c = std::process::Command::new(repo_root().join("scripts/mysql-server"));
+                c.arg("mysqldump");
+                c
+            }
+        };
+        let out = cmd
             .args(["--no-data", "--protocol=tcp"])
             .arg(format!("-h{}", opts.ip_or_hostname()))
             .arg(format!("-P{}", opts.tcp_port()))
@@ -138,7 +178,7 @@ impl TestDb {
             .arg(&self.name)
             .env("MYSQL_PWD", opts.pass().unwrap_or(""))
             .output()
-            .expect("mariadb-dump is installed");
+            .expect("the dump client is installed");
         assert!(
             out.status.success(),
             "{}",
@@ -150,8 +190,8 @@ impl TestDb {
     /// A checksum of a table's rows over the given columns.
     ///
     /// Order-independent and size-independent: (rows, "sum of CRC32 / xor of
-    /// 64-bit MD5 prefixes") over each row's `columns`, NULL spelled apart
-    /// from ''. No GROUP_CONCAT, so it covers every row of a large table.
+    /// 64-bit SHA-256 prefixes") over each row's `columns`, NULL spelled apart
+    /// from '' (SHA2, not MD5: MySQL 9.7 has no MD5). No GROUP_CONCAT, so it covers every row of a large table.
     pub async fn checksum(&self, table: &str, columns: &[&str]) -> (u64, String) {
         let cols: Vec<String> = columns
             .iter()
@@ -166,7 +206,7 @@ impl TestDb {
         let row: (u64, String, String) = conn
             .query_first(format!(
                 "SELECT COUNT(*), CAST(COALESCE(SUM(CRC32(r)), 0) AS CHAR), \
-                 CAST(COALESCE(BIT_XOR(CAST(CONV(LEFT(MD5(r), 16), 16, 10) AS UNSIGNED)), 0) AS CHAR) \
+                 CAST(COALESCE(BIT_XOR(CAST(CONV(LEFT(SHA2(r, 256), 16), 16, 10) AS UNSIGNED)), 0) AS CHAR) \
                  FROM (SELECT CONCAT_WS('|', {}) AS r FROM {}) t",
                 cols.join(", "),
                 schema_catalog::quote_ident(table)
