@@ -6,16 +6,21 @@ mod common;
 
 use common::TestDb;
 use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
-use schema_catalog::{db, Column, ColumnType, DefaultValue, IndexPart, Table};
+use schema_catalog::{db, Column, ColumnType, Index, IndexPart, Table};
 
 #[tokio::test]
 async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
     let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
     id.nullable = false;
-    // MariaDB stores CURRENT_TIMESTAMP on a datetime(6) as current_timestamp(6):
-    // the created column cannot read back as declared.
-    let mut at = Column::new("At", ColumnType::DateTime(6));
-    at.default = Some(DefaultValue::CurrentTimestamp(0));
+    // A prefix as long as the column: MariaDB and MySQL both store a
+    // whole-column key part, so the created index cannot read back as declared.
+    let c = Column::new("C", ColumnType::parse("varchar(10)").unwrap());
+    let mut index = Index::new("k_c", false, &["C"]);
+    index.parts = vec![IndexPart::Column {
+        name: "C".into(),
+        prefix: Some(10),
+        descending: false,
+    }];
     let t = Table {
         name: "P1".into(),
         kind: schema_catalog::TableKind::Base,
@@ -23,9 +28,9 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         engine: Some("InnoDB".into()),
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
-        columns: vec![id, at],
+        columns: vec![id, c],
         primary_key: vec![IndexPart::column("Id")],
-        indexes: vec![],
+        indexes: vec![index],
         required_by: vec![],
     };
     let db = TestDb::new().await;

@@ -1,5 +1,6 @@
-//! Dumps against the real server (MariaDB by default): a schema built with
-//! plain DDL, dumped with `mariadb-dump --no-data`, reads back through the
+//! Dumps against the real server (each flavor): a schema built with plain
+//! DDL, dumped with the flavor's own client (`mariadb-dump` / `mysqldump`
+//! `--no-data`), reads back through the
 //! dump reader exactly as live inspection reads it, and a dump plan equals
 //! the live plan step for step.
 
@@ -50,30 +51,41 @@ async fn live_plan(db: &TestDb, tables: &[Table]) -> (Plan, Vec<(String, Option<
     (p, inspected)
 }
 
-fn dump_plan(dump: &Dump, tables: &[Table]) -> Plan {
+fn dump_plan(dump: &Dump, tables: &[Table], flavor: Flavor) -> Plan {
     let diffs: Vec<_> = tables
         .iter()
         .map(|t| diff_table(t, dump.table(t.name.as_str())))
         .collect();
-    plan(&diffs, Flavor::MariaDb)
+    plan(&diffs, flavor)
+}
+
+/// A legacy fixture written for the flavor under test.
+fn legacy_fixture(name: &str, flavor: Flavor) -> PathBuf {
+    root().join(format!("fixtures/legacy/{name}-{}.sql", flavor.name()))
 }
 
 fn tmp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("catalog-dump-{}-{name}.sql", std::process::id()))
 }
 
-/// Legacy shapes of the shipped catalog plus drift and unmanaged objects.
-const LEGACY: &str = include_str!("../fixtures/legacy/r1-mariadb.sql");
-
 #[tokio::test]
 async fn dump_and_live_read_the_same_tables_and_plan_the_same_steps() {
     let db = TestDb::new().await;
-    db.exec_batch(LEGACY).await;
+    // Legacy shapes of the shipped catalog plus drift and unmanaged objects.
+    db.exec_batch(&std::fs::read_to_string(legacy_fixture("r1", db.flavor)).unwrap())
+        .await;
+    let hidden = match db.flavor {
+        Flavor::MariaDb => "IGNORED",
+        _ => "INVISIBLE",
+    };
+    let note = format!(
+        "ALTER TABLE `_System_RollupDelta` ADD COLUMN `Note` varchar(300) NULL, ADD INDEX `idx_note` (`Note`(20)) {hidden}"
+    );
     db.exec(&[
         // drift: a collation, a same-named index with another order, a prefix
         "ALTER TABLE `_System_WorkItem` MODIFY `ClaimedBy` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NULL COMMENT 'Worker holding the claim.'",
         "ALTER TABLE `_System_AuditOutbox` DROP INDEX `idx_audit_outbox_pending`, ADD INDEX `idx_audit_outbox_pending` (`Id`, `PublishedAt`)",
-        "ALTER TABLE `_System_RollupDelta` ADD COLUMN `Note` varchar(300) NULL, ADD INDEX `idx_note` (`Note`(20)) IGNORED",
+        &note,
         // unmanaged: a table, a view, a trigger, an extra column with odd types
         "CREATE TABLE `Other` (`a` int NOT NULL, `e` enum('x','y') DEFAULT 'x', `j` json, `t` timestamp(3) NULL DEFAULT NULL, `d` decimal(10,2) DEFAULT 1.50, `s` varchar(10) CHARACTER SET latin1 DEFAULT 'it''s', PRIMARY KEY (`a`), UNIQUE KEY (`s`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci COMMENT='not ours'",
         "CREATE VIEW `v_other` AS SELECT `a` FROM `Other`",
@@ -83,7 +95,7 @@ async fn dump_and_live_read_the_same_tables_and_plan_the_same_steps() {
     let file = tmp("live");
     db.dump_no_data(&file);
     let dump = read_dump(&file, None).expect("the dump parses");
-    assert_eq!(dump.flavor, Some(Flavor::MariaDb), "detected");
+    assert_eq!(dump.flavor, Some(db.flavor), "detected");
     assert!(
         dump.skipped > 10,
         "SET/DROP/view/trigger statements skipped: {}",
@@ -117,7 +129,7 @@ async fn dump_and_live_read_the_same_tables_and_plan_the_same_steps() {
         let t = t.as_ref().expect("inspected");
         assert_eq!(dump.table(name).map(shape), Some(shape(t)), "table {name}");
     }
-    let offline = dump_plan(&dump, &catalog);
+    let offline = dump_plan(&dump, &catalog, db.flavor);
     let sql = |p: &Plan| p.steps.iter().map(|s| s.sql.clone()).collect::<Vec<_>>();
     assert_eq!(sql(&offline), sql(&live));
     assert_eq!(offline.drift, live.drift);
@@ -134,16 +146,16 @@ async fn dump_and_live_read_the_same_tables_and_plan_the_same_steps() {
 }
 
 #[tokio::test]
-async fn every_mariadb_legacy_fixture_plans_like_the_schema_it_was_dumped_from() {
+async fn every_legacy_fixture_of_the_flavor_plans_like_the_schema_it_was_dumped_from() {
     let catalog = shipped_catalog();
     for fixture in ["r1", "r2", "r2-drifted"] {
-        let path = root().join(format!("fixtures/legacy/{fixture}-mariadb.sql"));
         let db = TestDb::new().await;
+        let path = legacy_fixture(fixture, db.flavor);
         db.exec_batch(&std::fs::read_to_string(&path).unwrap())
             .await;
         let (live, _) = live_plan(&db, &catalog).await;
-        let dump = read_dump(&path, Some(Flavor::MariaDb)).unwrap();
-        let offline = dump_plan(&dump, &catalog);
+        let dump = read_dump(&path, Some(db.flavor)).unwrap();
+        let offline = dump_plan(&dump, &catalog, db.flavor);
         // Same steps, drift and unmanaged objects (the tables kept for diffs
         // differ only in what inspection does not read: index comments).
         assert_eq!(
@@ -156,7 +168,7 @@ async fn every_mariadb_legacy_fixture_plans_like_the_schema_it_was_dumped_from()
         // Dumping the replayed fixture again reads back the same tables.
         let again = tmp(fixture);
         db.dump_no_data(&again);
-        let redump = read_dump(&again, Some(Flavor::MariaDb)).unwrap();
+        let redump = read_dump(&again, Some(db.flavor)).unwrap();
         assert_eq!(redump.tables, dump.tables, "{fixture}");
         let _ = std::fs::remove_file(again);
     }

@@ -62,7 +62,7 @@ async fn schema_with(breakage: &[&str]) -> TestDb {
     let creates: Vec<String> = cat
         .tables
         .iter()
-        .map(|t| ddl::create_table(&t.table, Flavor::MariaDb))
+        .map(|t| ddl::create_table(&t.table, db.flavor))
         .collect();
     let creates: Vec<&str> = creates.iter().map(String::as_str).collect();
     db.exec(&creates).await;
