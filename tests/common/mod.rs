@@ -157,6 +157,29 @@ impl TestDb {
         self.flavor == Flavor::MariaDb
     }
 
+    /// The physical shape of every table as `information_schema` reports it
+    /// (TABLES, COLUMNS and STATISTICS rows, one line each, in a fixed
+    /// order), without the schema name. Unlike [`TestDb::snapshot`] it does
+    /// not depend on how the DDL was spelled: MySQL's SHOW CREATE TABLE
+    /// repeats a column's `CHARACTER SET` only when the DDL wrote it.
+    pub async fn physical(&self) -> Vec<String> {
+        let mut conn = self.pool.get_conn().await.expect("connect");
+        let mut out = Vec::new();
+        let queries = [
+            "SELECT CONCAT_WS('|', 'table', TABLE_NAME, TABLE_TYPE, IFNULL(ENGINE, ''),              IFNULL(TABLE_COLLATION, ''), TABLE_COMMENT) FROM information_schema.TABLES              WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME",
+            "SELECT CONCAT_WS('|', 'column', TABLE_NAME, ORDINAL_POSITION, COLUMN_NAME, COLUMN_TYPE,              IS_NULLABLE, IFNULL(COLUMN_DEFAULT, '<none>'), IFNULL(CHARACTER_SET_NAME, ''),              IFNULL(COLLATION_NAME, ''), EXTRA, COLUMN_COMMENT) FROM information_schema.COLUMNS              WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION",
+            "SELECT CONCAT_WS('|', 'index', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, NON_UNIQUE,              IFNULL(COLUMN_NAME, ''), IFNULL(SUB_PART, ''), IFNULL(COLLATION, ''), INDEX_TYPE)              FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ?              ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+        ];
+        for q in queries {
+            let rows: Vec<String> = conn
+                .exec(q, (self.name.as_str(),))
+                .await
+                .expect("read information_schema");
+            out.extend(rows);
+        }
+        out
+    }
+
     /// Writes a `--no-data` dump of the schema to `file` with the flavor's
     /// own client: `mariadb-dump` for MariaDB, the MySQL root's `mysqldump`
     /// (through `scripts/mysql-server`) for MySQL. `scripts/test` installs both.
