@@ -16,6 +16,7 @@ pub mod ddl;
 pub mod diff;
 pub mod dump;
 pub mod error;
+mod expr;
 pub mod flavor;
 pub mod ident;
 pub mod import;

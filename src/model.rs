@@ -16,7 +16,8 @@ pub enum DefaultValue {
     Literal(String),
     /// `CURRENT_TIMESTAMP(p)` / `NOW(p)`, p = fractional digits.
     CurrentTimestamp(u8),
-    /// Any other expression, lowercased with whitespace collapsed.
+    /// Any other expression, in one canonical text (parsed and re-rendered,
+    /// charset introducers dropped, lowercased; see `expr::canonical`).
     Expression(String),
 }
 
@@ -52,10 +53,7 @@ impl DefaultValue {
             return DefaultValue::parse_sql(inner);
         }
         Some(DefaultValue::Expression(
-            t.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase(),
+            crate::expr::canonical(t).to_lowercase(),
         ))
     }
 
@@ -453,7 +451,7 @@ mod tests {
         );
         assert_eq!(
             DefaultValue::parse_sql("UUID( )"),
-            Some(DefaultValue::Expression("uuid( )".into()))
+            Some(DefaultValue::Expression("uuid()".into()))
         );
     }
 

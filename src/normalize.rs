@@ -105,7 +105,8 @@ pub fn generation(extra: &str, expression: Option<&str>) -> Option<String> {
     if !generated {
         return None;
     }
-    Some(expression.unwrap_or("").trim().to_string())
+    // MySQL wraps the expression in parentheses, MariaDB does not.
+    Some(crate::expr::canonical(expression.unwrap_or("")))
 }
 
 /// The `ON UPDATE` value from EXTRA: MariaDB `on update current_timestamp(6)`,
@@ -131,9 +132,12 @@ pub fn column_default(
     let raw = raw?;
     let value = match flavor {
         Flavor::MariaDb => DefaultValue::parse_sql(raw),
-        Flavor::MySql | Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => {
-            DefaultValue::parse_sql(raw)
+        // MySQL reports an expression default with `'` and `\` escaped
+        // and charset introducers on its strings: `concat(_utf8mb4\'a\')`.
+        Flavor::MySql if has_word(extra, "DEFAULT_GENERATED") => {
+            DefaultValue::parse_sql(&crate::expr::unescape_mysql_default(raw))
         }
+        Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => DefaultValue::parse_sql(raw),
         // TiDB assumption: older TiDB releases report `CURRENT_TIMESTAMP(p)`
         // without DEFAULT_GENERATED in EXTRA. A temporal column cannot hold
         // that text as a literal, so it is read as the function there.
@@ -479,7 +483,8 @@ mod tests {
         );
         assert_eq!(
             generation("STORED GENERATED", Some("(`d` * 2)")),
-            Some("(`d` * 2)".into())
+            Some("`d` * 2".into()),
+            "MySQL's outer parentheses are dropped"
         );
         assert_eq!(
             generation("PERSISTENT", Some("`d` * 2")),

@@ -74,10 +74,7 @@ async fn dump_and_live_read_the_same_tables_and_plan_the_same_steps() {
     // Legacy shapes of the shipped catalog plus drift and unmanaged objects.
     db.exec_batch(&std::fs::read_to_string(legacy_fixture("r1", db.flavor)).unwrap())
         .await;
-    let hidden = match db.flavor {
-        Flavor::MariaDb => "IGNORED",
-        _ => "INVISIBLE",
-    };
+    let hidden = db.hidden_index();
     let note = format!(
         "ALTER TABLE `_System_RollupDelta` ADD COLUMN `Note` varchar(300) NULL, ADD INDEX `idx_note` (`Note`(20)) {hidden}"
     );

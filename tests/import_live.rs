@@ -133,10 +133,7 @@ async fn import_round_trips_check_verify_and_apply() {
 #[tokio::test]
 async fn import_refuses_or_skips_what_the_format_cannot_express() {
     let source = TestDb::new().await;
-    let hidden = match source.flavor {
-        Flavor::MariaDb => "IGNORED",
-        _ => "INVISIBLE",
-    };
+    let hidden = source.hidden_index();
     let odd = format!(
         "CREATE TABLE `odd` (
                `id` int NOT NULL,

@@ -1,5 +1,5 @@
 //! Live inspection, the exact index check and connection errors, against the
-//! real test server (MariaDB by default). Physical tables are built with plain
+//! real test server (each flavor). Physical tables are built with plain
 //! DDL, never through the catalog.
 
 mod common;
@@ -98,8 +98,13 @@ const KINDS_DDL: &str = "CREATE TABLE kinds (
     UNIQUE KEY uq_token (Token),
     KEY idx_lifecycle (state, EXPIRESAT, id),
     KEY idx_note_prefix (Note(10), Day),
-    KEY idx_day (Day) IGNORED
+    KEY idx_day (Day) HIDDEN
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='every type'";
+
+/// [`KINDS_DDL`] with the flavor's way of hiding `idx_day` (`IGNORED` / `INVISIBLE`).
+fn kinds_ddl(db: &TestDb) -> String {
+    KINDS_DDL.replace("HIDDEN", db.hidden_index())
+}
 
 fn expected_kinds() -> Table {
     let mut id = col("Id", "bigint unsigned", false, None, None);
@@ -163,13 +168,9 @@ fn expected_kinds() -> Table {
 #[tokio::test]
 async fn inspects_every_type_default_collation_and_index() {
     let db = TestDb::new().await;
-    db.exec(&[KINDS_DDL]).await;
+    db.exec(&[&kinds_ddl(&db)]).await;
     let mut s = session(&db).await;
-    assert_eq!(
-        s.flavor(),
-        schema_catalog::Flavor::MariaDb,
-        "these expectations are MariaDB's"
-    );
+    assert_eq!(s.flavor(), db.flavor);
 
     let got = inspect_table(&mut s, &db.name, "kinds")
         .await
@@ -184,16 +185,18 @@ async fn inspects_every_type_default_collation_and_index() {
     // spelling), and compare case-insensitively with any spelling.
     let lifecycle = got.index(&Ident::new("IDX_LIFECYCLE")).unwrap();
     assert!(lifecycle.same_shape(&Index::new("x", false, &["STATE", "expiresat", "ID"])));
-    insta::assert_debug_snapshot!("mariadb_kinds", got);
+    // One snapshot for every flavor: each reads the same table back.
+    insta::assert_debug_snapshot!("kinds", got);
 }
 
 #[tokio::test]
-async fn ignored_index_set_by_alter_and_create_reads_invisible() {
+async fn ignored_or_invisible_index_set_by_alter_and_create_reads_invisible() {
     let db = TestDb::new().await;
+    let hidden = db.hidden_index();
     db.exec(&[
         "CREATE TABLE t (a int NOT NULL, b int, PRIMARY KEY (a), KEY ia (b))",
-        "ALTER TABLE t ALTER INDEX ia IGNORED",
-        "CREATE INDEX ib ON t (b, a) IGNORED",
+        &format!("ALTER TABLE t ALTER INDEX ia {hidden}"),
+        &format!("CREATE INDEX ib ON t (b, a) {hidden}"),
     ])
     .await;
     let mut s = session(&db).await;
@@ -208,7 +211,7 @@ async fn generated_expression_default_and_unmanaged_types() {
     db.exec(&["CREATE TABLE g (
         d int NOT NULL,
         v int AS (d + 1) VIRTUAL,
-        p int AS (d * 2) PERSISTENT,
+        p int AS (d * 2) STORED,
         e varchar(20) DEFAULT (concat('a', 'b')),
         k enum('x', 'y') DEFAULT 'x',
         u timestamp(3) NULL DEFAULT NULL,
@@ -220,9 +223,15 @@ async fn generated_expression_default_and_unmanaged_types() {
     assert_eq!(c("v").generated.as_deref(), Some("`d` + 1"));
     assert_eq!(c("p").generated.as_deref(), Some("`d` * 2"));
     assert_eq!(c("d").generated, None);
+    // As the catalog spells it: MySQL's `concat(_utf8mb4\'a\',_utf8mb4\'b\')`
+    // and MariaDB's `concat('a','b')` read as one canonical expression.
     assert_eq!(
         c("e").default,
-        Some(DefaultValue::Expression("concat('a','b')".into()))
+        Some(DefaultValue::Expression("concat('a', 'b')".into()))
+    );
+    assert_eq!(
+        c("e").default,
+        DefaultValue::parse_sql("(CONCAT('a', 'b'))")
     );
     assert_eq!(c("k").ty, ColumnType::Other("enum('x','y')".into()));
     assert_eq!(c("k").default, lit("x"));
@@ -262,7 +271,7 @@ async fn missing_table_is_none_and_order_is_kept() {
 #[tokio::test]
 async fn inspection_is_three_statements_per_table_whatever_else_exists() {
     let db = TestDb::new().await;
-    db.exec(&[KINDS_DDL]).await;
+    db.exec(&[&kinds_ddl(&db)]).await;
     let unrelated: Vec<String> = (0..30)
         .map(|i| format!("CREATE TABLE unrelated_{i} (a int PRIMARY KEY, b int, KEY ib (b))"))
         .collect();
@@ -302,41 +311,58 @@ async fn inspection_is_three_statements_per_table_whatever_else_exists() {
     assert_eq!(exec3, 1, "a missing table stops after the TABLES read");
 }
 
+/// What EXPLAIN must show for a read of one named table: MariaDB's
+/// information_schema lookup with both names constant (no directory scan, one
+/// table opened); MySQL's data-dictionary plan reaching `mysql.tables` by a
+/// single-row lookup of (schema, name), never a scan of it.
+async fn assert_reads_only_the_named_table(s: &mut Session, sql: &str, params: Vec<&str>) {
+    let flavor = s.flavor();
+    let explain = match flavor {
+        schema_catalog::Flavor::MariaDb => format!("EXPLAIN {sql}"),
+        _ => format!("EXPLAIN FORMAT=TREE {sql}"),
+    };
+    let rows: Vec<mysql_async::Row> = s
+        .conn()
+        .exec(explain.as_str(), params)
+        .await
+        .expect("explain");
+    assert!(!rows.is_empty(), "a plan for {sql}");
+    for row in rows {
+        match flavor {
+            schema_catalog::Flavor::MariaDb => {
+                let table: String = row.get("table").unwrap();
+                let extra: String = row.get("Extra").unwrap();
+                assert!(
+                    extra.contains("Scanned 0 databases"),
+                    "{table}: {extra}\n{sql}"
+                );
+            }
+            _ => {
+                let plan: String = row.get(0).unwrap();
+                assert!(
+                    plan.contains("Single-row index lookup on tbl using schema_id"),
+                    "{plan}\n{sql}"
+                );
+                assert!(!plan.contains("scan on tbl"), "{plan}\n{sql}");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_inspection_statement_opens_only_the_named_table() {
     let db = TestDb::new().await;
-    db.exec(&[KINDS_DDL]).await;
+    db.exec(&[&kinds_ddl(&db)]).await;
     let mut s = session(&db).await;
     let info = s.info().clone();
     for sql in inspection_statements(&info) {
         let pairs = sql.matches('?').count() / 2;
         let params: Vec<&str> = [db.name.as_str(), "kinds"].repeat(pairs);
-        let explain = format!("EXPLAIN {sql}");
-        let rows: Vec<mysql_async::Row> = s
-            .conn()
-            .exec(explain.as_str(), params)
-            .await
-            .expect("explain");
-        for row in rows {
-            let table: String = row.get("table").unwrap();
-            let extra: String = row.get("Extra").unwrap();
-            // MariaDB's information_schema lookup with both names constant:
-            // no directory scan, one table opened.
-            assert!(
-                extra.contains("Scanned 0 databases"),
-                "{table}: {extra}\n{sql}"
-            );
-        }
+        assert_reads_only_the_named_table(&mut s, &sql, params).await;
     }
-    let sql = format!("EXPLAIN {}", index_statement(&info));
-    let row: mysql_async::Row = s
-        .conn()
-        .exec_first(sql.as_str(), (db.name.as_str(), "kinds", "idx_lifecycle"))
-        .await
-        .expect("explain")
-        .expect("a plan row");
-    let extra: String = row.get("Extra").unwrap();
-    assert!(extra.contains("Scanned 0 databases"), "{extra}");
+    let sql = index_statement(&info);
+    let params = vec![db.name.as_str(), "kinds", "idx_lifecycle"];
+    assert_reads_only_the_named_table(&mut s, &sql, params).await;
 }
 
 const READY_DDL: &[&str] = &[
@@ -346,8 +372,19 @@ const READY_DDL: &[&str] = &[
     "CREATE INDEX ix_prefix_later ON r (a, b(5))",
     "CREATE UNIQUE INDEX uq_ab ON r (a, b)",
     "CREATE INDEX ix_upper ON r (A, B)",
-    "CREATE INDEX ix_ignored ON r (a, b) IGNORED",
+    "CREATE INDEX ix_ignored ON r (a, b) HIDDEN",
 ];
+
+async fn ready_schema() -> TestDb {
+    let db = TestDb::new().await;
+    let ddl: Vec<String> = READY_DDL
+        .iter()
+        .map(|s| s.replace("HIDDEN", db.hidden_index()))
+        .collect();
+    db.exec(&ddl.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
+    db
+}
 
 async fn ready(s: &mut Session, db: &TestDb, want: Index) -> IndexReadiness {
     index_ready(s, &db.name, "r", &want).await.unwrap()
@@ -366,8 +403,7 @@ fn is_columns(p: &[IndexProblem]) -> bool {
 
 #[tokio::test]
 async fn index_readiness_is_exact() {
-    let db = TestDb::new().await;
-    db.exec(READY_DDL).await;
+    let db = ready_schema().await;
     let mut s = session(&db).await;
     let ix = |name: &str, unique: bool, cols: &[&str]| Index::new(name, unique, cols);
 
@@ -433,8 +469,7 @@ async fn index_readiness_is_exact() {
 
 #[tokio::test]
 async fn index_readiness_is_one_statement() {
-    let db = TestDb::new().await;
-    db.exec(READY_DDL).await;
+    let db = ready_schema().await;
     let mut s = session(&db).await;
     let before = counters(&mut s).await;
     index_ready(
@@ -458,8 +493,12 @@ fn url_with(db: &TestDb, userinfo: &str, host_port: &str) -> String {
 async fn wrong_password_error_does_not_contain_it() {
     let db = TestDb::new().await;
     let secret = "Wr0ng-S3cret-pw";
-    let target =
-        db::parse_url(&url_with(&db, &format!("root:{secret}"), "127.0.0.1:3306")).unwrap();
+    let target = db::parse_url(&url_with(
+        &db,
+        &format!("root:{secret}"),
+        &common::host_port(),
+    ))
+    .unwrap();
     let err = db::connect(&target, TIMEOUT)
         .await
         .expect_err("login must fail");
@@ -467,7 +506,7 @@ async fn wrong_password_error_does_not_contain_it() {
     eprintln!("{text}");
     assert!(matches!(err, Error::Connect { .. }), "{debug}");
     assert!(
-        text.contains("1045") && text.contains("127.0.0.1:3306"),
+        text.contains("1045") && text.contains(&common::host_port()),
         "{text}"
     );
     assert!(!text.contains(secret) && !debug.contains(secret), "{debug}");
@@ -475,12 +514,16 @@ async fn wrong_password_error_does_not_contain_it() {
 
 #[tokio::test]
 async fn unknown_schema_is_named() {
-    let target = db::parse_url("mysql://root@127.0.0.1:3306/sc_no_such_schema_x").unwrap();
+    let url = format!("{}/sc_no_such_schema_x", common::server_url());
+    let target = db::parse_url(&url).unwrap();
     let err = db::connect(&target, TIMEOUT).await.expect_err("must fail");
     assert_eq!(
         err.to_string(),
-        "schema `sc_no_such_schema_x` does not exist on 127.0.0.1:3306; \
-         create it or fix the database name in the URL"
+        format!(
+            "schema `sc_no_such_schema_x` does not exist on {}; \
+             create it or fix the database name in the URL",
+            common::host_port()
+        )
     );
 }
 

@@ -323,10 +323,7 @@ async fn index_and_column_names_in_other_letter_case_pass() {
 #[tokio::test]
 async fn ignored_or_invisible_index() {
     let db = schema_with(&[]).await;
-    let marker = match db.flavor {
-        Flavor::MariaDb => "IGNORED",
-        _ => "INVISIBLE",
-    };
+    let marker = db.hidden_index();
     db.exec(&[&format!(
         "ALTER TABLE _System_FileUploadOperation ALTER INDEX idx_file_upload_expires {marker}"
     )])

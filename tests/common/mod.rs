@@ -21,6 +21,12 @@ pub fn server_url() -> String {
         .to_string()
 }
 
+/// `host:port` of the test server (as error messages name it).
+pub fn host_port() -> String {
+    let opts = mysql_async::Opts::from_url(&server_url()).expect("test URL parses");
+    format!("{}:{}", opts.ip_or_hostname(), opts.tcp_port())
+}
+
 /// The repository root (this file is shared by the library's and the CLI's tests).
 pub fn repo_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -155,6 +161,15 @@ impl TestDb {
     /// True on MariaDB (for fixture SQL written per flavor).
     pub fn is_mariadb(&self) -> bool {
         self.flavor == Flavor::MariaDb
+    }
+
+    /// The flavor's index attribute that hides an index from the optimizer:
+    /// MariaDB `IGNORED`, MySQL `INVISIBLE`.
+    pub fn hidden_index(&self) -> &'static str {
+        match self.flavor {
+            Flavor::MariaDb => "IGNORED",
+            _ => "INVISIBLE",
+        }
     }
 
     /// The physical shape of every table as `information_schema` reports it

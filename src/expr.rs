@@ -1,0 +1,99 @@
+//! One canonical text for a SQL expression (an expression default, a
+//! generation expression), so that the catalog's spelling, MariaDB's and
+//! MySQL's compare equal: parsed with sqlparser's MySQL dialect and rendered
+//! from the AST, with charset introducers (`_utf8mb4'a'`, as MySQL reports
+//! string literals in expressions) dropped and redundant outer parentheses
+//! removed. Text that does not parse as one expression is kept with its
+//! whitespace collapsed, so it still compares by its own spelling.
+
+use sqlparser::ast::Expr;
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+/// The canonical text of `text` as one expression (case kept).
+pub fn canonical(text: &str) -> String {
+    rendered(text).unwrap_or_else(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn rendered(text: &str) -> Option<String> {
+    let dialect = MySqlDialect {};
+    let tokens = Tokenizer::new(&dialect, text).tokenize().ok()?;
+    let tokens = without_introducers(tokens);
+    let mut parser = Parser::new(&dialect).with_tokens(tokens);
+    let mut expr = parser.parse_expr().ok()?;
+    if parser.peek_token().token != Token::EOF {
+        return None;
+    }
+    while let Expr::Nested(inner) = expr {
+        expr = *inner;
+    }
+    Some(expr.to_string())
+}
+
+/// Drops a `_charset` word written right before a string literal.
+fn without_introducers(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut it = tokens.into_iter().peekable();
+    while let Some(t) = it.next() {
+        let introducer = matches!(&t, Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('_') && w.value.len() > 1)
+            && matches!(
+                it.peek(),
+                Some(
+                    Token::SingleQuotedString(_)
+                        | Token::DoubleQuotedString(_)
+                        | Token::HexStringLiteral(_)
+                )
+            );
+        if !introducer {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// MySQL's `information_schema` text of an expression default: the
+/// expression with `'` and `\` backslash-escaped (`concat(_utf8mb4\'a\')`).
+pub fn unescape_mysql_default(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_mariadb_and_mysql_spellings_agree() {
+        let want = canonical("concat('a', 'b')");
+        assert_eq!(want, "concat('a', 'b')");
+        for spelling in [
+            "concat('a','b')",
+            "(concat('a' , 'b'))",
+            "concat(_utf8mb4'a',_utf8mb4'b')",
+            &unescape_mysql_default(r"concat(_utf8mb4\'a\',_utf8mb4\'b\')"),
+        ] {
+            assert_eq!(canonical(spelling), want, "{spelling}");
+        }
+        assert_eq!(
+            canonical(&unescape_mysql_default(r"concat(_utf8mb4\'it\\\'s\')")),
+            canonical("concat('it''s')")
+        );
+        assert_eq!(canonical("(`d` + 1)"), canonical("`d` + 1"));
+        assert_eq!(canonical("(1) + (2)"), "(1) + (2)");
+        assert_eq!(canonical("json_array()"), "json_array()");
+    }
+
+    #[test]
+    fn unparsable_text_keeps_its_spelling() {
+        assert_eq!(canonical("not  an ) expression"), "not an ) expression");
+        assert_eq!(canonical("a b"), "a b");
+    }
+}
