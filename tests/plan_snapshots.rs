@@ -93,14 +93,10 @@ async fn snapshot_shape(name: &str, legacy: Option<&str>) -> Vec<Plan> {
     let tables = file_upload_catalog();
     let target = db::parse_url(&db.url()).unwrap();
     let mut session = db::connect(&target, Duration::from_secs(10)).await.unwrap();
-    assert_eq!(
-        session.flavor(),
-        Flavor::MariaDb,
-        "the test server is MariaDB"
-    );
+    assert_eq!(session.flavor(), db.flavor);
     let live = plan_live(&mut session, &db.name, &tables).await.unwrap();
     let diffs = diff_all(&mut session, &db.name, &tables).await.unwrap();
-    assert_eq!(plan::plan(&diffs, Flavor::MariaDb), live);
+    assert_eq!(plan::plan(&diffs, db.flavor), live);
     let mut plans = Vec::new();
     for flavor in [Flavor::MariaDb, Flavor::MySql, Flavor::TiDb] {
         let p = plan::plan(&diffs, flavor);

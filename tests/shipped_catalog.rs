@@ -56,18 +56,17 @@ fn render_round_trips_to_the_catalog_model() {
 }
 
 #[tokio::test]
-async fn rendered_mariadb_ddl_runs_and_reads_back_exact() {
+async fn rendered_ddl_of_the_server_flavor_runs_and_reads_back_exact() {
     let c = shipped();
     let db = TestDb::new().await;
     for t in &c.tables {
-        db.exec(&[&ddl::create_table(&t.table, Flavor::MariaDb)])
-            .await;
+        db.exec(&[&ddl::create_table(&t.table, db.flavor)]).await;
     }
     let target = db::parse_url(&db.url()).unwrap();
     let mut session = db::connect(&target, std::time::Duration::from_secs(5))
         .await
         .unwrap();
-    assert_eq!(session.flavor(), Flavor::MariaDb);
+    assert_eq!(session.flavor(), db.flavor);
     for t in &c.tables {
         let shown = db.show_create(t.table.name.as_str()).await;
         let parsed = parse_create_table(&shown).unwrap_or_else(|e| panic!("{e}\n{shown}"));
