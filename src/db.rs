@@ -274,6 +274,14 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
             target.url.user().unwrap_or("")
         ),
         E::Server(s) => format!("server error {}: {}", s.code, s.message),
+        // MySQL answers a login for an unknown user with a made-up plugin
+        // (often sha256_password) rather than a refusal.
+        E::Driver(mysql_async::DriverError::UnknownAuthPlugin { name }) => format!(
+            "login refused for user `{}`: the server asks for authentication plugin `{name}`, \
+             which this client does not support (MySQL also answers an unknown user this way); \
+             check the user name, or give the user caching_sha2_password or mysql_native_password",
+            target.url.user().unwrap_or("")
+        ),
         E::Io(mysql_async::IoError::Io(io)) => format!("server unreachable: {io}"),
         E::Io(tls) => format!("TLS handshake failed: {tls}"),
         other => other.to_string(),

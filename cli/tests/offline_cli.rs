@@ -2,6 +2,9 @@
 //! every dialect (insta snapshots, exit codes), `import --from` dumps, and
 //! their errors.
 
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -215,79 +218,27 @@ fn import_declines_what_the_format_cannot_express() {
 }
 
 /// Live counterparts, on the real test server (`CATALOG_TEST_DATABASE_URL`,
-/// default `mysql://root@127.0.0.1:3306`): a live plan prints what the
+/// each flavor with its own fixture): a live plan prints what the
 /// offline plan of the same schema prints, diffs included; verify shows the
 /// diff; live import refuses what the format cannot express.
 mod live {
     use super::*;
-    use mysql_async::prelude::*;
+    use common::TestDb;
 
-    struct Scratch {
-        server: String,
-        name: String,
-    }
-
-    impl Scratch {
-        fn url(&self) -> String {
-            format!("{}/{}", self.server, self.name)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let (server, name) = (self.server.clone(), self.name.clone());
-            let _ = std::thread::spawn(move || {
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .unwrap()
-                    .block_on(async move {
-                        let pool = mysql_async::Pool::new(server.as_str());
-                        if let Ok(mut c) = pool.get_conn().await {
-                            let _ = c
-                                .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
-                                .await;
-                        }
-                        let _ = pool.disconnect().await;
-                    })
-            })
-            .join();
-        }
-    }
-
-    /// A scratch schema loaded with a fixture dump. Panics when the server is unreachable.
-    async fn load(fixture: &str) -> Scratch {
-        let server = std::env::var("CATALOG_TEST_DATABASE_URL")
-            .unwrap_or_else(|_| "mysql://root@127.0.0.1:3306".into())
-            .trim_end_matches('/')
-            .to_string();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos();
-        let name = format!("sc_cli_{}_{nanos}", std::process::id());
-        let pool = mysql_async::Pool::new(server.as_str());
-        let mut c = pool
-            .get_conn()
-            .await
-            .expect("the test database must be reachable");
-        c.query_drop(format!(
-            "CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
-        ))
-        .await
-        .unwrap();
-        c.query_drop(format!("USE `{name}`")).await.unwrap();
-        let sql = std::fs::read_to_string(root().join(fixture)).unwrap();
-        c.query_drop(sql).await.unwrap();
-        drop(c);
-        pool.disconnect().await.unwrap();
-        Scratch { server, name }
+    /// A scratch schema loaded with the flavor's drifted r2 fixture; returns
+    /// the schema and the fixture's path (relative to the repository).
+    async fn load_drifted() -> (TestDb, String) {
+        let db = TestDb::new().await;
+        let fixture = format!("fixtures/legacy/r2-drifted-{}.sql", db.flavor);
+        db.exec_batch(&std::fs::read_to_string(root().join(&fixture)).unwrap())
+            .await;
+        (db, fixture)
     }
 
     #[tokio::test]
     async fn live_plan_prints_what_the_offline_plan_prints() {
-        let fixture = "fixtures/legacy/r2-drifted-mariadb.sql";
-        let db = load(fixture).await;
+        let (db, fixture) = load_drifted().await;
+        let fixture = fixture.as_str();
         let url = db.url();
         let (code, live, stderr) = run(&["--database-url", &url, "plan"]);
         assert_eq!(code, Some(1), "{stderr}");
@@ -319,7 +270,7 @@ mod live {
 
     #[tokio::test]
     async fn live_import_refuses_a_prefix_index_unless_skipping() {
-        let db = load("fixtures/legacy/r2-drifted-mariadb.sql").await;
+        let (db, _) = load_drifted().await;
         let url = db.url();
         let out = scratch("live-import");
         let (code, _, stderr) = run(&[
