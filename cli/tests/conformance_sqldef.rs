@@ -1,7 +1,8 @@
 //! Conformance against a peer's public corpus (sqldef's mysqldef cases, MIT,
 //! in `../shared/corpus/sqldef/`; `CATALOG_SQLDEF_CORPUS` overrides).
 //!
-//! For every case that runs on MariaDB: load `desired` into a scratch schema,
+//! On each server (`scripts/test` runs it on MariaDB and on MySQL), for every
+//! case sqldef marks for that flavor and version: load `desired` into a scratch schema,
 //! `catalog import` a catalog from it, load `current` into another scratch
 //! schema, `catalog apply` the catalog there, and judge the outcome with this
 //! test's own information_schema comparison:
@@ -11,7 +12,8 @@
 //! - otherwise apply must refuse (exit 1) and leave current byte-identical.
 //!
 //! Import or apply declining with exit 2/3 is "unsupported", never a pass.
-//! The per-file table is printed and written to `target/conformance-sqldef.md`.
+//! The per-file table is printed and written to
+//! `target/conformance-sqldef-<flavor>.md`.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -22,6 +24,7 @@ use std::process::Command;
 
 use common::TestDb;
 use mysql_async::prelude::*;
+use schema_catalog::Flavor;
 
 fn corpus_dir() -> PathBuf {
     std::env::var_os("CATALOG_SQLDEF_CORPUS")
@@ -49,30 +52,34 @@ enum Verdict {
     Wrong(String),
 }
 
-const MARIADB_VERSION: [u32; 2] = [10, 11];
-
 fn version(text: &str) -> Vec<u32> {
-    text.split('.').filter_map(|p| p.parse().ok()).collect()
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.parse().ok())
+        .take(2)
+        .collect()
 }
 
-/// Why a case does not run on MariaDB 10.11, if it does not.
-fn not_for_mariadb(case: &Case) -> Option<String> {
-    match case.flavor.as_deref() {
-        Some("mysql") | Some("tidb") | Some("!mariadb") | Some("pgvector") => {
-            return Some(format!(
-                "flavor {}",
-                case.flavor.as_deref().unwrap_or_default()
-            ))
+/// Why a case does not run on this server (flavor, major.minor version), if
+/// it does not. sqldef's `flavor` is `mysql`, `mariadb`, `tidb` or a negation.
+fn not_for(case: &Case, flavor: Flavor, server_version: &[u32]) -> Option<String> {
+    let ours = flavor.name();
+    if let Some(f) = case.flavor.as_deref() {
+        let runs = match f.strip_prefix('!') {
+            Some(not) => not != ours,
+            None => f == ours,
+        };
+        if !runs {
+            return Some(format!("flavor {f}"));
         }
-        _ => {}
     }
     if let Some(min) = &case.min_version {
-        if version(min).as_slice() > MARIADB_VERSION.as_slice() {
+        if version(min).as_slice() > server_version {
             return Some(format!("min_version {min}"));
         }
     }
     if let Some(max) = &case.max_version {
-        if version(max).as_slice() < MARIADB_VERSION.as_slice() {
+        if version(max).as_slice() < server_version {
             return Some(format!("max_version {max}"));
         }
     }
@@ -86,8 +93,9 @@ fn not_for_mariadb(case: &Case) -> Option<String> {
 type Key = (String, String);
 /// Column type, IS_NULLABLE, COLUMN_DEFAULT, COLLATION_NAME, lowercase EXTRA.
 type ColumnShape = (String, String, Option<String>, Option<String>, String);
-/// NON_UNIQUE, ordered (lowercase column, SUB_PART), IGNORED.
-type IndexShape = (i64, Vec<(String, Option<i64>)>, String);
+/// NON_UNIQUE, ordered (lowercase column or expression, SUB_PART, COLLATION),
+/// hidden (MariaDB IGNORED / MySQL IS_VISIBLE).
+type IndexShape = (i64, Vec<(String, Option<i64>, Option<String>)>, String);
 
 /// Columns and indexes of a schema, as this test compares them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -143,25 +151,32 @@ async fn shape(db: &TestDb) -> Shape {
         String,
         String,
         i64,
-        i64,
         Option<String>,
         Option<i64>,
+        Option<String>,
         String,
     );
+    // A functional key part has no COLUMN_NAME; MySQL gives its EXPRESSION.
+    let (part, hidden) = match db.flavor {
+        Flavor::MariaDb => ("COLUMN_NAME", "IGNORED"),
+        _ => ("IFNULL(COLUMN_NAME, EXPRESSION)", "IS_VISIBLE"),
+    };
     let rows: Vec<IdxRow> = conn
         .exec(
-            "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, IGNORED \
-             FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+            format!(
+                "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, {part}, SUB_PART, COLLATION, {hidden} \
+                 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX"
+            ),
             (db.name.as_str(),),
         )
         .await
         .unwrap();
-    for (t, i, non_unique, _seq, col, sub, ignored) in rows {
+    for (t, i, non_unique, col, sub, order, hidden) in rows {
         let e = s
             .indexes
             .entry((t, i.to_lowercase()))
-            .or_insert((non_unique, Vec::new(), ignored));
-        e.1.push((col.unwrap_or_default().to_lowercase(), sub));
+            .or_insert((non_unique, Vec::new(), hidden));
+        e.1.push((col.unwrap_or_default().to_lowercase(), sub, order));
     }
     s
 }
@@ -256,8 +271,8 @@ async fn run_sql(db: &TestDb, sql: &str) -> Result<(), String> {
     conn.query_drop(sql).await.map_err(|e| e.to_string())
 }
 
-async fn run_case(case: &Case, out_dir: &Path) -> Verdict {
-    if let Some(why) = not_for_mariadb(case) {
+async fn run_case(case: &Case, out_dir: &Path, flavor: Flavor, server_version: &[u32]) -> Verdict {
+    if let Some(why) = not_for(case, flavor, server_version) {
         return Verdict::Skipped(why);
     }
     let Some(desired_sql) = case
@@ -270,7 +285,7 @@ async fn run_case(case: &Case, out_dir: &Path) -> Verdict {
     let desired_db = TestDb::new().await;
     if let Err(e) = run_sql(&desired_db, desired_sql).await {
         return Verdict::Skipped(format!(
-            "desired does not run on MariaDB: {}",
+            "desired does not run on {flavor}: {}",
             e.lines().next().unwrap_or("")
         ));
     }
@@ -282,7 +297,7 @@ async fn run_case(case: &Case, out_dir: &Path) -> Verdict {
     if let Some(current_sql) = case.current.as_deref().filter(|c| !c.trim().is_empty()) {
         if let Err(e) = run_sql(&current_db, current_sql).await {
             return Verdict::Skipped(format!(
-                "current does not run on MariaDB: {}",
+                "current does not run on {flavor}: {}",
                 e.lines().next().unwrap_or("")
             ));
         }
@@ -373,6 +388,9 @@ async fn sqldef_corpus_conformance() {
     files.sort();
     assert!(!files.is_empty(), "no corpus files in {}", dir.display());
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    let probe = TestDb::new().await;
+    let (flavor, server_version) = (probe.flavor, version(&probe.version));
+    drop(probe);
     let mut table = String::from("| file | converged | correctly refused | unsupported | skipped | wrong |\n|---|---|---|---|---|---|\n");
     let mut details = String::new();
     let mut totals = [0usize; 5];
@@ -383,7 +401,7 @@ async fn sqldef_corpus_conformance() {
         let mut counts = [0usize; 5];
         let fname = file.file_name().unwrap().to_string_lossy().to_string();
         for (name, case) in &cases {
-            let verdict = run_case(case, &work.join(name)).await;
+            let verdict = run_case(case, &work.join(name), flavor, &server_version).await;
             let slot = match &verdict {
                 Verdict::Converged => 0,
                 Verdict::Refused => 1,
@@ -417,8 +435,16 @@ async fn sqldef_corpus_conformance() {
         "| **total** | {} | {} | {} | {} | {} |\n",
         totals[0], totals[1], totals[2], totals[3], totals[4]
     ));
-    let report = format!("{table}\n{details}");
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance-sqldef.md");
+    let report = format!(
+        "{flavor} {}\n\n{table}\n{details}",
+        server_version
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(".")
+    );
+    let out = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../target/conformance-sqldef-{flavor}.md"));
     let _ = std::fs::write(&out, &report);
     eprintln!("{report}");
     assert_eq!(totals[4], 0, "wrong outcomes:\n{report}");
