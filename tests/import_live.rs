@@ -14,7 +14,7 @@ use std::time::Duration;
 use common::TestDb;
 use schema_catalog::apply::{self, ApplyOptions, Outcome};
 use schema_catalog::import::{self, ImportOptions, Imported};
-use schema_catalog::{catalog, db, dump, verify, Error, Flavor};
+use schema_catalog::{catalog, db, dump, verify, Error};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 

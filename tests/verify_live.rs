@@ -16,7 +16,7 @@ use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::verify::{verify, VerifyReport};
-use schema_catalog::{ddl, Error, Flavor};
+use schema_catalog::{ddl, Error};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 

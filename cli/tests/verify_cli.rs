@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::TestDb;
-use schema_catalog::{catalog, ddl, Flavor};
+use schema_catalog::{catalog, ddl};
 
 const PASSWORD: &str = "SuperSecret123";
 
