@@ -3,16 +3,19 @@
 #
 # 1. Warm upgrade of a ROWS-row legacy table (3 nullable columns, 2 indexes
 #    missing): `catalog apply` wall time vs the same DDL statements run by
-#    hand with the mariadb client, each on an identical fresh copy, RUNS
+#    hand with the SQL client, each on an identical fresh copy, RUNS
 #    times each (order alternated), medians reported.
 # 2. No-op apply on the converged schema: statements it issues (deltas of
 #    SHOW GLOBAL STATUS Questions / Com_stmt_prepare / Com_stmt_execute,
 #    minus the cost of reading them) and wall time, NOOP_RUNS times.
 #
-# Usage: benches/apply_bench.sh            (from the repo root)
+# Usage: benches/apply_bench.sh [URL]      (from the repo root)
+#        URL: the server, e.g. mysql://root@127.0.0.1:3307 for the MySQL 9.7 of
+#        scripts/mysql-server (default BENCH_DATABASE_URL, else
+#        mysql://root@127.0.0.1:3306). The report names the flavor.
 # Env:   ROWS (1000000) RUNS (3) NOOP_RUNS (7) SETTLE (3 s after each copy) CATALOG_BIN (target/release/catalog)
-#        BENCH_HOST (127.0.0.1) BENCH_PORT (3306) BENCH_USER (root)
-# Needs: the mariadb client, jq, a server whose root needs no password;
+#        SQL_CLIENT (mariadb)
+# Needs: the mariadb client (it talks to MySQL too), jq;
 #        builds target/release/catalog when it is missing.
 # Global status counts every client of the server: run it with nothing else
 # connected, or read the minimum column (noise only adds).
@@ -22,12 +25,13 @@ ROWS=${ROWS:-1000000}
 RUNS=${RUNS:-3}
 NOOP_RUNS=${NOOP_RUNS:-7}
 SETTLE=${SETTLE:-3}
-HOST=${BENCH_HOST:-127.0.0.1}
-PORT=${BENCH_PORT:-3306}
-USER_=${BENCH_USER:-root}
 BIN=${CATALOG_BIN:-target/release/catalog}
 
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/common.sh
+. benches/common.sh
+[ -n "${1:-}" ] && BENCH_DATABASE_URL=$1
+bench_server
 if [[ ! -x $BIN ]]; then
     cargo build --release -p schema-catalog-cli >&2
 fi
@@ -35,7 +39,6 @@ fi
 SEED=sc_bench_seed_$$
 TARGET=sc_bench_t_$$
 WORK=$(mktemp -d)
-sql() { mariadb -u"$USER_" -h"$HOST" -P"$PORT" -N -B "$@"; }
 cleanup() {
     sql -e "DROP DATABASE IF EXISTS \`$SEED\`; DROP DATABASE IF EXISTS \`$TARGET\`" || true
     rm -rf "$WORK"
@@ -65,7 +68,7 @@ indexes:
   - {name: idx_jobs_state_created, columns: [State, CreatedAt]}
   - {name: idx_jobs_lease, columns: [LeaseOwner, LeaseUntil]}
 EOF
-URL="mysql://$USER_@$HOST:$PORT/$TARGET"
+URL=$(url "$TARGET")
 catalog() { "$BIN" --catalog "$WORK/catalog" --database-url "$URL" "$@"; }
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -181,14 +184,14 @@ report_counter() { # name column
 
 cat <<EOF
 
-## apply_bench: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(sql -e 'SELECT VERSION()')
+## apply_bench [$FLAVOR]: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $FLAVOR $SERVER_VERSION
 
 Warm upgrade, $ROWS-row legacy table, 5 steps (3 ADD COLUMN, 2 ADD INDEX), $RUNS runs each:
 
 | | runs (ms) | median (ms) |
 |---|---|---|
 | \`catalog apply\` (process start to exit) | ${apply_ms[*]} | $apply_med |
-| same DDL by hand (\`mariadb < ddl.sql\`) | ${hand_ms[*]} | $hand_med |
+| same DDL by hand (\`$SQL_CLIENT < ddl.sql\`) | ${hand_ms[*]} | $hand_med |
 | overhead (median vs median) | | ${overhead}% |
 | apply's time outside its 5 steps (start, connect, lock, preflight, final verify) | $(tr '\n' ' ' <"$WORK/outside") | $outside_med |
 

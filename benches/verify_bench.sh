@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark of `catalog verify` on a noisy server (issue 3, "Performance").
 #
-#   benches/verify_bench.sh            set up (idempotent) and measure
-#   benches/verify_bench.sh --cleanup  drop every schema this script created
-#   benches/verify_bench.sh --rebuild  drop, set up from scratch, measure
+#   benches/verify_bench.sh [URL]            set up (idempotent) and measure
+#   benches/verify_bench.sh --cleanup [URL]  drop every schema this script created
+#   benches/verify_bench.sh --rebuild [URL]  drop, set up from scratch, measure
+#
+# URL: the server, e.g. mysql://root@127.0.0.1:3307 for the MySQL 9.7 of
+# scripts/mysql-server (default BENCH_DATABASE_URL, else
+# mysql://root@127.0.0.1:3306). Every result line names the flavor.
 #
 # Server state: 5 schemas x 1,000 unrelated InnoDB tables, a clean target
 # holding only the shipped catalog, and a noisy target holding the shipped
@@ -16,41 +20,41 @@
 #      clients on a shared server can only be filtered out, never added);
 #   3. one index's exactness the old way (anti-join over the global
 #      information_schema.STATISTICS) vs the new single-index read, timed
-#      the same way (process wall time of the `mariadb` client, median of RUNS),
+#      the same way (process wall time of the SQL client, median of RUNS),
 #      with EXPLAIN and the rows the server scanned.
 #
-# Environment: MARIADB (client, default `mariadb`), DB_HOST (127.0.0.1),
-# DB_PORT (3306), DB_USER (root), DB_PASS (empty), RUNS (31, at least 7), CATALOG_BIN
-# (target/release/catalog; built with `cargo build --release -p
+# Environment: SQL_CLIENT (default `mariadb`), RUNS (31, at least 7),
+# NOISE_SCHEMAS (5), NOISE_TABLES (1000), UNMANAGED (2000) for smaller runs,
+# CATALOG_BIN (target/release/catalog; built with `cargo build --release -p
 # schema-catalog-cli` when missing).
 set -euo pipefail
 export LC_ALL=C
 
 cd "$(dirname "$0")/.."
 
-MARIADB=${MARIADB:-mariadb}
-DB_HOST=${DB_HOST:-127.0.0.1}
-DB_PORT=${DB_PORT:-3306}
-DB_USER=${DB_USER:-root}
-DB_PASS=${DB_PASS:-}
 RUNS=${RUNS:-31}
 CATALOG_BIN=${CATALOG_BIN:-target/release/catalog}
 PREFIX=scbench
-NOISE_SCHEMAS=5
-NOISE_TABLES=1000
-UNMANAGED=2000
+NOISE_SCHEMAS=${NOISE_SCHEMAS:-5}
+NOISE_TABLES=${NOISE_TABLES:-1000}
+UNMANAGED=${UNMANAGED:-2000}
 CLEAN=${PREFIX}_clean
 NOISY=${PREFIX}_noisy
 INDEX_TABLE=_System_FileUploadOperation
 INDEX_NAME=idx_file_upload_lifecycle
 
-sql() { MYSQL_PWD="$DB_PASS" "$MARIADB" -h"$DB_HOST" -P"$DB_PORT" -u"$DB_USER" --batch --skip-column-names "$@"; }
-
-url() {
-	local auth=$DB_USER
-	[ -n "$DB_PASS" ] && auth="$DB_USER:$DB_PASS"
-	echo "mysql://$auth@$DB_HOST:$DB_PORT/$1"
-}
+# shellcheck source=benches/common.sh
+. benches/common.sh
+MODE=
+for arg in "$@"; do
+	case $arg in
+	mysql://*) BENCH_DATABASE_URL=$arg ;;
+	*) MODE=$arg ;;
+	esac
+done
+bench_server
+# Hidden indexes and EXPLAIN's table layout per flavor.
+if [ "$FLAVOR" = mariadb ]; then HIDDEN=IGNORED EXPLAIN=EXPLAIN; else HIDDEN=IS_VISIBLE EXPLAIN="EXPLAIN FORMAT=TRADITIONAL"; fi
 
 drop_all() {
 	local s
@@ -60,7 +64,7 @@ drop_all() {
 	done
 }
 
-case "${1:-}" in
+case "$MODE" in
 --cleanup)
 	drop_all
 	exit 0
@@ -68,7 +72,7 @@ case "${1:-}" in
 --rebuild) drop_all ;;
 "") ;;
 *)
-	echo "usage: $0 [--cleanup|--rebuild]" >&2
+	echo "usage: $0 [--cleanup|--rebuild] [mysql://user@host:port]" >&2
 	exit 2
 	;;
 esac
@@ -98,8 +102,7 @@ if [ ! -x "$CATALOG_BIN" ]; then
 	cargo build --release -p schema-catalog-cli
 fi
 
-echo "== setup (idempotent)"
-sql -e "SELECT VERSION()"
+echo "== setup (idempotent): $FLAVOR $SERVER_VERSION at $DB_HOST:$DB_PORT"
 for i in $(seq 1 $NOISE_SCHEMAS); do
 	fill_schema "${PREFIX}_noise_$i" $NOISE_TABLES noise &
 done
@@ -131,7 +134,7 @@ time_verify() {
 	echo $((t1 - t0))
 }
 
-echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); server: $FLAVOR $SERVER_VERSION"
 echo "== 1. catalog verify wall time (process), $RUNS runs each, interleaved"
 time_verify "$CLEAN" >/dev/null
 time_verify "$NOISY" >/dev/null
@@ -147,7 +150,7 @@ printf '%-8s %10s %10s %10s\n' target median_ms min_ms max_ms
 printf '%-8s %10s %10s %10s\n' clean "$c_med" "$c_min" "$c_max"
 printf '%-8s %10s %10s %10s\n' noisy "$n_med" "$n_min" "$n_max"
 ratio=$(awk -v a="$n_med" -v b="$c_med" 'BEGIN { printf "%.2f", a / b }')
-echo "ratio noisy/clean (median): $ratio (target <= 1.10)"
+echo "[$FLAVOR] ratio noisy/clean (median): $ratio (target <= 1.10)"
 
 echo "== 2. statements per verify (SHOW GLOBAL STATUS deltas)"
 COUNTERS="'Com_stmt_execute','Com_stmt_prepare','Com_stmt_close','Questions','Com_select'"
@@ -173,11 +176,11 @@ per_verify=$(echo -n "$verifies" | grep . | min_delta)
 printf '%-18s %8s\n' counter per_verify
 join <(echo "$per_verify") <(echo "$overhead") | awk '{ printf "%-18s %8d\n", $1, $2 - $3 }'
 execs=$(join <(echo "$per_verify") <(echo "$overhead") | awk '$1 == "Com_stmt_execute" { print $2 - $3 }')
-echo "prepared executions per catalog table: $(awk -v e="$execs" -v t="$catalog_tables" 'BEGIN { printf "%.2f", e / t }') (target <= 3, plus connection setup)"
+echo "[$FLAVOR] prepared executions per catalog table: $(awk -v e="$execs" -v t="$catalog_tables" 'BEGIN { printf "%.2f", e / t }') (target <= 3, plus connection setup)"
 
 echo "== 3. one index's exactness: old global anti-join vs new single-index read"
 OLD_SQL="SELECT COUNT(*) FROM information_schema.STATISTICS s WHERE s.INDEX_NAME = '$INDEX_NAME' AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS t WHERE t.TABLE_SCHEMA = s.TABLE_SCHEMA AND t.TABLE_NAME = s.TABLE_NAME AND t.INDEX_NAME = s.INDEX_NAME AND t.SEQ_IN_INDEX = s.SEQ_IN_INDEX + 1) AND s.SEQ_IN_INDEX <> 3"
-NEW_SQL="SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, COLLATION, INDEX_TYPE, IGNORED FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '$NOISY' AND TABLE_NAME = '$INDEX_TABLE' AND INDEX_NAME = '$INDEX_NAME' ORDER BY SEQ_IN_INDEX"
+NEW_SQL="SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, COLLATION, INDEX_TYPE, $HIDDEN FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '$NOISY' AND TABLE_NAME = '$INDEX_TABLE' AND INDEX_NAME = '$INDEX_NAME' ORDER BY SEQ_IN_INDEX"
 time_sql() {
 	local t0 t1
 	t0=$(now_ns)
@@ -202,9 +205,9 @@ for which in baseline old new; do
 	printf '%-10s %10s %10s %10s %14s\n' "$which" "$med" "$min" "$max" "$(scanned "$q")"
 done
 echo "EXPLAIN old (outer, inner):"
-sql -e "EXPLAIN $OLD_SQL" | awk -F'\t' '{ print "  " $3, "|", $NF }'
+sql -e "$EXPLAIN $OLD_SQL" | awk -F'\t' '{ print "  " $3, "|", $NF }'
 echo "EXPLAIN new:"
-sql -e "EXPLAIN $NEW_SQL" | awk -F'\t' '{ print "  " $3, "|", $NF }'
+sql -e "$EXPLAIN $NEW_SQL" | awk -F'\t' '{ print "  " $3, "|", $NF }'
 echo "== 4. rows the server scans per inspection read, prepared with bound parameters"
 # The I_S lookup optimisation must apply to bound parameters, not only to
 # literals: the rows scanned must not depend on how many tables exist.
