@@ -4,17 +4,21 @@
 //!
 //! Every identifier goes through [`quote_ident`] and every string literal
 //! through [`quote_str`]; nothing else is spliced into SQL text except the
-//! typed column type, canonical charset/collation names and default
-//! expressions already normalised by the model.
+//! typed column type, charset/collation/engine names from closed sets
+//! (an unknown one, which only a live table can hold, is quoted as an
+//! identifier) and default expressions re-rendered from their parsed AST
+//! ([`crate::sqltext::render_default_expression`]).
 //!
 //! Column definitions and index key-part lists each have exactly one renderer
 //! ([`column_definition`], [`key_parts`]), shared by `CREATE TABLE` and the
 //! `ALTER TABLE` statements, so a column added later is spelled exactly as a
 //! greenfield one.
 
+use crate::collation;
 use crate::flavor::Flavor;
 use crate::ident::{quote_ident, quote_str, Ident};
 use crate::model::{Column, Index, IndexKind, IndexPart, Table};
+use crate::sqltext::canonical_engine;
 
 /// How an `ADD COLUMN` on MySQL / MariaDB asks to stay online.
 ///
@@ -137,10 +141,10 @@ fn with_online_clause(stmt: String, flavor: Flavor, clause: &str) -> String {
 pub fn column_definition(column: &Column) -> String {
     let mut out = format!("{} {}", quote_ident(column.name.as_str()), column.ty);
     if let Some(cs) = &column.charset {
-        out.push_str(&format!(" CHARACTER SET {cs}"));
+        out.push_str(&format!(" CHARACTER SET {}", charset_name(cs)));
     }
     if let Some(co) = &column.collation {
-        out.push_str(&format!(" COLLATE {co}"));
+        out.push_str(&format!(" COLLATE {}", collation_name(co)));
     }
     if let Some(expr) = &column.generated {
         // Generated columns only come from live schemas or dumps; whether they
@@ -204,14 +208,36 @@ pub fn key_parts(parts: &[IndexPart]) -> String {
     format!("({})", rendered.join(", "))
 }
 
+/// A charset name from the closed table as a keyword; anything else (only a
+/// live table can hold one) quoted as an identifier, never pasted.
+fn charset_name(name: &str) -> String {
+    match collation::charset(name) {
+        Some(cs) => cs.name.to_string(),
+        None => quote_ident(name),
+    }
+}
+
+/// A collation name from the closed table as a keyword, else quoted.
+fn collation_name(name: &str) -> String {
+    match collation::charset_of(name) {
+        Some(_) if is_word(name) => name.to_string(),
+        _ => quote_ident(name),
+    }
+}
+
+fn is_word(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `ENGINE=... DEFAULT CHARSET=... COLLATE=... COMMENT='...'`.
 fn table_options(table: &Table) -> String {
     let mut opts = Vec::new();
     if let Some(engine) = &table.engine {
-        opts.push(format!("ENGINE={engine}"));
+        let name = canonical_engine(engine).map_or_else(|| quote_ident(engine), str::to_string);
+        opts.push(format!("ENGINE={name}"));
     }
-    opts.push(format!("DEFAULT CHARSET={}", table.charset));
-    opts.push(format!("COLLATE={}", table.collation));
+    opts.push(format!("DEFAULT CHARSET={}", charset_name(&table.charset)));
+    opts.push(format!("COLLATE={}", collation_name(&table.collation)));
     if let Some(comment) = &table.comment {
         opts.push(format!("COMMENT={}", quote_str(comment)));
     }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 /// Every error the library returns.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The catalog failed `check`; the report lists every problem.
     #[error("the catalog in {} is invalid ({} error(s)); run `catalog check` for the full list", .dir.display(), .errors)]
@@ -101,6 +102,17 @@ pub enum Error {
         object: String,
         /// Why.
         message: String,
+    },
+    /// Internal error: a statement about to be sent is not exactly the one
+    /// statement its step calls for. It was not sent; the run stopped.
+    #[error("internal error: the statement for table `{table}`, {object} {reason}; it was not sent and the run stopped (please report this)")]
+    UnsafeStatement {
+        /// Table of the step.
+        table: String,
+        /// Object of the step.
+        object: String,
+        /// What is wrong with the statement.
+        reason: String,
     },
 }
 

@@ -25,6 +25,7 @@ pub mod model;
 pub mod normalize;
 pub mod plan;
 pub mod readiness;
+pub mod sqltext;
 pub mod textdiff;
 pub mod verify;
 

@@ -64,7 +64,13 @@ impl DefaultValue {
             DefaultValue::Literal(v) => crate::ident::quote_str(v),
             DefaultValue::CurrentTimestamp(0) => "CURRENT_TIMESTAMP".into(),
             DefaultValue::CurrentTimestamp(p) => format!("CURRENT_TIMESTAMP({p})"),
-            DefaultValue::Expression(e) => format!("({e})"),
+            // Re-rendered from the parsed AST, never pasted. The catalog
+            // refuses an expression that does not render; one read from a
+            // live table is shown as a placeholder the server would refuse.
+            DefaultValue::Expression(e) => match crate::sqltext::render_default_expression(e) {
+                Ok(sql) => format!("({sql})"),
+                Err(_) => "(<expression not rendered>)".into(),
+            },
         }
     }
 

@@ -4,6 +4,7 @@
 //! Physical state is the authority: every run re-reads the tables and does
 //! what is still missing, so a run killed at any point is finished by the next.
 
+pub mod guard;
 mod lock;
 mod progress;
 mod report;

@@ -218,6 +218,8 @@ async fn run_ddl(
     step: &Step,
     sql: &str,
 ) -> Result<Outcome, StepError> {
+    // The chokepoint: nothing but the one statement this step calls for is sent.
+    super::guard::check_statement(&step.change, sql)?;
     let conn_id = session.conn().id();
     let poller = ctx.opts.progress.as_ref().map(|cb| {
         let cb = cb.clone();
@@ -242,7 +244,15 @@ async fn run_ddl(
     });
     // No deadline: DDL on a large table rightly takes long.
     let what = format!("running `{sql}`");
-    let result = session.run_within(None, &what, |c| c.query_drop(sql)).await;
+    // Sent as a prepared statement (COM_STMT_PREPARE + EXECUTE, the binary
+    // protocol), not as a text query: mysql_async always negotiates
+    // CLIENT_MULTI_STATEMENTS, so a text query could carry a second
+    // statement after a `;`, while the server prepares exactly one statement
+    // and refuses anything after it. CREATE TABLE and ALTER TABLE are
+    // preparable on MySQL, MariaDB and TiDB.
+    let result = session
+        .run_within(None, &what, |c| c.exec_drop(sql, ()))
+        .await;
     if let Some(p) = poller {
         p.abort();
     }

@@ -26,7 +26,9 @@ pub(crate) fn default_problem(
              parentheses (which the server stores rewritten): quote a string default \
              (default: \"'{e}'\") or call the function with parentheses (e.g. curdate())"
         )),
-        DefaultValue::Expression(_) => None,
+        DefaultValue::Expression(e) => crate::sqltext::render_default_expression(e)
+            .err()
+            .map(|why| format!("default `{}` {why}", e.escape_debug())),
         DefaultValue::Literal(v) => literal_problem(ty, v),
     }
 }

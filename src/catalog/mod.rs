@@ -404,7 +404,12 @@ fn read_settings(dir: &Path, files: &[String], problems: &mut Vec<Problem>) -> (
             (&builtin.charset, &builtin.collation),
         );
         defaults = Defaults {
-            engine: d.engine.unwrap_or(builtin.engine.clone()),
+            engine: table::resolve_engine(
+                &mut sink,
+                Some("defaults".into()),
+                d.engine.as_deref(),
+                &builtin.engine,
+            ),
             charset,
             collation,
         };

@@ -91,7 +91,12 @@ pub(super) fn build_table(
         name: Ident::new(name?),
         kind: crate::model::TableKind::Base,
         comment: raw.comment,
-        engine: Some(raw.engine.unwrap_or_else(|| defaults.engine.clone())),
+        engine: Some(resolve_engine(
+            sink,
+            None,
+            raw.engine.as_deref(),
+            &defaults.engine,
+        )),
         charset,
         collation,
         columns: declared.into_iter().filter_map(|d| d.column).collect(),
@@ -141,6 +146,29 @@ fn check_consumers(sink: &mut Sink, object: Option<String>, names: &[String]) {
             continue;
         };
         sink.error(object.clone(), message);
+    }
+}
+
+/// The canonical spelling of a declared engine (the inherited one when none
+/// is declared); an engine outside the closed set is reported.
+pub(super) fn resolve_engine(
+    sink: &mut Sink,
+    object: Option<String>,
+    engine: Option<&str>,
+    inherited: &str,
+) -> String {
+    let Some(engine) = engine else {
+        return inherited.to_string();
+    };
+    match crate::sqltext::canonical_engine(engine) {
+        Some(canonical) => canonical.to_string(),
+        None => {
+            sink.error(
+                object,
+                crate::sqltext::engine_problem(engine).unwrap_or_default(),
+            );
+            engine.to_string()
+        }
     }
 }
 

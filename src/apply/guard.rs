@@ -1,0 +1,255 @@
+//! The execution chokepoint's check: before a step's statement is sent, it
+//! is parsed and must be exactly one statement of the kind the step says.
+//!
+//! - `AddTable(t)`: one `CREATE TABLE t (...)` (not temporary, no `OR
+//!   REPLACE`, `IF NOT EXISTS`, `AS SELECT`, `LIKE` or `CLONE`) whose
+//!   columns are exactly the catalog table's columns in order.
+//! - `AddColumn`: one `ALTER TABLE t ADD COLUMN c ...` plus only the online
+//!   clauses (`ALGORITHM=...`, `LOCK=...`).
+//! - `AddIndex`: one `ALTER TABLE t ADD [UNIQUE] INDEX i (...)` plus only the
+//!   online clauses.
+//!
+//! The statement is tokenized with MySQL's lexical rules first: a comment
+//! (which MySQL may execute, `/*! ... */`) or a `;` outside a literal is
+//! refused before parsing. Anything else is [`Error::UnsafeStatement`]: an
+//! internal error that stops the run before the statement is sent.
+
+use sqlparser::ast::{AlterTableOperation, ObjectName, Statement, TableConstraint};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Token;
+
+use crate::diff::Change;
+use crate::error::Error;
+use crate::ident::Ident;
+use crate::sqltext;
+
+/// Checks that `sql` is exactly the one statement `change` calls for.
+pub fn check_statement(change: &Change, sql: &str) -> Result<(), Error> {
+    statement_problem(change, sql).map_err(|reason| Error::UnsafeStatement {
+        table: change.table().to_string(),
+        object: change.object().to_string(),
+        reason,
+    })
+}
+
+fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
+    let tokens = sqltext::tokens(sql)?;
+    if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
+        return Err("contains `;` outside a literal: more than one statement".into());
+    }
+    let mut statements = Parser::new(&MySqlDialect {})
+        .with_tokens(tokens)
+        .parse_statements()
+        .map_err(|e| format!("does not parse as SQL: {e}"))?;
+    if statements.len() != 1 {
+        return Err(format!("is {} statements, not one", statements.len()));
+    }
+    let statement = statements.remove(0);
+    match (change, statement) {
+        (Change::AddTable(table), Statement::CreateTable(ct)) => {
+            same_table(&ct.name, &table.name)?;
+            let plain = !ct.or_replace
+                && !ct.temporary
+                && !ct.if_not_exists
+                && ct.query.is_none()
+                && ct.like.is_none()
+                && ct.clone.is_none();
+            if !plain {
+                return Err("is not a plain CREATE TABLE (TEMPORARY, OR REPLACE, IF NOT EXISTS, AS SELECT, LIKE or CLONE)".into());
+            }
+            let got: Vec<Ident> = ct
+                .columns
+                .iter()
+                .map(|c| Ident::new(c.name.value.clone()))
+                .collect();
+            let want: Vec<Ident> = table.columns.iter().map(|c| c.name.clone()).collect();
+            if got != want || got.iter().zip(&want).any(|(g, w)| g.as_str() != w.as_str()) {
+                return Err(format!(
+                    "creates columns [{}], not the catalog's [{}]",
+                    names(&got),
+                    names(&want)
+                ));
+            }
+            Ok(())
+        }
+        (Change::AddColumn { table, column, .. }, Statement::AlterTable(at)) => {
+            same_table(&at.name, table)?;
+            let added = one_addition(at.if_exists, &at.operations)?;
+            match added {
+                AlterTableOperation::AddColumn {
+                    if_not_exists: false,
+                    column_def,
+                    ..
+                } if column_def.name.value == column.name.as_str() => Ok(()),
+                other => Err(format!("adds `{other}`, not column `{}`", column.name)),
+            }
+        }
+        (Change::AddIndex { table, index }, Statement::AlterTable(at)) => {
+            same_table(&at.name, table)?;
+            let added = one_addition(at.if_exists, &at.operations)?;
+            let name = match added {
+                AlterTableOperation::AddConstraint {
+                    constraint: TableConstraint::Unique(u),
+                    ..
+                } if index.unique && u.name.is_none() => u.index_name.as_ref(),
+                AlterTableOperation::AddConstraint {
+                    constraint: TableConstraint::Index(i),
+                    ..
+                } if !index.unique => i.name.as_ref(),
+                _ => None,
+            };
+            match name {
+                Some(n) if n.value == index.name.as_str() => Ok(()),
+                _ => Err(format!("adds `{added}`, not index `{}`", index.name)),
+            }
+        }
+        (_, other) => Err(format!(
+            "is a `{}` statement, not the step's {}",
+            first_words(&other.to_string()),
+            change.kind()
+        )),
+    }
+}
+
+/// The name is exactly the step's table, unqualified (the session's schema).
+fn same_table(name: &ObjectName, table: &Ident) -> Result<(), String> {
+    match name.0.as_slice() {
+        [part] if part.as_ident().is_some_and(|i| i.value == table.as_str()) => Ok(()),
+        _ => Err(format!("names table `{name}`, not `{table}`")),
+    }
+}
+
+/// The one ADD of an ALTER TABLE whose other operations are online clauses.
+fn one_addition(
+    if_exists: bool,
+    operations: &[AlterTableOperation],
+) -> Result<&AlterTableOperation, String> {
+    if if_exists {
+        return Err("uses ALTER TABLE IF EXISTS".into());
+    }
+    let mut additions = operations.iter().filter(|op| {
+        !matches!(
+            op,
+            AlterTableOperation::Algorithm { .. } | AlterTableOperation::Lock { .. }
+        )
+    });
+    match (additions.next(), additions.next()) {
+        (Some(op), None) => Ok(op),
+        (None, _) => Err("adds nothing".into()),
+        (Some(_), Some(second)) => Err(format!("does more than one thing: also `{second}`")),
+    }
+}
+
+fn names(idents: &[Ident]) -> String {
+    idents
+        .iter()
+        .map(|i| i.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn first_words(sql: &str) -> String {
+    sql.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::ColumnType;
+    use crate::flavor::Flavor;
+    use crate::model::{Column, Index, Table};
+    use crate::plan::Step;
+
+    fn table() -> Table {
+        let mut t = Table::not_a_table("T".into(), "");
+        t.kind = crate::model::TableKind::Base;
+        let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+        id.nullable = false;
+        t.columns = vec![id, Column::new("Note", ColumnType::Varchar(8))];
+        t.primary_key = vec![crate::model::IndexPart::column("Id")];
+        t.charset = "utf8mb4".into();
+        t.collation = "utf8mb4_bin".into();
+        t.engine = Some("InnoDB".into());
+        t
+    }
+
+    #[test]
+    fn rendered_steps_pass() {
+        let t = table();
+        let changes = [
+            Change::AddTable(t.clone()),
+            Change::AddColumn {
+                table: t.name.clone(),
+                column: t.columns[1].clone(),
+                after: Some(t.columns[0].name.clone()),
+            },
+            Change::AddIndex {
+                table: t.name.clone(),
+                index: Index::new("ix", true, &["Note"]),
+            },
+            Change::AddIndex {
+                table: t.name.clone(),
+                index: Index::new("ix2", false, &["Note", "Id"]),
+            },
+        ];
+        for flavor in [Flavor::MariaDb, Flavor::MySql, Flavor::TiDb] {
+            for change in &changes {
+                let step = Step::new(change.clone(), flavor);
+                check_statement(change, &step.sql).unwrap_or_else(|e| panic!("{}: {e}", step.sql));
+            }
+        }
+    }
+
+    #[test]
+    fn anything_else_is_refused() {
+        let t = table();
+        let create = Change::AddTable(t.clone());
+        let add_col = Change::AddColumn {
+            table: t.name.clone(),
+            column: t.columns[1].clone(),
+            after: None,
+        };
+        let add_idx = Change::AddIndex {
+            table: t.name.clone(),
+            index: Index::new("ix", false, &["Note"]),
+        };
+        for (change, sql) in [
+            (
+                &create,
+                "CREATE TABLE `T` (`Id` int, `Note` int) ENGINE=InnoDB; DROP TABLE keepme",
+            ),
+            (
+                &create,
+                "CREATE TABLE `T` (`Id` int, `Note` int) /*! , x int */",
+            ),
+            (&create, "CREATE TABLE `T` (`Id` int, `Note` int, `x` int)"),
+            (&create, "CREATE TABLE `U` (`Id` int, `Note` int)"),
+            (&create, "CREATE TABLE `other`.`T` (`Id` int, `Note` int)"),
+            (
+                &create,
+                "CREATE TABLE IF NOT EXISTS `T` (`Id` int, `Note` int)",
+            ),
+            (&create, "CREATE TEMPORARY TABLE `T` (`Id` int, `Note` int)"),
+            (&create, "CREATE TABLE `T` AS SELECT 1 AS `Id`, 2 AS `Note`"),
+            (&create, "DROP TABLE `T`"),
+            (
+                &add_col,
+                "ALTER TABLE `T` ADD COLUMN `Note` int, DROP COLUMN `Id`",
+            ),
+            (&add_col, "ALTER TABLE `T` ADD COLUMN `Other` int"),
+            (&add_col, "ALTER TABLE `T` ADD COLUMN `Note` int -- x"),
+            (&add_col, "ALTER TABLE `T` DROP COLUMN `Note`"),
+            (
+                &add_idx,
+                "ALTER TABLE `T` ADD INDEX `ix` (`Note`), ADD INDEX `iy` (`Note`)",
+            ),
+            (&add_idx, "ALTER TABLE `T` ADD UNIQUE INDEX `ix` (`Note`)"),
+            (&add_idx, "ALTER TABLE `T` ADD INDEX `iz` (`Note`)"),
+            (&add_idx, "ALTER TABLE `T` DROP INDEX `ix`"),
+            (&add_idx, ""),
+        ] {
+            assert!(check_statement(change, sql).is_err(), "{sql}");
+        }
+    }
+}

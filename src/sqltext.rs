@@ -1,0 +1,258 @@
+//! The closed SQL surface for catalog values that are not identifiers or
+//! plain literals: storage-engine names from a closed set, and expression
+//! defaults parsed with sqlparser into exactly one expression of an allowed
+//! kind and re-rendered from the AST by this module's own printer.
+//!
+//! The printer is ours, not sqlparser's `Display`: sqlparser prints a string
+//! literal without re-escaping backslashes, so `'a\\'` (the string `a\`)
+//! would come out as `'a\'`, which MySQL reads as an escaped quote. Every
+//! literal here goes through [`crate::ident::quote_str`], the one escaping
+//! helper; function names are checked to be plain words; operators come from
+//! a closed list. Anything else is refused with the offending text.
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
+};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+
+use crate::ident::quote_str;
+
+/// Storage engines a catalog may name, in their canonical spelling (the
+/// one `information_schema.TABLES.ENGINE` reports). Matched case-insensitively.
+pub const ENGINES: &[&str] = &[
+    "InnoDB",
+    "MyISAM",
+    "MEMORY",
+    "Aria",
+    "ARCHIVE",
+    "CSV",
+    "BLACKHOLE",
+    "ROCKSDB",
+];
+
+/// The canonical spelling of a known storage engine, or `None`.
+pub fn canonical_engine(name: &str) -> Option<&'static str> {
+    ENGINES
+        .iter()
+        .copied()
+        .find(|e| e.eq_ignore_ascii_case(name))
+}
+
+/// Why `engine` is not a known storage engine, if it is not (for lint messages).
+pub fn engine_problem(engine: &str) -> Option<String> {
+    canonical_engine(engine).is_none().then(|| {
+        format!(
+            "unknown engine `{}`; use one of: {}",
+            engine.escape_debug(),
+            ENGINES.join(", ")
+        )
+    })
+}
+
+/// Tokens of `sql` in MySQL's lexical rules (backslash escapes in strings,
+/// backtick identifiers), refusing comments: generated SQL never carries
+/// one, and MySQL executes the body of a `/*! ... */` comment.
+pub fn tokens(sql: &str) -> Result<Vec<Token>, String> {
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize()
+        .map_err(|e| format!("cannot be read as SQL: {e}"))?;
+    if tokens.iter().any(|t| {
+        matches!(
+            t,
+            Token::Whitespace(Whitespace::SingleLineComment { .. })
+                | Token::Whitespace(Whitespace::MultiLineComment(_))
+        )
+    }) {
+        return Err("contains an SQL comment".into());
+    }
+    Ok(tokens)
+}
+
+/// Parses an expression default (the text inside `DEFAULT (...)`) into
+/// exactly one expression of an allowed kind and renders it from the AST:
+/// literals, calls of plainly named functions (no subqueries, windows or
+/// column references), unary `-`/`+`/`NOT` and arithmetic, comparison and
+/// logical operators, and parentheses. Errors name what is wrong.
+pub fn render_default_expression(text: &str) -> Result<String, String> {
+    let tokens = tokens(text)?;
+    if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
+        return Err("contains `;`: a default is one expression".into());
+    }
+    let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);
+    let expr = parser
+        .parse_expr()
+        .map_err(|e| format!("is not an SQL expression: {e}"))?;
+    if parser.peek_token().token != Token::EOF {
+        return Err(format!(
+            "is more than one expression: `{}` follows it",
+            parser.peek_token().token
+        ));
+    }
+    render_expr(&expr)
+}
+
+fn render_expr(expr: &Expr) -> Result<String, String> {
+    match expr {
+        Expr::Value(v) => render_value(&v.value),
+        Expr::Nested(inner) => Ok(format!("({})", render_expr(inner)?)),
+        Expr::UnaryOp { op, expr } => {
+            let op = match op {
+                UnaryOperator::Minus => "-",
+                UnaryOperator::Plus => "+",
+                UnaryOperator::Not => "NOT ",
+                other => return Err(format!("uses the operator `{other}`, which is not allowed")),
+            };
+            Ok(format!("{op}{}", render_expr(expr)?))
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let op = binary_operator(op)?;
+            Ok(format!("{} {op} {}", render_expr(left)?, render_expr(right)?))
+        }
+        Expr::Function(f) => render_function(f),
+        Expr::Identifier(i) => Err(format!(
+            "names `{}`, a column or keyword: an expression default may use only literals and function calls",
+            i.value.escape_debug()
+        )),
+        other => Err(format!(
+            "is `{other}`, which is not an allowed default expression (literals, function calls, arithmetic)"
+        )),
+    }
+}
+
+fn binary_operator(op: &BinaryOperator) -> Result<&'static str, String> {
+    use BinaryOperator as B;
+    Ok(match op {
+        B::Plus => "+",
+        B::Minus => "-",
+        B::Multiply => "*",
+        B::Divide => "/",
+        B::Modulo => "%",
+        B::Eq => "=",
+        B::NotEq => "<>",
+        B::Lt => "<",
+        B::LtEq => "<=",
+        B::Gt => ">",
+        B::GtEq => ">=",
+        B::And => "AND",
+        B::Or => "OR",
+        other => return Err(format!("uses the operator `{other}`, which is not allowed")),
+    })
+}
+
+fn render_value(v: &Value) -> Result<String, String> {
+    match v {
+        Value::Number(n, false) if is_plain_number(&n.to_string()) => Ok(n.to_string()),
+        Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Ok(quote_str(s)),
+        Value::Boolean(b) => Ok(if *b { "TRUE" } else { "FALSE" }.into()),
+        Value::Null => Ok("NULL".into()),
+        other => Err(format!("uses the literal `{other}`, which is not allowed")),
+    }
+}
+
+fn is_plain_number(n: &str) -> bool {
+    !n.is_empty()
+        && n.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && n.chars().filter(|c| *c == '.').count() <= 1
+}
+
+fn render_function(f: &sqlparser::ast::Function) -> Result<String, String> {
+    let name = match f.name.0.as_slice() {
+        [part] => part
+            .as_ident()
+            .filter(|i| i.quote_style.is_none())
+            .map(|i| i.value.clone()),
+        _ => None,
+    }
+    .filter(|n| {
+        n.starts_with(|c: char| c.is_ascii_alphabetic())
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+    .ok_or_else(|| format!("calls `{}`, which is not a plain function name", f.name))?;
+    let plain = !f.uses_odbc_syntax
+        && matches!(f.parameters, FunctionArguments::None)
+        && f.within_group.is_empty()
+        && f.filter.is_none()
+        && f.null_treatment.is_none()
+        && f.over.is_none();
+    if !plain {
+        return Err(format!(
+            "calls `{name}` with clauses (window, filter, ...), which are not allowed"
+        ));
+    }
+    let args = match &f.args {
+        FunctionArguments::None => return Ok(name),
+        FunctionArguments::Subquery(_) => return Err(format!("passes a subquery to `{name}`")),
+        FunctionArguments::List(list) => {
+            if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
+                return Err(format!(
+                    "calls `{name}` with DISTINCT/ORDER BY-style clauses"
+                ));
+            }
+            list.args
+                .iter()
+                .map(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => render_expr(e),
+                    other => Err(format!(
+                        "passes `{other}` to `{name}`, which is not allowed"
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        }
+    };
+    Ok(format!("{name}({})", args.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_are_a_closed_set() {
+        assert_eq!(canonical_engine("innodb"), Some("InnoDB"));
+        assert_eq!(canonical_engine("Aria"), Some("Aria"));
+        assert!(engine_problem("InnoDB; DROP TABLE keepme; --").is_some());
+        assert!(engine_problem("InnoDB ").is_some());
+        assert!(engine_problem("").is_some());
+    }
+
+    #[test]
+    fn allowed_expressions_render_from_the_ast() {
+        for (text, want) in [
+            ("uuid_to_bin(uuid())", "uuid_to_bin(uuid())"),
+            ("concat('a','b')", "concat('a', 'b')"),
+            ("concat('a\\\\', 'b')", "concat('a\\\\', 'b')"),
+            ("1 + 2 * 3", "1 + 2 * 3"),
+            ("-(1)", "-(1)"),
+            ("curdate()", "curdate()"),
+            ("'it''s'", "'it''s'"),
+        ] {
+            assert_eq!(
+                render_default_expression(text).as_deref(),
+                Ok(want),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn hostile_expressions_are_refused() {
+        for text in [
+            "(concat(1,2)) , x int",
+            "1; DROP TABLE keepme",
+            "1 -- x",
+            "1 /*! , x int */",
+            "(select 1)",
+            "other_column",
+            "`f`(1)",
+            "a.b(1)",
+            "count(*) over ()",
+            "x'00'",
+            "concat('a\\', ') , x int -- ')",
+            "",
+        ] {
+            assert!(render_default_expression(text).is_err(), "{text}");
+        }
+    }
+}
