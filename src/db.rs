@@ -86,14 +86,17 @@ impl ServerInfo {
     }
 }
 
-/// Parses `mysql://user:pass@host:port/db[?require_ssl=true&...]`.
+/// Parses `mysql://user:pass@host:port/db[?require_ssl=true&...]`
+/// (see [`crate::dburl`]: `prefer_socket` is off; `?socket=PATH` asks for a
+/// Unix socket explicitly).
 ///
 /// The database is required: it is the target schema. Query parameters are
 /// the ones mysql_async understands (`require_ssl`, `verify_ca`,
-/// `verify_identity`, `built_in_roots`, ...). Errors never contain the password.
+/// `verify_identity`, `built_in_roots`, `socket`, ...). Errors never contain
+/// the password.
 pub fn parse_url(url: &str) -> Result<Target> {
-    let opts = Opts::from_url(url)
-        .map_err(|e| Error::Usage(format!("invalid database URL {}: {e}", redact(url))))?;
+    let opts =
+        crate::dburl::parse(url).map_err(|e| Error::Usage(format!("invalid database URL {e}")))?;
     let schema = match opts.db_name() {
         Some(db) if !db.is_empty() => db.to_string(),
         _ => {
@@ -103,7 +106,10 @@ pub fn parse_url(url: &str) -> Result<Target> {
             )))
         }
     };
-    let display = format!("{}:{}/{}", opts.ip_or_hostname(), opts.tcp_port(), schema);
+    let display = match opts.socket() {
+        Some(socket) => format!("{socket} (Unix socket)/{schema}"),
+        None => format!("{}:{}/{}", opts.ip_or_hostname(), opts.tcp_port(), schema),
+    };
     Ok(Target {
         url: opts,
         schema,
@@ -111,19 +117,10 @@ pub fn parse_url(url: &str) -> Result<Target> {
     })
 }
 
-/// The URL with the password (if any) replaced by `***`.
+/// The URL with the password (userinfo or `password=`) replaced by `***`;
+/// `<unparseable URL>` for text that is not a `mysql://` URL with a host.
 pub fn redact(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
-    };
-    let rest = &url[scheme_end..];
-    let Some(at) = rest.rfind('@') else {
-        return url.to_string();
-    };
-    match rest[..at].split_once(':') {
-        Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end], &rest[at..]),
-        None => url.to_string(),
-    }
+    crate::dburl::redact(url)
 }
 
 /// One connection to the target, used sequentially, with a per-statement deadline.
@@ -133,6 +130,7 @@ pub struct Session {
     timeout: Duration,
     display: String,
     password: Option<String>,
+    identity: crate::server::ServerIdentity,
 }
 
 impl std::fmt::Debug for Session {
@@ -162,6 +160,7 @@ pub async fn connect(target: &Target, timeout: Duration) -> Result<Session> {
         timeout,
         display: target.display.clone(),
         password,
+        identity: crate::server::ServerIdentity::default(),
     };
     let version: Option<String> = session
         .run("reading the server version", |c| {
@@ -169,6 +168,7 @@ pub async fn connect(target: &Target, timeout: Duration) -> Result<Session> {
         })
         .await?;
     session.info = ServerInfo::from_version(&version.unwrap_or_default());
+    session.identity = crate::server::read_identity(&mut session).await?;
     Ok(session)
 }
 
@@ -176,6 +176,12 @@ impl Session {
     /// The server's flavor and version.
     pub fn info(&self) -> &ServerInfo {
         &self.info
+    }
+
+    /// Who the server says it is (hostname, port, version, server_uuid),
+    /// read right after connecting.
+    pub fn identity(&self) -> &crate::server::ServerIdentity {
+        &self.identity
     }
 
     /// The server's flavor.
@@ -270,7 +276,8 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
             };
         }
         E::Server(s) if s.code == 1045 || s.code == 1698 => format!(
-            "login refused for user `{}` (error 1045); check the user name and password",
+            "login refused for user `{}` (error 1045); check the user name and password \
+             (a password with `@`, `:`, `/` or `%` must be percent-encoded: %40, %3A, %2F, %25)",
             target.url.user().unwrap_or("")
         ),
         E::Server(s) => format!("server error {}: {}", s.code, s.message),
@@ -359,7 +366,7 @@ mod tests {
             redact("mysql://app:s3cret@h:1/db"),
             "mysql://app:***@h:1/db"
         );
-        assert_eq!(redact("mysql://app:p@ss@h/db"), "mysql://app:***@h/db");
+        assert!(!redact("mysql://app:p@ss@h/db").contains("p@ss"));
         assert_eq!(redact("mysql://app@h/db"), "mysql://app@h/db");
         assert_eq!(redact("mysql://h/db"), "mysql://h/db");
     }

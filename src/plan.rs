@@ -47,6 +47,8 @@ pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> Strin
 pub struct Plan {
     /// Flavor the SQL is written for.
     pub flavor: Flavor,
+    /// The server inspected (`None` for a plan against a dump).
+    pub server: Option<crate::server::ServerIdentity>,
     /// Steps in apply order.
     pub steps: Vec<Step>,
     /// Drift anywhere in the catalog; any makes the plan refused.
@@ -92,6 +94,7 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
     unmanaged.sort();
     Plan {
         flavor,
+        server: None,
         steps: steps
             .into_iter()
             .filter(Change::is_additive)

@@ -39,6 +39,8 @@ pub struct VerifyReport {
     pub ok: bool,
     /// Server flavor.
     pub flavor: Flavor,
+    /// The server that was read (its own hostname, port, version, uuid).
+    pub server: crate::server::ServerIdentity,
     /// The consumer checked for, if any.
     pub consumer: Option<String>,
     /// Missing objects and drift, sorted.
@@ -112,6 +114,7 @@ pub async fn verify(
     Ok(VerifyReport {
         ok: problems.is_empty(),
         flavor: session.flavor(),
+        server: session.identity().clone(),
         consumer: consumer.map(str::to_string),
         problems,
         unmanaged,

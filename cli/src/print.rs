@@ -104,6 +104,7 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
     match format {
         Format::Json => emit_json(&json!({
             "flavor": plan.flavor,
+            "server": plan.server,
             "refused": plan.is_refused(),
             "steps": plan.steps.iter().map(|s| json!({
                 "table": s.change.table().as_str(),
@@ -120,6 +121,9 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
                 plan.flavor,
                 plan.steps.len()
             );
+            if let Some(server) = &plan.server {
+                println!("server: {server}");
+            }
             for (i, s) in plan.steps.iter().enumerate() {
                 println!(
                     "\n-- {}. {} {}",
@@ -158,6 +162,7 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
                 .as_deref()
                 .map(|c| format!(" for consumer `{c}`"))
                 .unwrap_or_default();
+            println!("server: {}", report.server);
             if report.ok {
                 println!(
                     "verify{scope}: {target} ({}) satisfies the catalog",
@@ -182,6 +187,7 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
         Format::Json => emit_json(&json!({
             "converged": report.converged(),
             "flavor": report.flavor,
+            "server": report.server,
             "lock": report.lock,
             "dry_run": report.outcome == Outcome::DryRun,
             "steps": report.steps,
@@ -198,6 +204,7 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                 "apply to {target} ({}), lock `{}`",
                 report.flavor, report.lock
             );
+            println!("server: {}", report.server);
             for (i, s) in report.steps.iter().enumerate() {
                 println!(
                     "  {:>2}. {:<15} {:<12} {} ({} ms)",

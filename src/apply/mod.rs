@@ -72,7 +72,9 @@ impl std::fmt::Debug for ApplyOptions {
 /// Inspects, diffs and plans (issues no DDL).
 pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Plan> {
     let diffs = diff_all(session, schema, tables).await?;
-    Ok(plan::plan(&diffs, session.flavor()))
+    let mut plan = plan::plan(&diffs, session.flavor());
+    plan.server = Some(session.identity().clone());
+    Ok(plan)
 }
 
 /// Reconciles the schema named by `target` to `tables` (the catalog's tables).
@@ -107,6 +109,7 @@ async fn run(
     let plan = plan_live(session, &target.schema, tables).await?;
     let mut report = ApplyReport {
         flavor,
+        server: session.identity().clone(),
         lock: lock.to_string(),
         steps: Vec::new(),
         drift: plan.drift.clone(),

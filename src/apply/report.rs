@@ -61,6 +61,8 @@ pub enum Outcome {
 pub struct ApplyReport {
     /// Server flavor.
     pub flavor: Flavor,
+    /// The server the statements went to (its own hostname, port, version, uuid).
+    pub server: crate::server::ServerIdentity,
     /// The advisory lock held for the run.
     pub lock: String,
     /// Steps, in order.
