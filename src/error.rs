@@ -103,6 +103,23 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// Import found nothing it can write as a catalog.
+    #[error("nothing to import from {from}: {found}; a catalog needs at least one table")]
+    NothingToImport {
+        /// Where it read from (URL without password, or file).
+        from: String,
+        /// What was found instead.
+        found: String,
+    },
+    /// Internal error: the catalog import would write fails `catalog check`;
+    /// nothing was written.
+    #[error("internal error: the imported catalog would not pass `catalog check`, so nothing was written to {}: {problems} (please report this)", .dir.display())]
+    ImportFailsCheck {
+        /// The output directory.
+        dir: PathBuf,
+        /// The check's errors, one per line.
+        problems: String,
+    },
     /// Internal error: a statement about to be sent is not exactly the one
     /// statement its step calls for. It was not sent; the run stopped.
     #[error("internal error: the statement for table `{table}`, {object} {reason}; it was not sent and the run stopped (please report this)")]

@@ -241,6 +241,24 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         skipped.extend(problems);
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
+    if out.is_empty() {
+        let why = if present.is_empty() {
+            "it has no base tables".to_string()
+        } else {
+            format!(
+                "every table was left out as unsupported ({})",
+                skipped
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        };
+        return Err(Error::NothingToImport {
+            from: source.to_string(),
+            found: why,
+        });
+    }
     Ok(Imported {
         source: source.to_string(),
         defaults: defaults(&out),
@@ -300,6 +318,22 @@ fn defaults(tables: &[Table]) -> ImportDefaults {
 
 /// Imports from a parsed dump.
 pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
+    if !dump
+        .tables
+        .iter()
+        .any(|t| t.kind == crate::model::TableKind::Base)
+    {
+        let others = dump.tables.len();
+        let found = if others == 0 {
+            "the file has no CREATE TABLE statement".to_string()
+        } else {
+            format!("the file has no base table, only {others} view(s) or sequence(s), which are skipped")
+        };
+        return Err(Error::NothingToImport {
+            from: dump.file.display().to_string(),
+            found,
+        });
+    }
     let tables = dump
         .tables
         .iter()
@@ -570,19 +604,7 @@ pub fn write(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
         move |source| Error::Io { path, source }
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let existing = std::fs::read_dir(dir)
-        .map_err(io(dir))?
-        .filter_map(|e| e.ok())
-        .any(|e| {
-            let n = e.file_name().to_string_lossy().to_string();
-            n.ends_with(".yaml") || n.ends_with(".yml")
-        });
-    if existing {
-        return Err(Error::Usage(format!(
-            "{} already holds YAML files; import into an empty directory",
-            dir.display()
-        )));
-    }
+    refuse_existing_yaml(dir)?;
     let (catalog_yaml, files) = to_yaml(imported);
     let mut written = Vec::new();
     let path = dir.join("catalog.yaml");
@@ -594,6 +616,27 @@ pub fn write(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
         written.push(path);
     }
     Ok(written)
+}
+
+/// A usage error when `dir` already holds YAML files.
+pub(crate) fn refuse_existing_yaml(dir: &Path) -> Result<()> {
+    let existing = std::fs::read_dir(dir)
+        .map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?
+        .filter_map(|e| e.ok())
+        .any(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n.ends_with(".yaml") || n.ends_with(".yml")
+        });
+    if existing {
+        return Err(Error::Usage(format!(
+            "{} already holds YAML files; import into an empty directory",
+            dir.display()
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ mod expr;
 pub mod flavor;
 pub mod ident;
 pub mod import;
+pub mod import_gate;
 pub mod inspect;
 pub mod model;
 pub mod normalize;

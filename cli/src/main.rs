@@ -57,6 +57,8 @@ fn exit_code_for(err: &anyhow::Error) -> u8 {
             | E::Usage(_)
             | E::Io { .. }
             | E::Unsupported { .. }
+            | E::NothingToImport { .. }
+            | E::ImportFailsCheck { .. }
             | E::Dump { .. },
         ) => exit::USAGE,
         Some(_) => exit::DATABASE,

@@ -75,7 +75,7 @@ pub async fn import(
             return Err(first.to_error().into());
         }
     }
-    let files = import::write(&imported, out)?;
+    let files = schema_catalog::import_gate::write_checked(&imported, out)?;
     match cli.format {
         Format::Json => println!(
             "{}",
