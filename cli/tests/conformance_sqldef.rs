@@ -308,8 +308,26 @@ async fn run_case(case: &Case, out_dir: &Path, flavor: Flavor, server_version: &
         .arg(out_dir)
         .output()
         .expect("run catalog import");
+    let import_stderr = String::from_utf8_lossy(&import.stderr);
+    if import_stderr.contains("would not pass `catalog check`") {
+        return Verdict::Wrong(format!("import refused its own output: {import_stderr}"));
+    }
     match import.status.code() {
-        Some(0) => {}
+        Some(0) => {
+            // Import never writes a catalog its own check refuses.
+            let check = catalog_bin()
+                .arg("--catalog")
+                .arg(out_dir)
+                .arg("check")
+                .output()
+                .expect("run catalog check");
+            if check.status.code() != Some(0) {
+                return Verdict::Wrong(format!(
+                    "import wrote a catalog that check rejects: {}",
+                    String::from_utf8_lossy(&check.stderr)
+                ));
+            }
+        }
         Some(2) | Some(3) => {
             return Verdict::Unsupported(format!("import: {}", first_line(&import.stderr)))
         }

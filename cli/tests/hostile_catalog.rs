@@ -1,0 +1,405 @@
+//! A table of hostile catalog values (engine, charset, collation, type,
+//! default, comment, identifiers with quotes, backticks, semicolons,
+//! newlines, NUL and comment markers). Each is either refused by `catalog
+//! check` (exit 2, naming the file, the object and the value) and by `catalog
+//! apply` before it connects, or rendered harmlessly: apply creates exactly
+//! the declared table with the hostile text as a name or comment. In every
+//! case an unmanaged sentinel table with rows survives byte for byte, and
+//! nothing else appears in the schema. Runs on the server of
+//! `CATALOG_TEST_DATABASE_URL` (MariaDB by default; MySQL on 3307).
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::TestDb;
+use mysql_async::prelude::*;
+use serde_yaml::{Mapping, Value};
+
+fn catalog() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
+    cmd
+}
+
+async fn run(args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || catalog().args(&args).output().expect("binary runs"))
+        .await
+        .unwrap()
+}
+
+/// The table file every case starts from.
+fn base_table() -> Value {
+    serde_yaml::from_str(
+        "table: Hostile
+columns:
+  - {name: Id, type: bigint unsigned, nullable: false}
+  - {name: Note, type: varchar(64)}
+primary_key: [Id]
+indexes:
+  - {name: ix_note, columns: [Note]}
+",
+    )
+    .unwrap()
+}
+
+fn column(t: &mut Value, i: usize) -> &mut Mapping {
+    t["columns"][i].as_mapping_mut().unwrap()
+}
+
+fn set(m: &mut Mapping, key: &str, value: &str) {
+    m.insert(key.into(), value.into());
+}
+
+/// What a case must do.
+enum Expect {
+    /// `check` exits 2 and its message holds this text.
+    Refused(&'static str),
+    /// `check` passes; apply creates table `.0` whose column `.1` exists and
+    /// whose table comment (if `.2`) reads back exactly.
+    Harmless(&'static str, &'static str, Option<&'static str>),
+}
+
+struct Case {
+    name: &'static str,
+    edit: fn(&mut Value),
+    expect: Expect,
+}
+
+fn cases() -> Vec<Case> {
+    use Expect::*;
+    vec![
+        Case {
+            name: "engine with a second statement",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "engine",
+                    "InnoDB; DROP TABLE keepme; --",
+                )
+            },
+            expect: Refused("unknown engine `InnoDB; DROP TABLE keepme; --`"),
+        },
+        Case {
+            name: "engine with an executable comment",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "engine",
+                    "InnoDB /*! , x int */",
+                )
+            },
+            expect: Refused("unknown engine `InnoDB /*! , x int */`"),
+        },
+        Case {
+            name: "engine with a newline",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "engine",
+                    "InnoDB\nDROP TABLE keepme",
+                )
+            },
+            expect: Refused("unknown engine `InnoDB\\nDROP TABLE keepme`"),
+        },
+        Case {
+            name: "table charset",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "charset",
+                    "utf8mb4; DROP TABLE keepme",
+                )
+            },
+            expect: Refused("unknown charset `utf8mb4; drop table keepme`"),
+        },
+        Case {
+            name: "table collation",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "collation",
+                    "utf8mb4_bin; DROP TABLE keepme",
+                )
+            },
+            expect: Refused("unknown collation `utf8mb4_bin; drop table keepme`"),
+        },
+        Case {
+            name: "column collation with a comment marker",
+            edit: |t| set(column(t, 1), "collation", "utf8mb4_bin -- x"),
+            expect: Refused("unknown collation `utf8mb4_bin -- x`"),
+        },
+        Case {
+            name: "type with a second statement",
+            edit: |t| set(column(t, 1), "type", "varchar(64); DROP TABLE keepme"),
+            expect: Refused("unknown type `varchar(64); DROP TABLE keepme`"),
+        },
+        Case {
+            name: "type with an extra column",
+            edit: |t| set(column(t, 1), "type", "int, x int"),
+            expect: Refused("unknown type `int, x int`"),
+        },
+        Case {
+            name: "expression default adding a column",
+            edit: |t| set(column(t, 1), "default", "(concat(1,2)) , x int"),
+            expect: Refused("default `(concat(1,2)) , x int` is more than one expression"),
+        },
+        Case {
+            name: "expression default with a second statement",
+            edit: |t| set(column(t, 1), "default", "(concat('a')); DROP TABLE keepme"),
+            expect: Refused("contains `;`"),
+        },
+        Case {
+            name: "expression default with an executable comment",
+            edit: |t| set(column(t, 1), "default", "(1) /*! , x int */"),
+            // MySQL runs the body of /*! */: the parser reads it as tokens too.
+            expect: Refused("default `(1) /*! , x int */` is more than one expression"),
+        },
+        Case {
+            name: "expression default with a subquery",
+            edit: |t| {
+                set(
+                    column(t, 1),
+                    "default",
+                    "(1 + (select count(*) from information_schema.tables))",
+                )
+            },
+            expect: Refused("not an allowed default expression"),
+        },
+        Case {
+            name: "expression default escaping a quote with a backslash",
+            edit: |t| set(column(t, 1), "default", "(concat('a\\', ') , x int -- '))"),
+            expect: Refused("contains an SQL comment"),
+        },
+        Case {
+            name: "table name with a backtick",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "table",
+                    "t`; DROP TABLE keepme; --",
+                )
+            },
+            expect: Refused("identifier contains a backtick"),
+        },
+        Case {
+            name: "column name with NUL",
+            edit: |t| set(column(t, 1), "name", "No\0te"),
+            expect: Refused("identifier contains a NUL character"),
+        },
+        Case {
+            name: "index name with a backtick",
+            edit: |t| {
+                set(
+                    t["indexes"][0].as_mapping_mut().unwrap(),
+                    "name",
+                    "ix` (Id)); DROP TABLE keepme; --",
+                )
+            },
+            expect: Refused("identifier contains a backtick"),
+        },
+        Case {
+            name: "table name with quote, semicolon and comment markers",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "table",
+                    "t'\"; DROP TABLE keepme; -- /* #",
+                )
+            },
+            expect: Harmless("t'\"; DROP TABLE keepme; -- /* #", "Note", None),
+        },
+        Case {
+            name: "column name with a newline and comment markers",
+            edit: |t| {
+                set(column(t, 1), "name", "No\nte -- */ #");
+                t["indexes"][0]["columns"][0] = "No\nte -- */ #".into();
+            },
+            expect: Harmless("Hostile", "No\nte -- */ #", None),
+        },
+        Case {
+            name: "comment with quotes, backslash, newline and a statement",
+            edit: |t| {
+                set(
+                    t.as_mapping_mut().unwrap(),
+                    "comment",
+                    "it's \\'; DROP TABLE keepme; -- \n*/ \\",
+                )
+            },
+            expect: Harmless(
+                "Hostile",
+                "Note",
+                Some("it's \\'; DROP TABLE keepme; -- \n*/ \\"),
+            ),
+        },
+        Case {
+            name: "string default with a quote and a statement",
+            edit: |t| set(column(t, 1), "default", "'x''; DROP TABLE keepme; --'"),
+            expect: Harmless("Hostile", "Note", None),
+        },
+        Case {
+            name: "column comment ending in a backslash",
+            edit: |t| set(column(t, 1), "comment", "ends with \\"),
+            expect: Harmless("Hostile", "Note", None),
+        },
+    ]
+}
+
+const CATALOG_YAML: &str =
+    "defaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n";
+
+fn write_catalog(dir: &Path, table: &Value) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("catalog.yaml"), CATALOG_YAML).unwrap();
+    std::fs::write(
+        dir.join("hostile.yaml"),
+        serde_yaml::to_string(table).unwrap(),
+    )
+    .unwrap();
+}
+
+async fn tables(db: &TestDb) -> Vec<String> {
+    let mut c = db.pool.get_conn().await.unwrap();
+    c.exec(
+        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME",
+        (db.name.as_str(),),
+    )
+    .await
+    .unwrap()
+}
+
+/// Every row of the sentinel (three rows; compared whole, not by checksum,
+/// as MySQL 9 has no MD5()).
+async fn sentinel_rows(db: &TestDb) -> Vec<(i32, String)> {
+    let mut c = db.pool.get_conn().await.unwrap();
+    let rows: Vec<(i32, String)> = c
+        .query("SELECT id, v FROM keepme ORDER BY id")
+        .await
+        .expect("the sentinel table is there");
+    assert_eq!(rows.len(), 3);
+    rows
+}
+
+async fn table_comment(db: &TestDb, table: &str) -> String {
+    let mut c = db.pool.get_conn().await.unwrap();
+    let comment: Option<String> = c
+        .exec_first(
+            "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+            (db.name.as_str(), table),
+        )
+        .await
+        .unwrap();
+    comment.unwrap_or_default()
+}
+
+async fn has_column(db: &TestDb, table: &str, column: &str) -> bool {
+    let mut c = db.pool.get_conn().await.unwrap();
+    let n: Option<u64> = c
+        .exec_first(
+            "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+            (db.name.as_str(), table, column),
+        )
+        .await
+        .unwrap();
+    n == Some(1)
+}
+
+#[tokio::test]
+async fn hostile_values_are_refused_or_harmless_and_the_sentinel_survives() {
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-catalog");
+    let mut failures = Vec::new();
+    let cases = cases();
+    for (n, case) in cases.iter().enumerate() {
+        let db = TestDb::new().await;
+        db.exec(&[
+            "CREATE TABLE keepme (id int PRIMARY KEY, v varchar(32))",
+            "INSERT INTO keepme VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+        ])
+        .await;
+        let sentinel = sentinel_rows(&db).await;
+        let mut table = base_table();
+        (case.edit)(&mut table);
+        let dir = work.join(format!("case{n}"));
+        write_catalog(&dir, &table);
+        let dir_arg = dir.display().to_string();
+        let check = run(vec!["--catalog".into(), dir_arg.clone(), "check".into()]).await;
+        let check_err = String::from_utf8_lossy(&check.stderr).to_string();
+        let apply = run(vec![
+            "--catalog".into(),
+            dir_arg,
+            "--database-url".into(),
+            db.url(),
+            "--format".into(),
+            "json".into(),
+            "apply".into(),
+        ])
+        .await;
+        let apply_out = String::from_utf8_lossy(&apply.stdout).to_string();
+        let mut problem = |what: String| failures.push(format!("{}: {what}", case.name));
+        match &case.expect {
+            Expect::Refused(needle) => {
+                if check.status.code() != Some(2) {
+                    problem(format!(
+                        "check exited {:?}: {check_err}",
+                        check.status.code()
+                    ));
+                } else if !check_err.contains("hostile.yaml") || !check_err.contains(needle) {
+                    problem(format!(
+                        "check did not name the file and `{needle}`: {check_err}"
+                    ));
+                }
+                if apply.status.code() != Some(2) {
+                    problem(format!(
+                        "apply exited {:?}: {apply_out}",
+                        apply.status.code()
+                    ));
+                }
+                if tables(&db).await != ["keepme"] {
+                    problem(format!("the schema changed: {:?}", tables(&db).await));
+                }
+            }
+            Expect::Harmless(name, col, comment) => {
+                if check.status.code() != Some(0) {
+                    problem(format!(
+                        "check exited {:?}: {check_err}",
+                        check.status.code()
+                    ));
+                }
+                if apply.status.code() != Some(0) {
+                    problem(format!(
+                        "apply exited {:?}: {apply_out}",
+                        apply.status.code()
+                    ));
+                }
+                let mut want = vec![name.to_string(), "keepme".to_string()];
+                want.sort();
+                let mut got = tables(&db).await;
+                got.sort();
+                if got != want {
+                    problem(format!("tables are {got:?}, not {want:?}"));
+                } else if !has_column(&db, name, col).await {
+                    problem(format!("column {col:?} is missing"));
+                }
+                if let Some(c) = comment {
+                    let read = table_comment(&db, name).await;
+                    if read != *c {
+                        problem(format!("comment read back as {read:?}, not {c:?}"));
+                    }
+                }
+            }
+        }
+        if sentinel_rows(&db).await != sentinel {
+            failures.push(format!("{}: the sentinel table changed", case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
