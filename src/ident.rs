@@ -43,6 +43,12 @@ pub fn invalid_ident_reason(name: &str) -> Option<String> {
         Some("identifier contains a backtick".into())
     } else if name.contains('\0') {
         Some("identifier contains a NUL character".into())
+    } else if let Some(c) = name.chars().find(|c| u32::from(*c) > 0xFFFF) {
+        // MySQL and MariaDB identifiers are BMP-only (MariaDB: error 1300).
+        Some(format!(
+            "identifier contains {}, a character outside the Basic Multilingual Plane, which MySQL and MariaDB do not allow in names",
+            c.escape_unicode()
+        ))
     } else if name.ends_with(' ') {
         Some("identifier ends with a space".into())
     } else {
@@ -138,5 +144,7 @@ mod tests {
         assert!(invalid_ident_reason(&"x".repeat(64)).is_none());
         assert!(invalid_ident_reason("a`b").is_some());
         assert!(invalid_ident_reason("a\0b").is_some());
+        assert!(invalid_ident_reason("t\u{1F600}").is_some());
+        assert!(invalid_ident_reason("t\u{FFFD}\n;").is_none());
     }
 }

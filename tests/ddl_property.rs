@@ -18,6 +18,7 @@ use schema_catalog::{Column, ColumnType, DefaultValue, Flavor, Ident, Index, Ind
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-zA-Z0-9_ `'\"\\\\;#/*\\-\n\r\t()!,.=]{1,24}",
+        "[\\x{1}-\\x{FFFF}]{1,16}",
         "\\PC{1,16}",
     ]
     .prop_filter("no NUL", |s| !s.contains('\0'))

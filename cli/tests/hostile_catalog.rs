@@ -201,6 +201,11 @@ fn cases() -> Vec<Case> {
             expect: Refused("identifier contains a backtick"),
         },
         Case {
+            name: "table name outside the BMP",
+            edit: |t| set(t.as_mapping_mut().unwrap(), "table", "t\u{1F600}"),
+            expect: Refused("outside the Basic Multilingual Plane"),
+        },
+        Case {
             name: "table name with quote, semicolon and comment markers",
             edit: |t| {
                 set(
