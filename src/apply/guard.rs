@@ -71,6 +71,13 @@ fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
                     names(&want)
                 ));
             }
+            let keys = usize::from(!table.primary_key.is_empty()) + table.indexes.len();
+            if ct.constraints.len() != keys {
+                return Err(format!(
+                    "declares {} keys or constraints, not the catalog's {keys}",
+                    ct.constraints.len()
+                ));
+            }
             Ok(())
         }
         (Change::AddColumn { table, column, .. }, Statement::AlterTable(at)) => {
@@ -224,6 +231,10 @@ mod tests {
                 "CREATE TABLE `T` (`Id` int, `Note` int) /*! , x int */",
             ),
             (&create, "CREATE TABLE `T` (`Id` int, `Note` int, `x` int)"),
+            (
+                &create,
+                "CREATE TABLE `T` (`Id` int, `Note` int, PRIMARY KEY (`Id`), CHECK (1 = 0))",
+            ),
             (&create, "CREATE TABLE `U` (`Id` int, `Note` int)"),
             (&create, "CREATE TABLE `other`.`T` (`Id` int, `Note` int)"),
             (
