@@ -8,27 +8,16 @@
 //! nothing else appears in the schema. Runs on the server of
 //! `CATALOG_TEST_DATABASE_URL` (MariaDB by default; MySQL on 3307).
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use cli_support::run;
 use common::TestDb;
 use mysql_async::prelude::*;
 use serde_yaml::{Mapping, Value};
-
-fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
-
-async fn run(args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || catalog().args(&args).output().expect("binary runs"))
-        .await
-        .unwrap()
-}
 
 /// The table file every case starts from.
 fn base_table() -> Value {

@@ -3,25 +3,14 @@
 //! CREATE TABLE or only views) exits 2 saying what it found, and writes
 //! nothing. A successful import's output passes `catalog check`.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use cli_support::run;
 use common::TestDb;
-
-fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
-
-async fn run(args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || catalog().args(&args).output().expect("binary runs"))
-        .await
-        .unwrap()
-}
 
 fn work(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))

@@ -7,22 +7,17 @@
 //! every part of the password. JSON output stays one document, and the
 //! reports of a good login name the server (`server: {...}`).
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use cli_support::catalog;
 use common::TestDb;
 use mysql_async::prelude::*;
 use serde_json::Value;
-
-fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
 
 /// How the URL reaches the binary.
 #[derive(Clone, Copy, Debug)]
