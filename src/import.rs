@@ -90,6 +90,8 @@ pub struct ImportDefaults {
 pub struct Imported {
     /// Where the schema was read from (a URL without password, or a file).
     pub source: String,
+    /// The server read, for a live import (`None` for a dump).
+    pub server: Option<crate::server::ServerIdentity>,
     /// Defaults for `catalog.yaml`.
     pub defaults: ImportDefaults,
     /// The tables, as they will be declared, sorted by name.
@@ -261,6 +263,7 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
     }
     Ok(Imported {
         source: source.to_string(),
+        server: None,
         defaults: defaults(&out),
         tables: out,
         skipped,

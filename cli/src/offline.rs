@@ -61,8 +61,11 @@ pub async fn import(
             let timeout = std::time::Duration::from_secs(cli.timeout.max(1));
             let mut session = db::connect(&target, timeout).await?;
             let sources = import::read_live(&mut session, &target.schema, &opts.tables).await?;
+            let server = session.identity().clone();
             let _ = session.disconnect().await;
-            import::build(&target.display, sources, &gather)?
+            let mut imported = import::build(&target.display, sources, &gather)?;
+            imported.server = Some(server);
+            imported
         }
     };
     if !opts.skip_unsupported {
@@ -81,6 +84,7 @@ pub async fn import(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "source": imported.source,
+                "server": imported.server,
                 "tables": imported.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
                 "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
                 "skipped": imported.skipped,
@@ -94,6 +98,9 @@ pub async fn import(
                 imported.source,
                 out.display()
             );
+            if let Some(server) = &imported.server {
+                println!("server: {server}");
+            }
             for f in &files {
                 println!("  {}", f.display());
             }
