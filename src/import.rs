@@ -27,7 +27,7 @@ use crate::dump::{self, Dump, Feature, ParseOptions};
 use crate::error::{Error, Result};
 use crate::ident::{quote_ident, Ident};
 use crate::inspect;
-use crate::model::{IndexKind, IndexPart, Table};
+use crate::model::{DefaultValue, IndexKind, IndexPart, Table};
 use crate::ColumnType;
 
 /// What to import.
@@ -158,6 +158,21 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
                 object.clone(),
                 format!("its default cannot be declared: {problem}"),
             );
+        } else if let Some(def) = &c.default {
+            // The default as import writes it must read back as the same
+            // default: MySQL's `(_utf8mb4'{}')` on a json column is an
+            // expression, but written as `('{}')` it reads back as a literal.
+            let numeric = c.ty.is_numeric();
+            let written = def.to_sql(numeric);
+            let read = DefaultValue::parse_sql(&written).map(|d| d.canonical(numeric));
+            if read.as_ref() != Some(&def.canonical(numeric)) {
+                push(
+                    object.clone(),
+                    format!(
+                        "its default {written} would read back as another default in a catalog"
+                    ),
+                );
+            }
         }
         if let Some(co) = &c.collation {
             if charset_of(co).is_none() {
@@ -686,5 +701,28 @@ mod tests {
         let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
         assert!(err.to_string().contains("column `j`"), "{err}");
         assert!(err.to_string().contains("json"), "{err}");
+    }
+
+    #[test]
+    fn a_default_that_would_read_back_as_another_is_not_imported() {
+        // MySQL's `DEFAULT (_utf8mb4'{}')` on json: an expression whose
+        // catalog spelling `('{}')` reads back as a literal.
+        let mut t = crate::model::Table::not_a_table("t".into(), "");
+        t.kind = crate::model::TableKind::Base;
+        t.charset = "utf8mb4".into();
+        t.collation = "utf8mb4_bin".into();
+        let mut j = crate::Column::new("j", ColumnType::Json);
+        j.default = Some(DefaultValue::Expression("'{}'".into()));
+        t.columns = vec![j];
+        let source = SourceTable {
+            table: t,
+            features: vec![],
+        };
+        let problems = unsupported(&source);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].reason.contains("would read back"),
+            "{problems:?}"
+        );
     }
 }
