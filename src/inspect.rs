@@ -1,7 +1,12 @@
-//! Bounded live inspection: a catalog table is read with exactly three
-//! prepared `information_schema` statements (TABLES, COLUMNS, index rows),
-//! each filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?`. The cost does not
-//! grow with the number of other tables on the server.
+//! Bounded live inspection: the catalog's tables are read with at most
+//! three prepared `information_schema` statements (TABLES, COLUMNS, index
+//! rows) whatever the number of tables. Each statement is a `UNION ALL` of
+//! one branch per table, every branch filtered by `TABLE_SCHEMA = ? AND
+//! TABLE_NAME = ?`: the servers' information_schema optimisation turns each
+//! branch into a lookup of that one table (MariaDB: "Scanned 0 databases",
+//! MySQL: single-row index lookups in the data dictionary), so the cost does
+//! not grow with the number of other tables on the server. An `IN` list is
+//! not used: both servers then scan the whole schema.
 //!
 //! Every selected column has a lowercase alias, so rows are read the same way
 //! whatever spelling the server uses for its own column names (TiDB's
@@ -53,10 +58,42 @@ impl IndexSource {
     /// `single_index` only the index named by a third parameter. Parameters:
     /// schema, table[, index]. Rows come in index-name, key-part order.
     pub(crate) fn sql(self, single_index: bool) -> String {
-        let (from, name_col, order, kind, visible, ignored, expr) = match self {
+        let name_col = self.name_col();
+        let index_filter = if single_index {
+            format!(" AND {name_col} = ?")
+        } else {
+            String::new()
+        };
+        format!(
+            "{}{index_filter} ORDER BY {name_col}, SEQ_IN_INDEX",
+            self.branch(None)
+        )
+    }
+
+    /// The index-row statement for `tables` tables: one branch per table,
+    /// parameters schema, table per branch. Rows come in branch, index-name,
+    /// key-part order; `branch` is the 0-based position of the table.
+    pub(crate) fn batch_sql(self, tables: usize) -> String {
+        union(
+            tables,
+            |i| self.branch(Some(i)),
+            "branch, index_name, seq_in_index",
+        )
+    }
+
+    fn name_col(self) -> &'static str {
+        match self {
+            IndexSource::MariaDb { .. } | IndexSource::MySql => "INDEX_NAME",
+            IndexSource::TidbIndexes => "KEY_NAME",
+        }
+    }
+
+    /// One `SELECT ... WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`, with a
+    /// `branch` column when it is part of a batch.
+    fn branch(self, branch: Option<usize>) -> String {
+        let (from, order, kind, visible, ignored, expr) = match self {
             IndexSource::MariaDb { ignored } => (
                 "STATISTICS",
-                "INDEX_NAME",
                 "COLLATION",
                 "INDEX_TYPE",
                 "NULL",
@@ -65,7 +102,6 @@ impl IndexSource {
             ),
             IndexSource::MySql => (
                 "STATISTICS",
-                "INDEX_NAME",
                 "COLLATION",
                 "INDEX_TYPE",
                 "IS_VISIBLE",
@@ -74,7 +110,6 @@ impl IndexSource {
             ),
             IndexSource::TidbIndexes => (
                 "TIDB_INDEXES",
-                "KEY_NAME",
                 "NULL",
                 "NULL",
                 "IS_VISIBLE",
@@ -82,157 +117,239 @@ impl IndexSource {
                 "EXPRESSION",
             ),
         };
-        let index_filter = if single_index {
-            format!(" AND {name_col} = ?")
-        } else {
-            String::new()
-        };
+        let name_col = self.name_col();
         format!(
-            "SELECT {name_col} AS index_name, NON_UNIQUE AS non_unique, SEQ_IN_INDEX AS seq_in_index, \
+            "SELECT {}{name_col} AS index_name, NON_UNIQUE AS non_unique, SEQ_IN_INDEX AS seq_in_index, \
              COLUMN_NAME AS col_name, SUB_PART AS sub_part, {order} AS key_order, {kind} AS index_type, \
              {visible} AS is_visible, {ignored} AS is_ignored, {expr} AS expr \
              FROM information_schema.{from} \
-             WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?{index_filter} \
-             ORDER BY {name_col}, SEQ_IN_INDEX"
+             WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+            branch_column(branch)
         )
     }
 }
 
-/// The TABLES statement. On MariaDB the table's CHECK clauses ride along as
-/// a scalar subquery (json columns are `longtext` + `json_valid` checks), so
-/// inspection stays at three statements. Parameters: on MariaDB schema,
-/// table, schema, table; otherwise schema, table.
-pub(crate) fn tables_sql(flavor: Flavor) -> &'static str {
-    match flavor {
+/// `<n> AS branch, ` for a batch branch (the number is the table's position,
+/// generated here, never input), nothing for a single-table statement.
+fn branch_column(branch: Option<usize>) -> String {
+    branch
+        .map(|i| format!("{i} AS branch, "))
+        .unwrap_or_default()
+}
+
+/// `tables` branches joined by `UNION ALL`, ordered by `order` (aliases).
+fn union(tables: usize, branch: impl Fn(usize) -> String, order: &str) -> String {
+    let branches: Vec<String> = (0..tables).map(branch).collect();
+    format!("{} ORDER BY {order}", branches.join(" UNION ALL "))
+}
+
+/// The TABLES statement for `tables` tables, in branch order. On MariaDB
+/// each table's CHECK clauses ride along as a scalar subquery (json columns
+/// are `longtext` + `json_valid` checks), so inspection stays at three
+/// statements. Parameters per branch: on MariaDB schema, table, schema,
+/// table; otherwise schema, table.
+pub(crate) fn tables_batch_sql(flavor: Flavor, tables: usize) -> String {
+    union(tables, |i| tables_branch(flavor, Some(i)), "branch")
+}
+
+fn tables_branch(flavor: Flavor, branch: Option<usize>) -> String {
+    let checks = match flavor {
         Flavor::MariaDb => {
-            "SELECT TABLE_NAME AS table_name, TABLE_TYPE AS table_type, \
-             TABLE_COLLATION AS table_collation, ENGINE AS engine, TABLE_COMMENT AS table_comment, \
-             (SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
-             WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?) AS check_clauses \
-             FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+            "(SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
+             WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?)"
         }
-        Flavor::MySql | Flavor::TiDb => {
-            "SELECT TABLE_NAME AS table_name, TABLE_TYPE AS table_type, \
-             TABLE_COLLATION AS table_collation, ENGINE AS engine, TABLE_COMMENT AS table_comment, \
-             NULL AS check_clauses \
-             FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
-        }
+        Flavor::MySql | Flavor::TiDb => "NULL",
+    };
+    format!(
+        "SELECT {}TABLE_NAME AS table_name, TABLE_TYPE AS table_type, \
+         TABLE_COLLATION AS table_collation, ENGINE AS engine, TABLE_COMMENT AS table_comment, \
+         {checks} AS check_clauses \
+         FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+        branch_column(branch)
+    )
+}
+
+/// The parameters of one TABLES branch.
+fn tables_params<'a>(flavor: Flavor, schema: &'a str, table: &'a str) -> Vec<&'a str> {
+    match flavor {
+        Flavor::MariaDb => vec![schema, table, schema, table],
+        Flavor::MySql | Flavor::TiDb => vec![schema, table],
     }
 }
 
-/// The COLUMNS statement. Parameters: schema, table.
-pub(crate) const COLUMNS_SQL: &str = "SELECT COLUMN_NAME AS col_name, COLUMN_TYPE AS col_type, \
+const COLUMNS_SELECT: &str = "COLUMN_NAME AS col_name, COLUMN_TYPE AS col_type, \
      IS_NULLABLE AS is_nullable, COLUMN_DEFAULT AS col_default, EXTRA AS extra, \
      CHARACTER_SET_NAME AS charset_name, COLLATION_NAME AS collation_name, \
-     GENERATION_EXPRESSION AS gen_expr, COLUMN_COMMENT AS col_comment \
-     FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? \
-     ORDER BY ORDINAL_POSITION";
+     GENERATION_EXPRESSION AS gen_expr, COLUMN_COMMENT AS col_comment";
+
+/// The COLUMNS statement for `tables` tables (schema, table per branch),
+/// in branch, ordinal order.
+pub(crate) fn columns_batch_sql(tables: usize) -> String {
+    union(
+        tables,
+        |i| {
+            format!(
+                "SELECT {i} AS branch, ORDINAL_POSITION AS ordinal, {COLUMNS_SELECT} \
+                 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+            )
+        },
+        "branch, ordinal",
+    )
+}
 
 /// The three statements [`inspect_table`] runs on this server, in order
 /// (TABLES, COLUMNS, index rows), for EXPLAIN and audits. Their parameters
 /// are the schema and the table name, repeated once per pair of `?`.
 pub fn inspection_statements(info: &ServerInfo) -> [String; 3] {
+    batch_statements(info, 1)
+}
+
+/// The three statements [`inspect_tables`] runs for `tables` tables, in
+/// order (TABLES, COLUMNS, index rows). Their parameters are the schema and
+/// each table name in turn, repeated once per pair of `?` of a branch.
+pub fn batch_statements(info: &ServerInfo, tables: usize) -> [String; 3] {
     [
-        tables_sql(info.flavor).to_string(),
-        COLUMNS_SQL.to_string(),
-        IndexSource::for_server(info).sql(false),
+        tables_batch_sql(info.flavor, tables),
+        columns_batch_sql(tables),
+        IndexSource::for_server(info).batch_sql(tables),
     ]
 }
 
-/// Reads one table: `None` when it does not exist. Issues exactly three
-/// prepared statements (TABLES, COLUMNS, index rows), each bounded by the
-/// session's timeout.
+/// Reads one table: `None` when it does not exist. Issues three prepared
+/// statements (TABLES, COLUMNS, index rows; only the first when the table
+/// does not exist or is not a base table), each bounded by the session's
+/// timeout. Used by apply's per-step re-reads.
 pub async fn inspect_table(
     session: &mut Session,
     schema: &str,
     table: &str,
 ) -> Result<Option<Table>> {
-    let info = session.info().clone();
-    let flavor = info.flavor;
-    let what = |part: &str| {
-        format!(
-            "reading {part} of {}.{}",
-            quote_ident(schema),
-            quote_ident(table)
-        )
-    };
-
-    let table_params = match flavor {
-        Flavor::MariaDb => vec![schema, table, schema, table],
-        Flavor::MySql | Flavor::TiDb => vec![schema, table],
-    };
-    let context = what("the table");
-    let rows = session
-        .exec_rows(&context, tables_sql(flavor), params(&table_params))
-        .await?;
-    let Some(row) = rows.first() else {
-        return Ok(None);
-    };
-    let head = RowReader::new(row, &context);
-    let name = head
-        .opt_text("table_name")?
-        .unwrap_or_else(|| table.to_string());
-    let table_type = head.opt_text("table_type")?.unwrap_or_default();
-    if TableKind::from_table_type(&table_type) != TableKind::Base {
-        // A view or sequence under the catalog table's name: drift, never a
-        // table to alter. Nothing more is read.
-        return Ok(Some(Table::not_a_table(Ident::new(name), &table_type)));
-    }
-    let collation = head.opt_text("table_collation")?.unwrap_or_default();
-    let engine = head.opt_text("engine")?;
-    let comment = head.opt_text("table_comment")?.filter(|c| !c.is_empty());
-    let checks = check_clauses(head.opt_text("check_clauses")?.as_deref(), &context)?;
-
-    let context = what("columns");
-    let rows = session
-        .exec_rows(&context, COLUMNS_SQL, params(&[schema, table]))
-        .await?;
-    let columns = rows
-        .iter()
-        .map(|r| {
-            raw_column(&RowReader::new(r, &context))
-                .map(|raw| normalize::column(flavor, &raw, &checks))
-        })
-        .collect::<Result<Vec<_>>>()?;
-
-    let context = what("indexes");
-    let sql = IndexSource::for_server(&info).sql(false);
-    let rows = session
-        .exec_rows(&context, &sql, params(&[schema, table]))
-        .await?;
-    let raw_indexes = rows
-        .iter()
-        .map(|r| raw_index_row(&RowReader::new(r, &context)))
-        .collect::<Result<Vec<_>>>()?;
-    let (primary_key, indexes) = normalize::indexes(&raw_indexes);
-
-    let mut out = Table {
-        name: Ident::new(name),
-        kind: crate::model::TableKind::Base,
-        comment,
-        engine,
-        charset: crate::collation::charset_named_by(&collation),
-        collation,
-        columns,
-        primary_key,
-        indexes,
-        required_by: Vec::new(),
-    };
-    out.normalize();
-    Ok(Some(out))
+    let mut out = inspect_tables(session, schema, &[Ident::new(table)]).await?;
+    Ok(out.pop().and_then(|(_, t)| t))
 }
 
-/// Reads the named tables one after another on the session, in the order
-/// given: three statements per table, none for tables not named.
+/// What the TABLES read found for one name.
+struct Head {
+    name: String,
+    table_type: String,
+    collation: String,
+    engine: Option<String>,
+    comment: Option<String>,
+    checks: Vec<String>,
+}
+
+/// Reads the named tables, in the order given, with at most three
+/// statements whatever their number (see the module docs): TABLES, then,
+/// when any of them is a base table, COLUMNS and the index rows. No
+/// statement for an empty list.
 pub async fn inspect_tables(
     session: &mut Session,
     schema: &str,
     names: &[Ident],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        let table = inspect_table(session, schema, name.as_str()).await?;
-        out.push((name.clone(), table));
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let info = session.info().clone();
+    let flavor = info.flavor;
+    let n = names.len();
+    let context = |part: &str| match names {
+        [one] => format!(
+            "reading {part} of {}.{}",
+            quote_ident(schema),
+            quote_ident(one.as_str())
+        ),
+        _ => format!("reading {part} of {n} tables in {}", quote_ident(schema)),
+    };
+    let branch_params = |per_table: &dyn Fn(&str) -> Vec<String>| {
+        let all: Vec<String> = names.iter().flat_map(|t| per_table(t.as_str())).collect();
+        mysql_async::Params::Positional(all.into_iter().map(Value::from).collect())
+    };
+
+    let what = context("the table");
+    let rows = session
+        .exec_rows(
+            &what,
+            &tables_batch_sql(flavor, n),
+            branch_params(&|t| {
+                tables_params(flavor, schema, t)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect()
+            }),
+        )
+        .await?;
+    let mut heads: Vec<Option<Head>> = (0..n).map(|_| None).collect();
+    for row in &rows {
+        let r = RowReader::new(row, &what);
+        let i = r.branch(n)?;
+        heads[i] = Some(Head {
+            name: r
+                .opt_text("table_name")?
+                .unwrap_or_else(|| names[i].to_string()),
+            table_type: r.opt_text("table_type")?.unwrap_or_default(),
+            collation: r.opt_text("table_collation")?.unwrap_or_default(),
+            engine: r.opt_text("engine")?,
+            comment: r.opt_text("table_comment")?.filter(|c| !c.is_empty()),
+            checks: check_clauses(r.opt_text("check_clauses")?.as_deref(), &what)?,
+        });
+    }
+    let base = |h: &Head| TableKind::from_table_type(&h.table_type) == TableKind::Base;
+    let mut columns: Vec<Vec<crate::model::Column>> = vec![Vec::new(); n];
+    let mut index_rows: Vec<Vec<RawIndexRow>> = vec![Vec::new(); n];
+    if heads.iter().flatten().any(base) {
+        let pair = |t: &str| vec![schema.to_string(), t.to_string()];
+        let what = context("columns");
+        let rows = session
+            .exec_rows(&what, &columns_batch_sql(n), branch_params(&pair))
+            .await?;
+        for row in &rows {
+            let r = RowReader::new(row, &what);
+            let i = r.branch(n)?;
+            let checks = heads[i]
+                .as_ref()
+                .map(|h| h.checks.as_slice())
+                .unwrap_or(&[]);
+            columns[i].push(normalize::column(flavor, &raw_column(&r)?, checks));
+        }
+        let what = context("indexes");
+        let sql = IndexSource::for_server(&info).batch_sql(n);
+        let rows = session.exec_rows(&what, &sql, branch_params(&pair)).await?;
+        for row in &rows {
+            let r = RowReader::new(row, &what);
+            index_rows[r.branch(n)?].push(raw_index_row(&r)?);
+        }
+    }
+
+    let mut out = Vec::with_capacity(n);
+    for (i, (head, (columns, index_rows))) in heads
+        .into_iter()
+        .zip(columns.into_iter().zip(index_rows))
+        .enumerate()
+    {
+        let table = head.map(|h| {
+            if !base(&h) {
+                // A view or sequence under the catalog table's name: drift,
+                // never a table to alter.
+                return Table::not_a_table(Ident::new(h.name), &h.table_type);
+            }
+            let (primary_key, indexes) = normalize::indexes(&index_rows);
+            let mut t = Table {
+                name: Ident::new(h.name),
+                kind: TableKind::Base,
+                comment: h.comment,
+                engine: h.engine,
+                charset: crate::collation::charset_named_by(&h.collation),
+                collation: h.collation,
+                columns,
+                primary_key,
+                indexes,
+                required_by: Vec::new(),
+            };
+            t.normalize();
+            t
+        });
+        out.push((names[i].clone(), table));
     }
     Ok(out)
 }
@@ -330,6 +447,15 @@ impl<'r> RowReader<'r> {
         }
     }
 
+    /// The `branch` column of a batch row: the position of its table among
+    /// `tables`.
+    pub(crate) fn branch(&self, tables: usize) -> Result<usize> {
+        self.opt_u64("branch")?
+            .and_then(|b| usize::try_from(b).ok())
+            .filter(|b| *b < tables)
+            .ok_or_else(|| self.bad("branch", "not the position of a requested table"))
+    }
+
     /// A text value that must not be NULL.
     pub(crate) fn text(&self, alias: &str) -> Result<String> {
         self.opt_text(alias)?
@@ -374,13 +500,12 @@ mod tests {
 
     #[test]
     fn statements_are_bounded_for_every_flavor() {
-        assert_bounded(COLUMNS_SQL);
+        assert_bounded(&columns_batch_sql(3));
         for f in Flavor::ALL {
-            assert_bounded(tables_sql(f));
+            assert_bounded(&tables_batch_sql(f, 3));
         }
-        assert!(
-            tables_sql(Flavor::MariaDb).contains("WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?")
-        );
+        assert!(tables_batch_sql(Flavor::MariaDb, 1)
+            .contains("WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"));
         for v in [
             "10.11.19-MariaDB",
             "10.5.1-MariaDB",
@@ -390,6 +515,7 @@ mod tests {
         ] {
             let source = IndexSource::for_server(&info(v));
             assert_bounded(&source.sql(false));
+            assert_bounded(&source.batch_sql(4));
             assert!(source.sql(true).contains("TABLE_NAME = ? AND "), "{v}");
         }
     }
@@ -420,6 +546,60 @@ mod tests {
              FROM information_schema.TIDB_INDEXES \
              WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND KEY_NAME = ? \
              ORDER BY KEY_NAME, SEQ_IN_INDEX"
+        );
+    }
+
+    /// A batch is one branch per table, each with its own equality pair;
+    /// nothing but the branch number differs between branches.
+    #[test]
+    fn batches_are_one_equality_branch_per_table() {
+        for v in [
+            "10.11.19-MariaDB",
+            "9.7.0",
+            "8.0.11-TiDB-v8.5.3",
+            "8.0.11-TiDB-v7.5.1",
+        ] {
+            let info = info(v);
+            for (sql, per_branch) in batch_statements(&info, 50).iter().zip([
+                if info.flavor == Flavor::MariaDb { 4 } else { 2 },
+                2,
+                2,
+            ]) {
+                assert_eq!(sql.matches(" UNION ALL ").count(), 49, "{v}: {sql}");
+                assert_eq!(sql.matches('?').count(), 50 * per_branch, "{v}");
+                assert_eq!(
+                    sql.matches("TABLE_SCHEMA = ? AND TABLE_NAME = ?").count(),
+                    50
+                );
+                assert!(sql.contains("SELECT 49 AS branch, "), "{v}");
+                assert!(!sql.contains(" IN ("), "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn old_tidb_batch_reads_tidb_indexes() {
+        let source = IndexSource::for_server(&info("8.0.11-TiDB-v7.5.1"));
+        let branch = |i: usize| {
+            format!(
+                "SELECT {i} AS branch, KEY_NAME AS index_name, NON_UNIQUE AS non_unique, SEQ_IN_INDEX AS seq_in_index, \
+                 COLUMN_NAME AS col_name, SUB_PART AS sub_part, NULL AS key_order, NULL AS index_type, \
+                 IS_VISIBLE AS is_visible, NULL AS is_ignored, EXPRESSION AS expr \
+                 FROM information_schema.TIDB_INDEXES \
+                 WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+            )
+        };
+        assert_eq!(
+            source.batch_sql(2),
+            format!(
+                "{} UNION ALL {} ORDER BY branch, index_name, seq_in_index",
+                branch(0),
+                branch(1)
+            )
+        );
+        let new = IndexSource::for_server(&info("8.0.11-TiDB-v8.5.3")).batch_sql(1);
+        assert!(
+            new.contains("FROM information_schema.STATISTICS") && !new.contains("TIDB_INDEXES")
         );
     }
 
