@@ -1,22 +1,21 @@
 //! The catalog: a directory of YAML files loaded into the typed model, and
 //! `check`, which lints it. See docs/catalog-format.md.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::error::{Error, Result};
 use crate::ident::Ident;
 use crate::model::Table;
 
 mod defaults;
+mod load;
 pub(crate) use defaults::default_problem;
 mod raw;
 mod sink;
 mod table;
 
-use raw::{FileKind, RawCatalogFile, RawTable};
-use sink::Sink;
+pub use load::{check, check_files, from_files, load};
 
 /// How serious a lint finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -238,42 +237,6 @@ impl CheckReport {
     }
 }
 
-/// Loads and lints the catalog in `dir`, reporting every problem found.
-/// File paths in problems are `dir` joined with the file name, as given.
-pub fn check(dir: &Path) -> CheckReport {
-    let mut problems = Vec::new();
-    let catalog = read_catalog(dir, &mut problems);
-    // Stable: positioned problems by position, the rest in declaration order.
-    problems.sort_by(|a, b| {
-        (&a.file, a.line.is_none(), a.line, a.column).cmp(&(
-            &b.file,
-            b.line.is_none(),
-            b.line,
-            b.column,
-        ))
-    });
-    let valid = !problems.iter().any(|p| p.severity == Severity::Error);
-    let catalog = catalog.filter(|_| valid).map(|mut c| {
-        c.warnings = problems.clone();
-        c
-    });
-    CheckReport { problems, catalog }
-}
-
-/// Loads the catalog in `dir`: `Err(Error::InvalidCatalog)` carrying the full
-/// report when there is any error; the catalog's `warnings` otherwise.
-pub fn load(dir: &Path) -> Result<Catalog> {
-    let report = check(dir);
-    match report.catalog.clone() {
-        Some(catalog) => Ok(catalog),
-        None => Err(Error::InvalidCatalog {
-            dir: dir.to_path_buf(),
-            errors: report.error_count(),
-            report: Box::new(report),
-        }),
-    }
-}
-
 /// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the
 /// charset's widest character for char/varchar, n for binary types, storage
 /// size otherwise). `None` when a part is not a whole column of a known,
@@ -289,140 +252,6 @@ pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32
         })
         .collect();
     table::key_bytes(&columns?).map(|(total, _)| total)
-}
-
-/// Whether a file name is the catalog-wide settings file.
-fn is_settings_file(name: &str) -> bool {
-    matches!(name, "catalog.yaml" | "catalog.yml")
-}
-
-/// The `*.yaml` / `*.yml` files of `dir` (not hidden), sorted by name.
-fn yaml_files(dir: &Path) -> std::io::Result<Vec<String>> {
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
-        if yaml && !name.starts_with('.') && entry.path().is_file() {
-            names.push(name);
-        }
-    }
-    names.sort();
-    Ok(names)
-}
-
-fn read_catalog(dir: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
-    let names = match yaml_files(dir) {
-        Ok(names) => names,
-        Err(e) => {
-            Sink::new(dir, problems).error(
-                None,
-                format!("cannot read the catalog directory: {e}; pass the directory holding catalog.yaml and the table files (--catalog DIR)"),
-            );
-            return None;
-        }
-    };
-    let (settings, tables): (Vec<String>, Vec<String>) =
-        names.into_iter().partition(|n| is_settings_file(n));
-    let (defaults, limits) = read_settings(dir, &settings, problems);
-    if tables.is_empty() {
-        Sink::new(dir, problems).error(
-            None,
-            "the catalog declares no tables: add one `<table>.yaml` file per table",
-        );
-    }
-    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
-    let mut out = Vec::new();
-    for name in tables {
-        let file = dir.join(&name);
-        let mut sink = Sink::new(&file, problems);
-        let Some(table) = read_table(&file, &defaults, limits, &mut sink) else {
-            continue;
-        };
-        if let Some(first) = seen.get(&table.name.key()) {
-            sink.error(
-                None,
-                format!(
-                    "duplicate table name: {} already declares it (table names compare case-insensitively); merge the files or rename one",
-                    first.display()
-                ),
-            );
-            continue;
-        }
-        seen.insert(table.name.key(), file.clone());
-        out.push(CatalogTable { file, table });
-    }
-    out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
-    Some(Catalog {
-        dir: dir.to_path_buf(),
-        defaults,
-        limits,
-        tables: out,
-        warnings: Vec::new(),
-    })
-}
-
-fn read_text(file: &Path, sink: &mut Sink) -> Option<String> {
-    match std::fs::read_to_string(file) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            sink.error(None, format!("cannot read the file: {e}"));
-            None
-        }
-    }
-}
-
-fn read_table(file: &Path, defaults: &Defaults, limits: Limits, sink: &mut Sink) -> Option<Table> {
-    let text = read_text(file, sink)?;
-    let raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
-    table::build_table(raw, defaults, limits, sink)
-}
-
-/// Reads `catalog.yaml` (optional): defaults and limits, validated.
-fn read_settings(dir: &Path, files: &[String], problems: &mut Vec<Problem>) -> (Defaults, Limits) {
-    let builtin = Defaults::default();
-    let mut defaults = builtin.clone();
-    let mut limits = Limits::default();
-    for (i, name) in files.iter().enumerate() {
-        let mut sink = Sink::new(&dir.join(name), problems);
-        if i > 0 {
-            sink.error(None, format!("`{}` already holds the catalog settings: keep one of catalog.yaml / catalog.yml", files[0]));
-            continue;
-        }
-        let Some(text) = read_text(&dir.join(name), &mut sink) else {
-            continue;
-        };
-        let Some(raw) = raw::read::<RawCatalogFile>(&text, FileKind::Defaults, &mut sink) else {
-            continue;
-        };
-        let d = raw.defaults;
-        let (charset, collation) = table::resolve_charset(
-            &mut sink,
-            Some("defaults".into()),
-            d.charset.as_deref(),
-            d.collation.as_deref(),
-            (&builtin.charset, &builtin.collation),
-        );
-        defaults = Defaults {
-            engine: table::resolve_engine(
-                &mut sink,
-                Some("defaults".into()),
-                d.engine.as_deref(),
-                &builtin.engine,
-            ),
-            charset,
-            collation,
-        };
-        match raw.limits.max_index_bytes {
-            Some(0) => sink.error(
-                Some("limits".into()),
-                "`max_index_bytes` must be positive (3072 for TiDB and InnoDB DYNAMIC)",
-            ),
-            Some(n) => limits.max_index_bytes = n,
-            None => {}
-        }
-    }
-    (defaults, limits)
 }
 
 #[cfg(test)]

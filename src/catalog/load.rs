@@ -1,0 +1,267 @@
+//! Reading a catalog: from a directory ([`load`], [`check`]) or from
+//! in-memory files ([`from_files`], [`check_files`]), through one reader and
+//! one lint.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::raw::{self, FileKind, RawCatalogFile, RawTable};
+use super::sink::Sink;
+use super::{table, Catalog, CatalogTable, CheckReport, Defaults, Limits, Problem, Severity};
+use crate::error::{Error, Result};
+use crate::model::Table;
+
+/// Loads and lints the catalog in `dir`, reporting every problem found.
+/// File paths in problems are `dir` joined with the file name, as given.
+pub fn check(dir: &Path) -> CheckReport {
+    let mut problems = Vec::new();
+    let catalog = match yaml_files(dir) {
+        Ok(names) => {
+            let read = |name: &str| std::fs::read_to_string(dir.join(name));
+            read_catalog(dir, names, &read, &mut problems)
+        }
+        Err(e) => {
+            Sink::new(dir, &mut problems).error(
+                None,
+                format!("cannot read the catalog directory: {e}; pass the directory holding catalog.yaml and the table files (--catalog DIR)"),
+            );
+            None
+        }
+    };
+    finish(problems, catalog)
+}
+
+/// Lints a catalog held in memory: `files` are `(file name, text)` pairs,
+/// as `include_str!` gives them (`catalog.yaml` for the settings, one
+/// `<table>.yaml` per table), checked by the same rules as [`check`].
+/// `dir` only names the catalog in problems and errors (file paths are `dir`
+/// joined with the file name). A name that is not a `.yaml`/`.yml` file
+/// name, or that is given twice, is an error.
+pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport {
+    let dir = dir.as_ref();
+    let mut problems = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in files {
+        let mut sink = Sink::new(&dir.join(name), &mut problems);
+        let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+        if !yaml || name.contains(['/', '\\']) || name.starts_with('.') {
+            sink.error(
+                None,
+                "not a catalog file name: give each file as `<name>.yaml` without a directory",
+            );
+        } else if names.iter().any(|n| n == name) {
+            sink.error(None, "the file is given twice: pass each catalog file once");
+        } else {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    let read = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    };
+    let catalog = read_catalog(dir, names, &read, &mut problems);
+    finish(problems, catalog)
+}
+
+/// A catalog built from in-memory files (see [`check_files`]):
+/// `Err(Error::InvalidCatalog)` carrying the full report when there is any
+/// error, as [`load`].
+///
+/// ```
+/// let catalog = schema_catalog::catalog::from_files(
+///     "embedded",
+///     &[
+///         ("catalog.yaml", "defaults:\n  collation: utf8mb4_bin\n"),
+///         ("jobs.yaml", "table: jobs\ncolumns:\n  - name: id\n    type: bigint\n    nullable: false\nprimary_key: [id]\n"),
+///     ],
+/// )
+/// .unwrap();
+/// assert_eq!(catalog.tables.len(), 1);
+/// ```
+pub fn from_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> Result<Catalog> {
+    let dir = dir.as_ref();
+    into_catalog(dir, check_files(dir, files))
+}
+
+/// Sorts the problems and keeps the catalog only when there is no error.
+fn finish(mut problems: Vec<Problem>, catalog: Option<Catalog>) -> CheckReport {
+    // Stable: positioned problems by position, the rest in declaration order.
+    problems.sort_by(|a, b| {
+        (&a.file, a.line.is_none(), a.line, a.column).cmp(&(
+            &b.file,
+            b.line.is_none(),
+            b.line,
+            b.column,
+        ))
+    });
+    let valid = !problems.iter().any(|p| p.severity == Severity::Error);
+    let catalog = catalog.filter(|_| valid).map(|mut c| {
+        c.warnings = problems.clone();
+        c
+    });
+    CheckReport { problems, catalog }
+}
+
+/// Loads the catalog in `dir`: `Err(Error::InvalidCatalog)` carrying the full
+/// report when there is any error; the catalog's `warnings` otherwise.
+pub fn load(dir: &Path) -> Result<Catalog> {
+    into_catalog(dir, check(dir))
+}
+
+fn into_catalog(dir: &Path, report: CheckReport) -> Result<Catalog> {
+    match report.catalog.clone() {
+        Some(catalog) => Ok(catalog),
+        None => Err(Error::InvalidCatalog {
+            dir: dir.to_path_buf(),
+            errors: report.error_count(),
+            report: Box::new(report),
+        }),
+    }
+}
+
+/// Whether a file name is the catalog-wide settings file.
+fn is_settings_file(name: &str) -> bool {
+    matches!(name, "catalog.yaml" | "catalog.yml")
+}
+
+/// The `*.yaml` / `*.yml` files of `dir` (not hidden), sorted by name.
+fn yaml_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+        if yaml && !name.starts_with('.') && entry.path().is_file() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Reads a file of the catalog by name.
+type ReadFile<'a> = &'a dyn Fn(&str) -> std::io::Result<String>;
+
+fn read_catalog(
+    dir: &Path,
+    names: Vec<String>,
+    read: ReadFile<'_>,
+    problems: &mut Vec<Problem>,
+) -> Option<Catalog> {
+    let (settings, tables): (Vec<String>, Vec<String>) =
+        names.into_iter().partition(|n| is_settings_file(n));
+    let (defaults, limits) = read_settings(dir, &settings, read, problems);
+    if tables.is_empty() {
+        Sink::new(dir, problems).error(
+            None,
+            "the catalog declares no tables: add one `<table>.yaml` file per table",
+        );
+    }
+    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut out = Vec::new();
+    for name in tables {
+        let file = dir.join(&name);
+        let mut sink = Sink::new(&file, problems);
+        let Some(table) = read_table(&name, read, &defaults, limits, &mut sink) else {
+            continue;
+        };
+        if let Some(first) = seen.get(&table.name.key()) {
+            sink.error(
+                None,
+                format!(
+                    "duplicate table name: {} already declares it (table names compare case-insensitively); merge the files or rename one",
+                    first.display()
+                ),
+            );
+            continue;
+        }
+        seen.insert(table.name.key(), file.clone());
+        out.push(CatalogTable { file, table });
+    }
+    out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
+    Some(Catalog {
+        dir: dir.to_path_buf(),
+        defaults,
+        limits,
+        tables: out,
+        warnings: Vec::new(),
+    })
+}
+
+fn read_text(name: &str, read: ReadFile<'_>, sink: &mut Sink) -> Option<String> {
+    match read(name) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            sink.error(None, format!("cannot read the file: {e}"));
+            None
+        }
+    }
+}
+
+fn read_table(
+    name: &str,
+    read: ReadFile<'_>,
+    defaults: &Defaults,
+    limits: Limits,
+    sink: &mut Sink,
+) -> Option<Table> {
+    let text = read_text(name, read, sink)?;
+    let raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
+    table::build_table(raw, defaults, limits, sink)
+}
+
+/// Reads `catalog.yaml` (optional): defaults and limits, validated.
+fn read_settings(
+    dir: &Path,
+    files: &[String],
+    read: ReadFile<'_>,
+    problems: &mut Vec<Problem>,
+) -> (Defaults, Limits) {
+    let builtin = Defaults::default();
+    let mut defaults = builtin.clone();
+    let mut limits = Limits::default();
+    for (i, name) in files.iter().enumerate() {
+        let mut sink = Sink::new(&dir.join(name), problems);
+        if i > 0 {
+            sink.error(None, format!("`{}` already holds the catalog settings: keep one of catalog.yaml / catalog.yml", files[0]));
+            continue;
+        }
+        let Some(text) = read_text(name, read, &mut sink) else {
+            continue;
+        };
+        let Some(raw) = raw::read::<RawCatalogFile>(&text, FileKind::Defaults, &mut sink) else {
+            continue;
+        };
+        let d = raw.defaults;
+        let (charset, collation) = table::resolve_charset(
+            &mut sink,
+            Some("defaults".into()),
+            d.charset.as_deref(),
+            d.collation.as_deref(),
+            (&builtin.charset, &builtin.collation),
+        );
+        defaults = Defaults {
+            engine: table::resolve_engine(
+                &mut sink,
+                Some("defaults".into()),
+                d.engine.as_deref(),
+                &builtin.engine,
+            ),
+            charset,
+            collation,
+        };
+        match raw.limits.max_index_bytes {
+            Some(0) => sink.error(
+                Some("limits".into()),
+                "`max_index_bytes` must be positive (3072 for TiDB and InnoDB DYNAMIC)",
+            ),
+            Some(n) => limits.max_index_bytes = n,
+            None => {}
+        }
+    }
+    (defaults, limits)
+}
