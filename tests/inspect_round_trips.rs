@@ -1,0 +1,208 @@
+//! Inspection cost is fixed by the catalog, not by the server: a verify
+//! issues the same statements for a 3-table and a 50-table catalog, and the
+//! server's own work counters for it do not move when unrelated tables are
+//! added to the same schema and to another one. Runs against MariaDB and
+//! MySQL (`CATALOG_TEST_DATABASE_URL`).
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestDb;
+use mysql_async::prelude::*;
+use schema_catalog::catalog::{self, Catalog};
+use schema_catalog::db::{self, Session};
+use schema_catalog::ddl;
+use schema_catalog::verify::verify;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A catalog of `n` tables `gen_<i>` (key, two columns, one index), from
+/// in-memory files.
+fn generated(n: usize) -> Catalog {
+    let files: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            (
+                format!("gen_{i:03}.yaml"),
+                format!(
+                    "table: gen_{i:03}\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  \
+                     - name: Lane\n    type: varchar(64)\n    nullable: false\n  - name: Note\n    type: text\n\
+                     primary_key: [Id]\nindexes:\n  - name: idx_gen_{i:03}_lane\n    columns: [Lane]\n"
+                ),
+            )
+        })
+        .collect();
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    catalog::from_files("generated", &pairs).expect("the generated catalog is valid")
+}
+
+async fn session(db: &TestDb) -> Session {
+    let target = db::parse_url(&db.url()).expect("test URL parses");
+    db::connect(&target, TIMEOUT).await.expect("connect")
+}
+
+/// Creates the catalog's tables with plain DDL.
+async fn create(db: &TestDb, cat: &Catalog, flavor: schema_catalog::Flavor) {
+    let creates: Vec<String> = cat
+        .tables
+        .iter()
+        .map(|t| ddl::create_table(&t.table, flavor))
+        .collect();
+    db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
+}
+
+/// Every session counter whose name starts with one of `prefixes`.
+async fn status(s: &mut Session, prefixes: &[&str]) -> Vec<(String, u64)> {
+    let rows: Vec<(String, String)> = s.conn().query("SHOW SESSION STATUS").await.expect("status");
+    let mut out: Vec<(String, u64)> = rows
+        .into_iter()
+        .filter(|(n, _)| prefixes.iter().any(|p| n.starts_with(p)))
+        .filter_map(|(n, v)| v.parse().ok().map(|v| (n, v)))
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no counters named {prefixes:?}");
+    out
+}
+
+/// `after - before`, counter by counter.
+fn deltas(before: &[(String, u64)], after: &[(String, u64)]) -> Vec<(String, u64)> {
+    before
+        .iter()
+        .zip(after)
+        .map(|((n, b), (m, a))| {
+            assert_eq!(n, m);
+            (n.clone(), a - b)
+        })
+        .collect()
+}
+
+const ROUND_TRIPS: &[&str] = &["Com_stmt_execute", "Com_stmt_prepare", "Questions"];
+
+/// Statement counters of one verify of `cat` on a fresh session (first run:
+/// statements are prepared, then executed), minus one SHOW of the counters.
+async fn verify_statements(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
+    let mut s = session(db).await;
+    let idle0 = status(&mut s, ROUND_TRIPS).await;
+    let idle1 = status(&mut s, ROUND_TRIPS).await;
+    let report = verify(&mut s, &db.name, cat, None)
+        .await
+        .expect("verify runs");
+    let after = status(&mut s, ROUND_TRIPS).await;
+    assert!(report.ok, "{:#?}", report.problems);
+    let show = deltas(&idle0, &idle1);
+    deltas(&idle1, &after)
+        .into_iter()
+        .zip(show)
+        .map(|((n, d), (_, s))| (n, d - s))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
+    let small = generated(3);
+    let large = generated(50);
+    let db = TestDb::new().await;
+    let flavor = session(&db).await.flavor();
+    create(&db, &large, flavor).await;
+    let three = verify_statements(&db, &small).await;
+    let fifty = verify_statements(&db, &large).await;
+    eprintln!("verify, 3 tables: {three:?}\nverify, 50 tables: {fifty:?}");
+    assert_eq!(three, fifty, "round trips grow with the catalog");
+    let execs = three
+        .iter()
+        .find(|(n, _)| n == "Com_stmt_execute")
+        .unwrap()
+        .1;
+    assert_eq!(execs, 3, "TABLES, COLUMNS, index rows");
+}
+
+/// The server's work counters (handler reads, tables and definitions
+/// opened, temporary tables, rows read where the server counts them).
+const WORK: &[&str] = &[
+    "Handler_read",
+    "Opened_table",
+    "Created_tmp",
+    "Rows_read",
+    "Rows_tmp_read",
+];
+
+/// Work counters of the second of two verifies on one session (the first
+/// warms the table-definition cache and the statement cache).
+async fn verify_work(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
+    let mut s = session(db).await;
+    verify(&mut s, &db.name, cat, None)
+        .await
+        .expect("warm-up verify");
+    let before = status(&mut s, WORK).await;
+    let report = verify(&mut s, &db.name, cat, None).await.expect("verify");
+    let after = status(&mut s, WORK).await;
+    assert!(report.ok, "{:#?}", report.problems);
+    deltas(&before, &after)
+}
+
+/// The same counters around a statement that reads the whole schema: the
+/// control that shows the counters see unrelated tables at all.
+async fn schema_wide_work(db: &TestDb) -> Vec<(String, u64)> {
+    let mut s = session(db).await;
+    let sql = "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?";
+    let _: Option<u64> = s.conn().exec_first(sql, (db.name.as_str(),)).await.unwrap();
+    let before = status(&mut s, WORK).await;
+    let _: Option<u64> = s.conn().exec_first(sql, (db.name.as_str(),)).await.unwrap();
+    let after = status(&mut s, WORK).await;
+    deltas(&before, &after)
+}
+
+fn total(c: &[(String, u64)]) -> u64 {
+    c.iter().map(|(_, v)| v).sum()
+}
+
+#[tokio::test]
+async fn server_work_does_not_grow_with_unrelated_tables() {
+    let cat = generated(3);
+    let db = TestDb::new().await;
+    let other = TestDb::new().await;
+    let flavor = session(&db).await.flavor();
+    create(&db, &cat, flavor).await;
+
+    let alone = verify_work(&db, &cat).await;
+    let control_alone = schema_wide_work(&db).await;
+
+    let unrelated = |prefix: &str| -> Vec<String> {
+        (0..60)
+            .map(|i| format!("CREATE TABLE {prefix}_{i} (a int PRIMARY KEY, b varchar(20), c text, KEY ib (b))"))
+            .collect()
+    };
+    let same = unrelated("unrelated");
+    db.exec(&same.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
+    let elsewhere = unrelated("elsewhere");
+    other
+        .exec(&elsewhere.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
+
+    let crowded = verify_work(&db, &cat).await;
+    let control_crowded = schema_wide_work(&db).await;
+    eprintln!(
+        "verify work, 3 catalog tables alone: {alone:?}\n\
+         with 60 unrelated tables here and 60 in another schema: {crowded:?}\n\
+         control (schema-wide COLUMNS read): {} -> {}",
+        total(&control_alone),
+        total(&control_crowded)
+    );
+    assert!(
+        total(&control_crowded) > total(&control_alone),
+        "the control must see the unrelated tables: {control_alone:?} -> {control_crowded:?}"
+    );
+    assert!(
+        total(&alone) > 0,
+        "the counters record verify's reads: {alone:?}"
+    );
+    assert_eq!(
+        alone, crowded,
+        "verify's server work grew with unrelated tables"
+    );
+}
