@@ -3,7 +3,8 @@
 //!
 //! Modules own one thing each: [`model`] (the typed shape), [`catalog`]
 //! (YAML loading and lint), [`ddl`] (rendering), [`dump`] (parsing CREATE
-//! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering),
+//! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering), [`live`] (inspect and diff, shared by verify, plan and
+//! apply),
 //! [`apply`] (the reconciler), [`verify`] (the startup gate), [`flavor`]
 //! (server kinds).
 
@@ -23,6 +24,7 @@ pub mod ident;
 pub mod import;
 pub mod import_gate;
 pub mod inspect;
+pub mod live;
 pub mod model;
 pub mod normalize;
 pub mod plan;

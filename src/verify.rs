@@ -25,11 +25,10 @@
 
 use crate::catalog::Catalog;
 use crate::db::Session;
-use crate::diff::{diff_table, Problem, ProblemKind, TableDiff};
+use crate::diff::{Problem, ProblemKind};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
-use crate::ident::Ident;
-use crate::inspect;
+use crate::live::diff_all;
 use crate::model::Table;
 
 /// The outcome of verify.
@@ -50,22 +49,6 @@ pub struct VerifyReport {
     /// The existing tables with problems, as read, for readable diffs.
     #[serde(skip)]
     pub live: Vec<Table>,
-}
-
-/// Inspects `tables` one by one (a fixed number of bounded reads each) and
-/// diffs each against its catalog shape.
-pub async fn diff_all(
-    session: &mut Session,
-    schema: &str,
-    tables: &[Table],
-) -> Result<Vec<TableDiff>> {
-    let names: Vec<Ident> = tables.iter().map(|t| t.name.clone()).collect();
-    let live = inspect::inspect_tables(session, schema, &names).await?;
-    Ok(tables
-        .iter()
-        .zip(live)
-        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
-        .collect())
 }
 
 /// The catalog's tables as `consumer` needs them: the base contract plus the

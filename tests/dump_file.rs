@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use common::TestDb;
 use mysql_async::prelude::*;
-use schema_catalog::apply::plan_live;
 use schema_catalog::diff::diff_table;
 use schema_catalog::dump::{read_dump, Dump};
 use schema_catalog::inspect::inspect_table;
+use schema_catalog::live::plan_live;
 use schema_catalog::plan::{plan, Plan};
 use schema_catalog::{catalog, db, Flavor, Table};
 

@@ -10,11 +10,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::TestDb;
-use schema_catalog::apply::plan_live;
 use schema_catalog::catalog;
 use schema_catalog::diff::Change;
+use schema_catalog::live::diff_all;
+use schema_catalog::live::plan_live;
 use schema_catalog::plan::{self, Plan};
-use schema_catalog::verify::diff_all;
 use schema_catalog::{db, Flavor, Table};
 
 const FILE_UPLOAD: &str = "_System_FileUploadOperation";

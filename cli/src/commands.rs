@@ -95,7 +95,7 @@ async fn plan(cli: &Cli) -> Result<u8> {
     let target = target(cli)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let plan = apply::plan_live(&mut session, &target.schema, &tables)
+    let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables)
         .await
         .with_context(|| format!("planning against {}", target.display))?;
     let _ = session.disconnect().await;

@@ -21,9 +21,9 @@ pub use report::{ApplyReport, Outcome, StepReport, StepStatus};
 use crate::db::{self, Session, Target};
 use crate::error::Result;
 use crate::flavor::Flavor;
+use crate::live::{diff_all, plan_live};
 use crate::model::Table;
-use crate::plan::{self, Plan};
-use crate::verify::diff_all;
+use crate::plan;
 use step::{run_step, StepCtx, StepError, StepFailure};
 
 /// How apply runs.
@@ -67,14 +67,6 @@ impl std::fmt::Debug for ApplyOptions {
             .field("progress_interval", &self.progress_interval)
             .finish()
     }
-}
-
-/// Inspects, diffs and plans (issues no DDL).
-pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Plan> {
-    let diffs = diff_all(session, schema, tables).await?;
-    let mut plan = plan::plan(&diffs, session.flavor());
-    plan.server = Some(session.identity().clone());
-    Ok(plan)
 }
 
 /// Reconciles the schema named by `target` to `tables` (the catalog's tables).

@@ -1,0 +1,35 @@
+//! The live side of verify, plan and apply: read the catalog's tables off
+//! the server (bounded, [`crate::inspect`]) and diff them against their
+//! catalog shapes. Verify, the planner and the reconciler all start here.
+
+use crate::db::Session;
+use crate::diff::{diff_table, TableDiff};
+use crate::error::Result;
+use crate::ident::Ident;
+use crate::inspect;
+use crate::model::Table;
+use crate::plan::{self, Plan};
+
+/// Inspects `tables` (a fixed number of bounded statements for all of
+/// them) and diffs each against its catalog shape, in the order given.
+pub async fn diff_all(
+    session: &mut Session,
+    schema: &str,
+    tables: &[Table],
+) -> Result<Vec<TableDiff>> {
+    let names: Vec<Ident> = tables.iter().map(|t| t.name.clone()).collect();
+    let live = inspect::inspect_tables(session, schema, &names).await?;
+    Ok(tables
+        .iter()
+        .zip(live)
+        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+        .collect())
+}
+
+/// Inspects, diffs and plans (issues no DDL).
+pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Plan> {
+    let diffs = diff_all(session, schema, tables).await?;
+    let mut plan = plan::plan(&diffs, session.flavor());
+    plan.server = Some(session.identity().clone());
+    Ok(plan)
+}
