@@ -3,10 +3,10 @@
 //!
 //! Modules own one thing each: [`model`] (the typed shape), [`catalog`]
 //! (YAML loading and lint), [`ddl`] (rendering), [`dump`] (parsing CREATE
-//! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering), [`live`] (inspect and diff, shared by verify, plan and
-//! apply),
-//! [`apply`] (the reconciler), [`verify`] (the startup gate), [`flavor`]
-//! (server kinds).
+//! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering),
+//! [`inspect`] (bounded reads), [`live`] (inspect and diff, shared by verify,
+//! plan and apply), [`apply`] (the reconciler), [`verify`] (the startup
+//! gate), [`flavor`] (server kinds).
 
 pub mod apply;
 pub mod catalog;
