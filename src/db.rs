@@ -36,6 +36,21 @@ impl std::fmt::Debug for Target {
 }
 
 impl Target {
+    /// A target from connection options the caller built (the schema is
+    /// their database, empty when they name none).
+    pub fn from_opts(url: Opts) -> Target {
+        let schema = url.db_name().unwrap_or("").to_string();
+        let display = match url.socket() {
+            Some(socket) => format!("{socket} (Unix socket)/{schema}"),
+            None => format!("{}:{}/{}", url.ip_or_hostname(), url.tcp_port(), schema),
+        };
+        Target {
+            url,
+            schema,
+            display,
+        }
+    }
+
     /// `host:port`, for messages.
     pub fn host_port(&self) -> String {
         format!("{}:{}", self.url.ip_or_hostname(), self.url.tcp_port())
@@ -97,24 +112,13 @@ impl ServerInfo {
 pub fn parse_url(url: &str) -> Result<Target> {
     let opts =
         crate::dburl::parse(url).map_err(|e| Error::Usage(format!("invalid database URL {e}")))?;
-    let schema = match opts.db_name() {
-        Some(db) if !db.is_empty() => db.to_string(),
-        _ => {
-            return Err(Error::Usage(format!(
-                "the database URL {} names no database; use mysql://user:pass@host:port/db",
-                redact(url)
-            )))
-        }
-    };
-    let display = match opts.socket() {
-        Some(socket) => format!("{socket} (Unix socket)/{schema}"),
-        None => format!("{}:{}/{}", opts.ip_or_hostname(), opts.tcp_port(), schema),
-    };
-    Ok(Target {
-        url: opts,
-        schema,
-        display,
-    })
+    if opts.db_name().is_none_or(str::is_empty) {
+        return Err(Error::Usage(format!(
+            "the database URL {} names no database; use mysql://user:pass@host:port/db",
+            redact(url)
+        )));
+    }
+    Ok(Target::from_opts(opts))
 }
 
 /// The URL with the password (userinfo or `password=`) replaced by `***`;
@@ -123,9 +127,27 @@ pub fn redact(url: &str) -> String {
     crate::dburl::redact(url)
 }
 
-/// One connection to the target, used sequentially, with a per-statement deadline.
-pub struct Session {
-    conn: Conn,
+/// The connection a session runs on: its own, or one the caller lends.
+enum Handle<'c> {
+    Owned(Conn),
+    Borrowed(&'c mut Conn),
+}
+
+impl Handle<'_> {
+    fn conn(&mut self) -> &mut Conn {
+        match self {
+            Handle::Owned(c) => c,
+            Handle::Borrowed(c) => c,
+        }
+    }
+}
+
+/// One connection to the target, used sequentially, with a per-statement
+/// deadline. `Session<'static>` owns its connection ([`connect`],
+/// [`Session::from_conn`], [`Session::from_pool`]); `Session<'c>` runs on a
+/// connection the caller lends for `'c` ([`Session::on`]).
+pub struct Session<'c> {
+    conn: Handle<'c>,
     info: ServerInfo,
     timeout: Duration,
     display: String,
@@ -133,7 +155,7 @@ pub struct Session {
     identity: crate::server::ServerIdentity,
 }
 
-impl std::fmt::Debug for Session {
+impl std::fmt::Debug for Session<'_> {
     /// Target, server and deadline; never the password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
@@ -148,31 +170,69 @@ impl std::fmt::Debug for Session {
 ///
 /// Errors, one line each: the server cannot be reached, the login was refused
 /// (1045), the schema does not exist (1049), or the deadline passed.
-pub async fn connect(target: &Target, timeout: Duration) -> Result<Session> {
-    let password = target.url.pass().map(str::to_string);
+pub async fn connect(target: &Target, timeout: Duration) -> Result<Session<'static>> {
     let what = format!("connecting to {}", target.display);
     let conn = bounded(timeout, &what, Conn::new(target.url.clone()))
         .await?
-        .map_err(|e| connect_error(target, &e))?;
-    let mut session = Session {
-        conn,
-        info: ServerInfo::from_version(""),
-        timeout,
-        display: target.display.clone(),
-        password,
-        identity: crate::server::ServerIdentity::default(),
-    };
-    let version: Option<String> = session
-        .run("reading the server version", |c| {
-            c.query_first("SELECT VERSION()")
-        })
-        .await?;
-    session.info = ServerInfo::from_version(&version.unwrap_or_default());
-    session.identity = crate::server::read_identity(&mut session).await?;
-    Ok(session)
+        .map_err(|e| connect_error(target, e))?;
+    Session::start(Handle::Owned(conn), timeout).await
 }
 
-impl Session {
+impl Session<'static> {
+    /// A session on a connection the caller opened (reads `VERSION()`
+    /// within `timeout`). Every later statement is bounded by `timeout` too.
+    pub async fn from_conn(conn: Conn, timeout: Duration) -> Result<Session<'static>> {
+        Session::start(Handle::Owned(conn), timeout).await
+    }
+
+    /// A session on a connection taken from the caller's pool (returned to
+    /// the pool when the session is dropped), taken within `timeout`.
+    pub async fn from_pool(
+        pool: &mysql_async::Pool,
+        timeout: Duration,
+    ) -> Result<Session<'static>> {
+        let what = "taking a connection from the pool";
+        let conn = bounded(timeout, what, pool.get_conn())
+            .await?
+            .map_err(|e| database_error(what, e, None))?;
+        Session::start(Handle::Owned(conn), timeout).await
+    }
+}
+
+impl<'c> Session<'c> {
+    /// A session on the caller's connection, lent for the session's life.
+    /// After an [`Error::Timeout`] the connection is in an unknown state:
+    /// the caller should drop it.
+    pub async fn on(conn: &'c mut Conn, timeout: Duration) -> Result<Session<'c>> {
+        Session::start(Handle::Borrowed(conn), timeout).await
+    }
+
+    /// Reads `VERSION()` on a new session.
+    async fn start(mut conn: Handle<'c>, timeout: Duration) -> Result<Session<'c>> {
+        let opts = conn.conn().opts().clone();
+        let mut session = Session {
+            conn,
+            info: ServerInfo::from_version(""),
+            timeout,
+            display: Target::from_opts(opts.clone()).display,
+            password: opts.pass().map(str::to_string),
+            identity: crate::server::ServerIdentity::default(),
+        };
+        let version: Option<String> = session
+            .run("reading the server version", |c| {
+                c.query_first("SELECT VERSION()")
+            })
+            .await?;
+        session.info = ServerInfo::from_version(&version.unwrap_or_default());
+        session.identity = crate::server::read_identity(&mut session).await?;
+        Ok(session)
+    }
+
+    /// The per-statement deadline, changed.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     /// The server's flavor and version.
     pub fn info(&self) -> &ServerInfo {
         &self.info
@@ -202,7 +262,7 @@ impl Session {
     /// The underlying connection, for callers that run their own statements
     /// (wrap them in [`Session::run`] to keep the deadline).
     pub fn conn(&mut self) -> &mut Conn {
-        &mut self.conn
+        self.conn.conn()
     }
 
     /// Runs one prepared statement (binary protocol) with bound parameters
@@ -236,21 +296,25 @@ impl Session {
         Fut: Future<Output = std::result::Result<T, mysql_async::Error>>,
     {
         let password = self.password.clone();
-        let fut = f(&mut self.conn);
+        let fut = f(self.conn.conn());
         let result = match deadline {
             Some(d) => bounded(d, what, fut).await?,
             None => fut.await,
         };
-        result.map_err(|e| database_error(what, &e, password.as_deref()))
+        result.map_err(|e| database_error(what, e, password.as_deref()))
     }
 
-    /// Closes the connection politely.
+    /// Closes the connection politely; a lent connection is left open
+    /// for its owner.
     pub async fn disconnect(self) -> Result<()> {
+        let Handle::Owned(conn) = self.conn else {
+            return Ok(());
+        };
         let what = format!("disconnecting from {}", self.display);
         let password = self.password.clone();
-        bounded(self.timeout, &what, self.conn.disconnect())
+        bounded(self.timeout, &what, conn.disconnect())
             .await?
-            .map_err(|e| database_error(&what, &e, password.as_deref()))
+            .map_err(|e| database_error(&what, e, password.as_deref()))
     }
 }
 
@@ -265,10 +329,10 @@ pub async fn bounded<F: Future>(timeout: Duration, what: &str, fut: F) -> Result
 }
 
 /// Maps a failed connect to one clear line.
-fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
+fn connect_error(target: &Target, e: mysql_async::Error) -> Error {
     use mysql_async::Error as E;
     let password = target.url.pass();
-    let message = match e {
+    let message = match &e {
         E::Server(s) if s.code == 1049 => {
             return Error::UnknownSchema {
                 schema: target.schema.clone(),
@@ -296,12 +360,13 @@ fn connect_error(target: &Target, e: &mysql_async::Error) -> Error {
     Error::Connect {
         target: target.display.clone(),
         message: scrub(&message, password),
+        source: Some(e),
     }
 }
 
 /// Maps a failed statement to [`Error::Database`].
-fn database_error(what: &str, e: &mysql_async::Error, password: Option<&str>) -> Error {
-    let (code, message) = match e {
+fn database_error(what: &str, e: mysql_async::Error, password: Option<&str>) -> Error {
+    let (code, message) = match &e {
         mysql_async::Error::Server(s) => (Some(s.code), s.message.clone()),
         other => (None, other.to_string()),
     };
@@ -309,6 +374,7 @@ fn database_error(what: &str, e: &mysql_async::Error, password: Option<&str>) ->
         context: what.to_string(),
         code,
         message: scrub(&message, password),
+        source: Some(e),
     }
 }
 

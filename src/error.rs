@@ -1,5 +1,12 @@
-//! The library's error type. Messages say what is wrong and how to fix it,
-//! naming the object; they never contain a password.
+//! The library's error type. Messages say what is wrong, naming the object;
+//! they never contain a password and give no command-line advice (the CLI
+//! adds its own: which option to raise, which command to run). A caller
+//! matches the variant: cannot connect ([`Error::Connect`],
+//! [`Error::UnknownSchema`]), timed out ([`Error::Timeout`]), catalog invalid
+//! ([`Error::InvalidCatalog`]), schema not ready ([`Error::Drift`]), busy
+//! ([`Error::LockHeld`]), database error with its code
+//! ([`Error::Database`]). Errors a driver caused keep it as their
+//! [`std::error::Error::source`].
 
 use std::path::PathBuf;
 
@@ -8,7 +15,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// The catalog failed `check`; the report lists every problem.
-    #[error("the catalog in {} is invalid ({} error(s)); run `catalog check` for the full list", .dir.display(), .errors)]
+    #[error("the catalog in {} is invalid ({} error(s))", .dir.display(), .errors)]
     InvalidCatalog {
         /// Catalog directory.
         dir: PathBuf,
@@ -36,6 +43,9 @@ pub enum Error {
         target: String,
         /// What the server or network said.
         message: String,
+        /// The driver's error.
+        #[source]
+        source: Option<mysql_async::Error>,
     },
     /// The schema named in the database URL does not exist on the server.
     #[error(
@@ -56,17 +66,20 @@ pub enum Error {
         code: Option<u16>,
         /// Server message.
         message: String,
+        /// The driver's error, when a driver call failed.
+        #[source]
+        source: Option<mysql_async::Error>,
     },
     /// A deadline passed.
-    #[error("{what} did not finish within {seconds} s; raise --timeout or check the server")]
+    #[error("{what} did not finish within {seconds} s")]
     Timeout {
         /// What timed out.
         what: String,
         /// The budget.
         seconds: u64,
     },
-    /// Another applier holds the advisory lock.
-    #[error("advisory lock `{name}` is held by another applier (waited {seconds} s); rerun when it finishes or raise --lock-timeout")]
+    /// Busy: another applier holds the advisory lock.
+    #[error("advisory lock `{name}` is held by another applier (waited {seconds} s)")]
     LockHeld {
         /// Lock name.
         name: String,
@@ -84,7 +97,7 @@ pub enum Error {
         message: String,
     },
     /// Something the catalog format cannot express was met (import).
-    #[error("table `{table}`: {object} cannot be expressed in a catalog: {reason} (use --skip-unsupported to leave it out)")]
+    #[error("table `{table}`: {object} cannot be expressed in a catalog: {reason}")]
     Unsupported {
         /// Table.
         table: String,
@@ -92,6 +105,15 @@ pub enum Error {
         object: String,
         /// Why.
         reason: String,
+    },
+    /// The schema does not satisfy the catalog: objects are missing or
+    /// drifted ([`crate::verify::VerifyReport::into_result`]).
+    #[error("the schema does not satisfy the catalog ({problems} problem(s))")]
+    Drift {
+        /// Number of problems.
+        problems: usize,
+        /// The full verify report.
+        report: Box<crate::verify::VerifyReport>,
     },
     /// Apply stopped: a step failed or new drift appeared mid-run.
     #[error("apply stopped at table `{table}`, {object}: {message}")]

@@ -378,7 +378,7 @@ pub const LIST_TABLES_SQL: &str = "SELECT TABLE_NAME AS table_name FROM informat
 /// does not carry (foreign keys, partitioning, ON UPDATE, checks, options)
 /// and the declared index order.
 pub async fn read_live(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     only: &[String],
 ) -> Result<Vec<SourceTable>> {

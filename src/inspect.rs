@@ -220,7 +220,7 @@ pub fn batch_statements(info: &ServerInfo, tables: usize) -> [String; 3] {
 /// does not exist or is not a base table), each bounded by the session's
 /// timeout. Used by apply's per-step re-reads.
 pub async fn inspect_table(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     table: &str,
 ) -> Result<Option<Table>> {
@@ -243,7 +243,7 @@ struct Head {
 /// when any of them is a base table, COLUMNS and the index rows. No
 /// statement for an empty list.
 pub async fn inspect_tables(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     names: &[Ident],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
@@ -368,6 +368,7 @@ fn check_clauses(json: Option<&str>, context: &str) -> Result<Vec<String>> {
         context: context.to_string(),
         code: None,
         message: format!("unreadable CHECK constraint list: {e}"),
+        source: None,
     })?;
     Ok(clauses.into_iter().flatten().collect())
 }
@@ -431,6 +432,7 @@ impl<'r> RowReader<'r> {
             context: self.context.to_string(),
             code: None,
             message: format!("`{alias}`: {why}"),
+            source: None,
         }
     }
 

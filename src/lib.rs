@@ -8,6 +8,7 @@
 //! plan and apply), [`apply`] (the reconciler), [`verify`] (the startup
 //! gate), [`flavor`] (server kinds).
 
+pub mod acquire;
 pub mod apply;
 pub mod catalog;
 pub mod collation;
@@ -34,6 +35,7 @@ pub mod sqltext;
 pub mod textdiff;
 pub mod verify;
 
+pub use acquire::Acquire;
 pub use coltype::{ColumnType, IntKind};
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};

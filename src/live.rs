@@ -2,7 +2,10 @@
 //! the server (bounded, [`crate::inspect`]) and diff them against their
 //! catalog shapes. Verify, the planner and the reconciler all start here.
 
-use crate::db::Session;
+use std::time::Duration;
+
+use crate::acquire::Acquire;
+use crate::db::{bounded, Session};
 use crate::diff::{diff_table, TableDiff};
 use crate::error::Result;
 use crate::ident::Ident;
@@ -13,7 +16,7 @@ use crate::plan::{self, Plan};
 /// Inspects `tables` (a fixed number of bounded statements for all of
 /// them) and diffs each against its catalog shape, in the order given.
 pub async fn diff_all(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     tables: &[Table],
 ) -> Result<Vec<TableDiff>> {
@@ -27,9 +30,24 @@ pub async fn diff_all(
 }
 
 /// Inspects, diffs and plans (issues no DDL).
-pub async fn plan_live(session: &mut Session, schema: &str, tables: &[Table]) -> Result<Plan> {
+pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]) -> Result<Plan> {
     let diffs = diff_all(session, schema, tables).await?;
     let mut plan = plan::plan(&diffs, session.flavor());
     plan.server = Some(session.identity().clone());
     Ok(plan)
+}
+
+/// [`plan_live`] on the caller's target, pool or connection
+/// ([`Acquire`]), the whole run within `deadline`.
+pub async fn plan_within<'c>(
+    db: impl Acquire<'c>,
+    schema: &str,
+    tables: &[Table],
+    deadline: Duration,
+) -> Result<Plan> {
+    bounded(deadline, "plan", async {
+        let mut session = db.acquire(deadline).await?;
+        plan_live(&mut session, schema, tables).await
+    })
+    .await?
 }

@@ -126,7 +126,7 @@ pub fn index_statement(info: &ServerInfo) -> String {
 /// Checks one index on the live database, reading only its own rows: one
 /// prepared statement with schema, table and index name as equality predicates.
 pub async fn index_ready(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     table: &str,
     want: &Index,

@@ -35,7 +35,7 @@ impl std::fmt::Display for ServerIdentity {
 }
 
 /// Reads the identity on `session` (two constant statements at most).
-pub(crate) async fn read_identity(session: &mut Session) -> Result<ServerIdentity> {
+pub(crate) async fn read_identity(session: &mut Session<'_>) -> Result<ServerIdentity> {
     let row: Option<(String, u64)> = session
         .run("reading the server identity", |c| {
             c.exec_first("SELECT @@hostname, @@port", ())

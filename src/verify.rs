@@ -23,8 +23,11 @@
 //! # }
 //! ```
 
+use std::time::Duration;
+
+use crate::acquire::Acquire;
 use crate::catalog::Catalog;
-use crate::db::Session;
+use crate::db::{bounded, Session};
 use crate::diff::{Problem, ProblemKind};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
@@ -74,7 +77,7 @@ pub fn scope(catalog: &Catalog, consumer: Option<&str>) -> Result<Vec<Table>> {
 
 /// Verifies the live schema against the catalog (or `consumer`'s part of it).
 pub async fn verify(
-    session: &mut Session,
+    session: &mut Session<'_>,
     schema: &str,
     catalog: &Catalog,
     consumer: Option<&str>,
@@ -119,5 +122,39 @@ fn catalog_names(catalog: &Catalog, p: &Problem) -> bool {
         ProblemKind::UnmanagedColumn => t.table.column(&object).is_some(),
         ProblemKind::UnmanagedIndex => t.table.index(&object).is_some(),
         _ => false,
+    }
+}
+
+/// The startup gate on the caller's target, pool or connection
+/// ([`Acquire`]): connect (or take, or borrow) and verify, the whole run
+/// within `deadline` ([`Error::Timeout`] past it). The report says whether
+/// the schema is ready; [`VerifyReport::into_result`] turns "not ready"
+/// into [`Error::Drift`].
+pub async fn within<'c>(
+    db: impl Acquire<'c>,
+    schema: &str,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    deadline: Duration,
+) -> Result<VerifyReport> {
+    bounded(deadline, "verify", async {
+        let mut session = db.acquire(deadline).await?;
+        verify(&mut session, schema, catalog, consumer).await
+    })
+    .await?
+}
+
+impl VerifyReport {
+    /// `Ok(self)` when the schema is ready, [`Error::Drift`] carrying the
+    /// report otherwise.
+    pub fn into_result(self) -> Result<VerifyReport> {
+        if self.ok {
+            Ok(self)
+        } else {
+            Err(Error::Drift {
+                problems: self.problems.len(),
+                report: Box::new(self),
+            })
+        }
     }
 }

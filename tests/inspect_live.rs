@@ -15,7 +15,7 @@ use schema_catalog::{Column, ColumnType, DefaultValue, Error, Ident, Index, Inde
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-async fn session(db: &TestDb) -> Session {
+async fn session(db: &TestDb) -> Session<'static> {
     let target = db::parse_url(&db.url()).expect("test URL parses");
     db::connect(&target, TIMEOUT)
         .await
@@ -23,7 +23,7 @@ async fn session(db: &TestDb) -> Session {
 }
 
 /// Session counters: (Com_stmt_execute, Com_stmt_prepare, Questions).
-async fn counters(s: &mut Session) -> (u64, u64, u64) {
+async fn counters(s: &mut Session<'_>) -> (u64, u64, u64) {
     let rows: Vec<(String, String)> = s
         .conn()
         .query(
@@ -315,7 +315,7 @@ async fn inspection_is_three_statements_per_table_whatever_else_exists() {
 /// information_schema lookup with both names constant (no directory scan, one
 /// table opened); MySQL's data-dictionary plan reaching `mysql.tables` by a
 /// single-row lookup of (schema, name), never a scan of it.
-async fn assert_reads_only_the_named_table(s: &mut Session, sql: &str, params: Vec<&str>) {
+async fn assert_reads_only_the_named_table(s: &mut Session<'_>, sql: &str, params: Vec<&str>) {
     let flavor = s.flavor();
     let explain = match flavor {
         schema_catalog::Flavor::MariaDb => format!("EXPLAIN {sql}"),
@@ -386,7 +386,7 @@ async fn ready_schema() -> TestDb {
     db
 }
 
-async fn ready(s: &mut Session, db: &TestDb, want: Index) -> IndexReadiness {
+async fn ready(s: &mut Session<'_>, db: &TestDb, want: Index) -> IndexReadiness {
     index_ready(s, &db.name, "r", &want).await.unwrap()
 }
 

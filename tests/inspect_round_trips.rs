@@ -39,7 +39,7 @@ fn generated(n: usize) -> Catalog {
     catalog::from_files("generated", &pairs).expect("the generated catalog is valid")
 }
 
-async fn session(db: &TestDb) -> Session {
+async fn session(db: &TestDb) -> Session<'static> {
     let target = db::parse_url(&db.url()).expect("test URL parses");
     db::connect(&target, TIMEOUT).await.expect("connect")
 }
@@ -56,7 +56,7 @@ async fn create(db: &TestDb, cat: &Catalog, flavor: schema_catalog::Flavor) {
 }
 
 /// Every session counter whose name starts with one of `prefixes`.
-async fn status(s: &mut Session, prefixes: &[&str]) -> Vec<(String, u64)> {
+async fn status(s: &mut Session<'_>, prefixes: &[&str]) -> Vec<(String, u64)> {
     let rows: Vec<(String, String)> = s.conn().query("SHOW SESSION STATUS").await.expect("status");
     let mut out: Vec<(String, u64)> = rows
         .into_iter()

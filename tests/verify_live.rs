@@ -46,7 +46,7 @@ async fn schema_with(breakage: &[&str]) -> TestDb {
     db
 }
 
-async fn session(db: &TestDb) -> Session {
+async fn session(db: &TestDb) -> Session<'static> {
     let target = db::parse_url(&db.url()).expect("test URL parses");
     db::connect(&target, TIMEOUT)
         .await
@@ -69,7 +69,7 @@ const COUNTERS: [&str; 12] = [
     "Com_stmt_execute",
 ];
 
-async fn counters(s: &mut Session) -> Vec<(String, u64)> {
+async fn counters(s: &mut Session<'_>) -> Vec<(String, u64)> {
     let list = COUNTERS
         .iter()
         .map(|c| format!("'{c}'"))

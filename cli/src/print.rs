@@ -25,14 +25,42 @@ fn emit_json(v: &Value) {
 /// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
 pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
-        Format::Human => eprintln!("error: {err:#}"),
+        Format::Human => eprintln!("error: {}", describe(err)),
         Format::Json => {
-            let mut doc = json!({ "error": format!("{err:#}"), "exit_code": code });
+            let mut doc = json!({ "error": describe(err), "exit_code": code });
             if let Some(schema_catalog::Error::InvalidCatalog { report, .. }) = err.downcast_ref() {
                 doc["problems"] = serde_json::to_value(&report.problems).unwrap_or_default();
             }
             emit_json(&doc)
         }
+    }
+}
+
+/// The error as one line: the CLI's contexts, then the library error's own
+/// message (which already says what the driver said, so its source chain is
+/// not repeated) and the command-line advice for it.
+pub fn describe(err: &anyhow::Error) -> String {
+    let mut parts = Vec::new();
+    for cause in err.chain() {
+        if let Some(lib) = cause.downcast_ref::<schema_catalog::Error>() {
+            parts.push(format!("{lib}{}", advice(lib)));
+            break;
+        }
+        parts.push(cause.to_string());
+    }
+    parts.join(": ")
+}
+
+/// What the user can do about a library error, in terms of this CLI's
+/// commands and options (the library's messages name none).
+fn advice(err: &schema_catalog::Error) -> &'static str {
+    use schema_catalog::Error as E;
+    match err {
+        E::InvalidCatalog { .. } => "; run `catalog check` for the full list",
+        E::Timeout { .. } => "; raise --timeout or check the server",
+        E::LockHeld { .. } => "; rerun when it finishes or raise --lock-timeout",
+        E::Unsupported { .. } => " (use --skip-unsupported to leave it out)",
+        _ => "",
     }
 }
 

@@ -95,6 +95,11 @@ fn render_of_a_bad_catalog_is_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is invalid (3 error(s)); run `catalog check` for the full list"),
+        "the CLI adds its advice to the library's message: {stderr}"
+    );
 }
 
 #[test]

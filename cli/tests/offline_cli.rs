@@ -192,6 +192,10 @@ fn import_declines_what_the_format_cannot_express() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("table `t`: column `Kind`"), "{stderr}");
     assert!(stderr.contains("index `idx_name`"), "{stderr}");
+    assert!(
+        stderr.contains("(use --skip-unsupported to leave it out)"),
+        "the CLI adds its advice: {stderr}"
+    );
     assert!(!out.exists(), "nothing written");
     let (code, stdout, stderr) = run(&[
         "import",

@@ -30,7 +30,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Takes the lock on `conn`, waiting at most `wait`. The lock lives as long
 /// as the connection's session (a killed applier releases it).
-pub async fn acquire(session: &mut Session, name: &str, wait: Duration) -> Result<()> {
+pub async fn acquire(session: &mut Session<'_>, name: &str, wait: Duration) -> Result<()> {
     let what = format!("taking advisory lock `{name}`");
     let deadline = wait + session.timeout();
     let got: Option<Option<i64>> = session
@@ -48,7 +48,7 @@ pub async fn acquire(session: &mut Session, name: &str, wait: Duration) -> Resul
 }
 
 /// Releases the lock (best effort; the session's end releases it anyway).
-pub async fn release(session: &mut Session, name: &str) {
+pub async fn release(session: &mut Session<'_>, name: &str) {
     let _ = session
         .run("releasing the advisory lock", |c| {
             c.exec_drop("SELECT RELEASE_LOCK(?)", (name,))

@@ -90,7 +90,7 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
 }
 
 async fn run(
-    session: &mut Session,
+    session: &mut Session<'_>,
     target: &Target,
     tables: &[Table],
     opts: &ApplyOptions,
@@ -216,7 +216,7 @@ fn step_report(step: &plan::Step, sql: String, status: StepStatus, ms: u64) -> S
 
 /// The session's DDL counters (`Com_create_table` + `Com_alter_table`).
 /// TiDB does not keep these per session: `None` there.
-async fn ddl_counter(session: &mut Session, flavor: Flavor) -> Result<Option<u64>> {
+async fn ddl_counter(session: &mut Session<'_>, flavor: Flavor) -> Result<Option<u64>> {
     if flavor == Flavor::TiDb {
         return Ok(None);
     }
@@ -231,7 +231,7 @@ async fn ddl_counter(session: &mut Session, flavor: Flavor) -> Result<Option<u64
 }
 
 async fn count_since(
-    session: &mut Session,
+    session: &mut Session<'_>,
     flavor: Flavor,
     before: Option<u64>,
 ) -> Result<Option<u64>> {

@@ -67,7 +67,7 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// aborted, reporting through `emit`. Errors end the polling silently:
 /// progress is a display aid, never a reason to fail.
 pub(crate) async fn poll(
-    mut session: crate::db::Session,
+    mut session: crate::db::Session<'static>,
     watch: Watch,
     every: Duration,
     emit: impl Fn(ProgressEvent),

@@ -79,7 +79,7 @@ impl StepCtx<'_> {
 /// that was (or would have been) executed.
 pub(crate) async fn run_step(
     ctx: &StepCtx<'_>,
-    session: &mut Session,
+    session: &mut Session<'_>,
     want: &Table,
     step: &Step,
 ) -> Result<(StepStatus, String), StepFailure> {
@@ -128,7 +128,11 @@ pub(crate) async fn run_step(
     Ok((status, sql))
 }
 
-async fn read_diff(session: &mut Session, schema: &str, want: &Table) -> Result<TableDiff, Error> {
+async fn read_diff(
+    session: &mut Session<'_>,
+    schema: &str,
+    want: &Table,
+) -> Result<TableDiff, Error> {
     let have = inspect::inspect_table(session, schema, want.name.as_str()).await?;
     Ok(diff_table(want, have.as_ref()))
 }
@@ -196,7 +200,7 @@ type Outcome = Result<(), (u16, String)>;
 /// INSTANT is unsupported; never to a locking algorithm.
 async fn execute(
     ctx: &StepCtx<'_>,
-    session: &mut Session,
+    session: &mut Session<'_>,
     step: &Step,
 ) -> Result<(Outcome, String), StepError> {
     let first = run_ddl(ctx, session, step, &step.sql).await?;
@@ -214,7 +218,7 @@ async fn execute(
 
 async fn run_ddl(
     ctx: &StepCtx<'_>,
-    session: &mut Session,
+    session: &mut Session<'_>,
     step: &Step,
     sql: &str,
 ) -> Result<Outcome, StepError> {
@@ -275,7 +279,7 @@ async fn run_ddl(
 /// readiness unit tests and written from TiDB's documented behaviour.
 async fn wait_for_tidb_job(
     ctx: &StepCtx<'_>,
-    session: &mut Session,
+    session: &mut Session<'_>,
     want: &Table,
     step: &Step,
 ) -> Result<(), StepError> {
