@@ -194,7 +194,12 @@ impl Session<'static> {
         let what = "taking a connection from the pool";
         let conn = bounded(timeout, what, pool.get_conn())
             .await?
-            .map_err(|e| database_error(what, e, None))?;
+            .map_err(|e| Error::Connect {
+                // A pool does not say where it connects.
+                target: "the pool's server".to_string(),
+                message: e.to_string(),
+                source: Some(e),
+            })?;
         Session::start(Handle::Owned(conn), timeout).await
     }
 }
