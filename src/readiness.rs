@@ -120,7 +120,7 @@ impl IndexReadiness {
 /// The statement [`index_ready`] runs on this server. Parameters: schema,
 /// table, index name.
 pub fn index_statement(info: &ServerInfo) -> String {
-    IndexSource::for_server(info).sql(true)
+    IndexSource::for_server(info).sql()
 }
 
 /// Checks one index on the live database, reading only its own rows: one

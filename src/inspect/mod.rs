@@ -1,0 +1,189 @@
+//! Bounded live inspection: the catalog's tables are read with one prepared
+//! `information_schema` statement whatever their number (see [`sql`] for
+//! its shape): a `UNION ALL` of three branches per table (TABLES, COLUMNS,
+//! index rows), every branch filtered by `TABLE_SCHEMA = ? AND TABLE_NAME =
+//! ?`. The servers' information_schema optimisation turns each branch into
+//! a lookup of that one table (MariaDB: "Scanned 0 databases", MySQL:
+//! single-row index lookups in the data dictionary), so the cost does not
+//! grow with the number of other tables on the server, and the round trips
+//! do not grow with the catalog. An `IN` list is not used: both servers
+//! then scan the whole schema.
+//!
+//! Values are decoded explicitly from the binary protocol (see
+//! [`row::RowReader`]).
+
+mod row;
+mod sql;
+
+use mysql_async::Value;
+
+use crate::db::{ServerInfo, Session};
+use crate::error::Result;
+use crate::ident::{quote_ident, Ident};
+use crate::model::{Column, Table, TableKind};
+use crate::normalize::{self, RawIndexRow};
+
+use row::{check_clauses, raw_column};
+pub(crate) use row::{params, raw_index_row, RowReader};
+pub(crate) use sql::IndexSource;
+use sql::{
+    inspection_sql, pairs_per_table, COLUMN_FIELDS, INDEX_FIELDS, SRC_COLUMN, SRC_INDEX, SRC_TABLE,
+    TABLE_FIELDS,
+};
+
+/// The statement [`inspect_table`] runs on this server, for EXPLAIN and
+/// audits. Its parameters are the schema and the table name, repeated once
+/// per pair of `?`.
+pub fn inspection_statements(info: &ServerInfo) -> Vec<String> {
+    vec![inspection_sql(info, 1)]
+}
+
+/// The statement [`inspect_tables`] runs for `tables` tables. Its
+/// parameters are, for each table in turn, the schema and the table name,
+/// repeated [`parameter_pairs_per_table`] times.
+pub fn batch_statement(info: &ServerInfo, tables: usize) -> String {
+    inspection_sql(info, tables)
+}
+
+/// How many (schema, table) parameter pairs each table takes in
+/// [`batch_statement`].
+pub fn parameter_pairs_per_table(info: &ServerInfo) -> usize {
+    pairs_per_table(info.flavor)
+}
+
+/// Reads one table: `None` when it does not exist. One prepared statement,
+/// bounded by the session's timeout. Used by apply's per-step re-reads.
+pub async fn inspect_table(
+    session: &mut Session<'_>,
+    schema: &str,
+    table: &str,
+) -> Result<Option<Table>> {
+    let mut out = inspect_tables(session, schema, &[Ident::new(table)]).await?;
+    Ok(out.pop().and_then(|(_, t)| t))
+}
+
+/// What the TABLES branch found for one name.
+struct Head {
+    name: String,
+    table_type: String,
+    collation: String,
+    engine: Option<String>,
+    comment: Option<String>,
+    checks: Vec<String>,
+}
+
+/// Reads the named tables, in the order given, with one statement whatever
+/// their number (see the module docs); none for an empty list.
+pub async fn inspect_tables(
+    session: &mut Session<'_>,
+    schema: &str,
+    names: &[Ident],
+) -> Result<Vec<(Ident, Option<Table>)>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let info = session.info().clone();
+    let flavor = info.flavor;
+    let n = names.len();
+    let what = match names {
+        [one] => format!(
+            "reading table {}.{}",
+            quote_ident(schema),
+            quote_ident(one.as_str())
+        ),
+        _ => format!("reading {n} tables of {}", quote_ident(schema)),
+    };
+    let pairs = pairs_per_table(flavor);
+    let values: Vec<Value> = names
+        .iter()
+        .flat_map(|t| (0..pairs).flat_map(move |_| [schema, t.as_str()]))
+        .map(Value::from)
+        .collect();
+    let rows = session
+        .exec_rows(
+            &what,
+            &inspection_sql(&info, n),
+            mysql_async::Params::Positional(values),
+        )
+        .await?;
+
+    let mut heads: Vec<Option<Head>> = (0..n).map(|_| None).collect();
+    let mut raw_columns: Vec<Vec<&mysql_async::Row>> = vec![Vec::new(); n];
+    let mut index_rows: Vec<Vec<RawIndexRow>> = vec![Vec::new(); n];
+    for row in &rows {
+        let plain = RowReader::new(row, &what);
+        let i = plain.branch(n)?;
+        match plain.opt_u64("src")? {
+            Some(SRC_TABLE) => {
+                let r = RowReader::slotted(row, &what, TABLE_FIELDS);
+                heads[i] = Some(Head {
+                    name: r
+                        .opt_text("table_name")?
+                        .unwrap_or_else(|| names[i].to_string()),
+                    table_type: r.opt_text("table_type")?.unwrap_or_default(),
+                    collation: r.opt_text("table_collation")?.unwrap_or_default(),
+                    engine: r.opt_text("engine")?,
+                    comment: r.opt_text("table_comment")?.filter(|c| !c.is_empty()),
+                    checks: check_clauses(r.opt_text("check_clauses")?.as_deref(), &what)?,
+                });
+            }
+            // Rows come in src order: every table's head is read first, so
+            // its CHECK clauses are known when its columns are normalised.
+            Some(SRC_COLUMN) => raw_columns[i].push(row),
+            Some(SRC_INDEX) => index_rows[i].push(raw_index_row(&RowReader::slotted(
+                row,
+                &what,
+                INDEX_FIELDS,
+            ))?),
+            other => {
+                return Err(crate::Error::Database {
+                    context: what.clone(),
+                    code: None,
+                    message: format!("unexpected row source {other:?}"),
+                    source: None,
+                })
+            }
+        }
+    }
+
+    let base = |h: &Head| TableKind::from_table_type(&h.table_type) == TableKind::Base;
+    let mut out = Vec::with_capacity(n);
+    for (i, (head, (raw_columns, index_rows))) in heads
+        .into_iter()
+        .zip(raw_columns.into_iter().zip(index_rows))
+        .enumerate()
+    {
+        let table = match head {
+            None => None,
+            // A view or sequence under the catalog table's name: drift,
+            // never a table to alter.
+            Some(h) if !base(&h) => Some(Table::not_a_table(Ident::new(h.name), &h.table_type)),
+            Some(h) => {
+                let columns = raw_columns
+                    .into_iter()
+                    .map(|row| {
+                        let r = RowReader::slotted(row, &what, COLUMN_FIELDS);
+                        Ok(normalize::column(flavor, &raw_column(&r)?, &h.checks))
+                    })
+                    .collect::<Result<Vec<Column>>>()?;
+                let (primary_key, indexes) = normalize::indexes(&index_rows);
+                let mut t = Table {
+                    name: Ident::new(h.name),
+                    kind: TableKind::Base,
+                    comment: h.comment,
+                    engine: h.engine,
+                    charset: crate::collation::charset_named_by(&h.collation),
+                    collation: h.collation,
+                    columns,
+                    primary_key,
+                    indexes,
+                    required_by: Vec::new(),
+                };
+                t.normalize();
+                Some(t)
+            }
+        };
+        out.push((names[i].clone(), table));
+    }
+    Ok(out)
+}

@@ -1,0 +1,349 @@
+//! The inspection statement: one `UNION ALL` of three branches per catalog
+//! table (its TABLES row, its COLUMNS rows, its index rows), each branch
+//! filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?`. Every branch has the
+//! same shape: `src` (which source), `branch` (the table's position),
+//! `ord` (row order within the source) and ten text slots `a`..`j` whose
+//! meaning per source is given by [`TABLE_FIELDS`], [`COLUMN_FIELDS`] and
+//! [`INDEX_FIELDS`]. Every slot is converted to `utf8mb4_bin` text, so the
+//! branches union whatever the servers' own column types and collations.
+
+use crate::db::ServerInfo;
+use crate::flavor::Flavor;
+
+/// The slot aliases, in order.
+pub(crate) const SLOTS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+
+/// `src` of a TABLES row.
+pub(crate) const SRC_TABLE: u64 = 0;
+/// `src` of a COLUMNS row.
+pub(crate) const SRC_COLUMN: u64 = 1;
+/// `src` of an index row.
+pub(crate) const SRC_INDEX: u64 = 2;
+
+/// What the slots of a TABLES row hold.
+pub(crate) const TABLE_FIELDS: &[&str] = &[
+    "table_name",
+    "table_type",
+    "table_collation",
+    "engine",
+    "table_comment",
+    "check_clauses",
+];
+
+/// What the slots of a COLUMNS row hold.
+pub(crate) const COLUMN_FIELDS: &[&str] = &[
+    "col_name",
+    "col_type",
+    "is_nullable",
+    "col_default",
+    "extra",
+    "charset_name",
+    "collation_name",
+    "gen_expr",
+    "col_comment",
+];
+
+/// What the slots of an index row hold (also the aliases of the
+/// single-index statement of [`IndexSource::sql`]).
+pub(crate) const INDEX_FIELDS: &[&str] = &[
+    "index_name",
+    "non_unique",
+    "seq_in_index",
+    "col_name",
+    "sub_part",
+    "key_order",
+    "index_type",
+    "is_visible",
+    "is_ignored",
+    "expr",
+];
+
+/// Where a server's index rows are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IndexSource {
+    /// MariaDB STATISTICS; `IGNORED` exists on 10.6+.
+    MariaDb {
+        /// Whether the `IGNORED` column exists.
+        ignored: bool,
+    },
+    /// MySQL 8 / TiDB v8.5.3+ STATISTICS, with `IS_VISIBLE` and `EXPRESSION`.
+    MySql,
+    /// TiDB before v8.5.3: STATISTICS also lists indexes still being built,
+    /// so `information_schema.TIDB_INDEXES` (public indexes only) is read.
+    /// Assumptions (not runnable here, no TiDB): its columns are `KEY_NAME`,
+    /// `NON_UNIQUE`, `SEQ_IN_INDEX`, `COLUMN_NAME`, `SUB_PART`, `Expression`,
+    /// `IS_VISIBLE`; it has no `INDEX_TYPE` or `COLLATION` — such TiDB
+    /// releases have no FULLTEXT/SPATIAL indexes and store `DESC` key parts
+    /// ascending, so every part reads as an ascending B-tree part.
+    TidbIndexes,
+}
+
+impl IndexSource {
+    /// The source for a server.
+    pub(crate) fn for_server(info: &ServerInfo) -> IndexSource {
+        match info.flavor {
+            Flavor::MariaDb => IndexSource::MariaDb {
+                ignored: info.has_ignored_indexes(),
+            },
+            Flavor::TiDb if info.statistics_lists_building_indexes() => IndexSource::TidbIndexes,
+            Flavor::TiDb | Flavor::MySql => IndexSource::MySql,
+        }
+    }
+
+    /// The table and the server's expressions for [`INDEX_FIELDS`].
+    fn columns(self) -> (&'static str, [&'static str; 10]) {
+        let (from, name, order, kind, visible, ignored, expr) = match self {
+            IndexSource::MariaDb { ignored } => (
+                "STATISTICS",
+                "INDEX_NAME",
+                "COLLATION",
+                "INDEX_TYPE",
+                "NULL",
+                if ignored { "IGNORED" } else { "NULL" },
+                "NULL",
+            ),
+            IndexSource::MySql => (
+                "STATISTICS",
+                "INDEX_NAME",
+                "COLLATION",
+                "INDEX_TYPE",
+                "IS_VISIBLE",
+                "NULL",
+                "EXPRESSION",
+            ),
+            IndexSource::TidbIndexes => (
+                "TIDB_INDEXES",
+                "KEY_NAME",
+                "NULL",
+                "NULL",
+                "IS_VISIBLE",
+                "NULL",
+                "EXPRESSION",
+            ),
+        };
+        (
+            from,
+            [
+                name,
+                "NON_UNIQUE",
+                "SEQ_IN_INDEX",
+                "COLUMN_NAME",
+                "SUB_PART",
+                order,
+                kind,
+                visible,
+                ignored,
+                expr,
+            ],
+        )
+    }
+
+    /// The single-index statement (the exact-index check): the rows of the
+    /// index named by the third parameter. Parameters: schema, table,
+    /// index. Rows come in key-part order, aliased by [`INDEX_FIELDS`].
+    pub(crate) fn sql(self) -> String {
+        let (from, exprs) = self.columns();
+        let select: Vec<String> = exprs
+            .iter()
+            .zip(INDEX_FIELDS)
+            .map(|(e, alias)| format!("{e} AS {alias}"))
+            .collect();
+        format!(
+            "SELECT {} FROM information_schema.{from} \
+             WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND {} = ? ORDER BY SEQ_IN_INDEX",
+            select.join(", "),
+            exprs[0]
+        )
+    }
+}
+
+/// One branch: `src`, `branch` and `ord` (numbers and column names
+/// generated here, never input), then every expression as text in its
+/// slot, the rest NULL.
+fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str) -> String {
+    let slots: Vec<String> = SLOTS
+        .iter()
+        .enumerate()
+        .map(|(k, alias)| match exprs.get(k) {
+            Some(e) => format!("CONVERT({e} USING utf8mb4) COLLATE utf8mb4_bin AS {alias}"),
+            None => format!("NULL AS {alias}"),
+        })
+        .collect();
+    format!(
+        "SELECT {src} AS src, {i} AS branch, {ord} AS ord, {} \
+         FROM information_schema.{from} WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+        slots.join(", ")
+    )
+}
+
+/// MariaDB's CHECK clauses of a table, as one JSON array (json columns are
+/// `longtext` + a `json_valid` check there). Parameters: schema, table.
+const MARIADB_CHECKS: &str =
+    "(SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
+     WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?)";
+
+/// The statement reading `tables` tables on this server, rows in `src`,
+/// `branch`, `ord` order. Parameters, per table in turn: schema and table
+/// name once per pair of `?` (see [`pairs_per_table`]).
+pub(crate) fn inspection_sql(info: &ServerInfo, tables: usize) -> String {
+    let checks = match info.flavor {
+        Flavor::MariaDb => MARIADB_CHECKS,
+        Flavor::MySql | Flavor::TiDb => "NULL",
+    };
+    let (index_from, index_exprs) = IndexSource::for_server(info).columns();
+    let table_exprs = [
+        "TABLE_NAME",
+        "TABLE_TYPE",
+        "TABLE_COLLATION",
+        "ENGINE",
+        "TABLE_COMMENT",
+        checks,
+    ];
+    let column_exprs = [
+        "COLUMN_NAME",
+        "COLUMN_TYPE",
+        "IS_NULLABLE",
+        "COLUMN_DEFAULT",
+        "EXTRA",
+        "CHARACTER_SET_NAME",
+        "COLLATION_NAME",
+        "GENERATION_EXPRESSION",
+        "COLUMN_COMMENT",
+    ];
+    let branches: Vec<String> = (0..tables)
+        .flat_map(|i| {
+            [
+                branch(SRC_TABLE, i, "0", &table_exprs, "TABLES"),
+                branch(SRC_COLUMN, i, "ORDINAL_POSITION", &column_exprs, "COLUMNS"),
+                branch(SRC_INDEX, i, "SEQ_IN_INDEX", &index_exprs, index_from),
+            ]
+        })
+        .collect();
+    format!("{} ORDER BY src, branch, ord", branches.join(" UNION ALL "))
+}
+
+/// How many (schema, table) parameter pairs one table takes in
+/// [`inspection_sql`]: TABLES (and MariaDB's CHECK subquery), COLUMNS,
+/// index rows.
+pub(crate) fn pairs_per_table(flavor: Flavor) -> usize {
+    match flavor {
+        Flavor::MariaDb => 4,
+        Flavor::MySql | Flavor::TiDb => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(version: &str) -> ServerInfo {
+        ServerInfo::from_version(version)
+    }
+
+    const VERSIONS: [&str; 6] = [
+        "10.11.19-MariaDB",
+        "10.5.1-MariaDB",
+        "8.0.36",
+        "9.7.0",
+        "8.0.11-TiDB-v8.5.3",
+        "8.0.11-TiDB-v7.5.1",
+    ];
+
+    /// Every branch filters by schema and table equality; nothing else is
+    /// unbounded: no join, no anti-join, no IN list.
+    #[test]
+    fn every_branch_is_bounded_by_equality() {
+        for v in VERSIONS {
+            let info = info(v);
+            let sql = inspection_sql(&info, 50);
+            let upper = sql.to_uppercase();
+            assert!(
+                !upper.contains(" JOIN ") && !upper.contains("NOT EXISTS"),
+                "{v}"
+            );
+            assert!(!upper.contains(" IN ("), "{v}");
+            assert_eq!(sql.matches(" UNION ALL ").count(), 3 * 50 - 1, "{v}");
+            assert_eq!(
+                sql.matches("WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")
+                    .count(),
+                3 * 50,
+                "{v}"
+            );
+            assert_eq!(
+                sql.matches('?').count(),
+                2 * 50 * pairs_per_table(info.flavor),
+                "{v}"
+            );
+            assert!(sql.contains("SELECT 2 AS src, 49 AS branch, SEQ_IN_INDEX AS ord"));
+            assert!(sql.ends_with(" ORDER BY src, branch, ord"));
+            let single = IndexSource::for_server(&info).sql();
+            assert!(
+                single.contains("WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND "),
+                "{single}"
+            );
+        }
+        assert!(inspection_sql(&info("10.11.19-MariaDB"), 1)
+            .contains("WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"));
+        assert!(!inspection_sql(&info("9.7.0"), 1).contains("CHECK_CONSTRAINTS"));
+    }
+
+    #[test]
+    fn flavor_specific_index_columns() {
+        let maria = inspection_sql(&info("10.11.19-MariaDB"), 1);
+        assert!(maria.contains("CONVERT(IGNORED USING utf8mb4) COLLATE utf8mb4_bin AS i"));
+        assert!(!maria.contains("IS_VISIBLE"));
+        let old_maria = inspection_sql(&info("10.5.9-MariaDB"), 1);
+        assert!(!old_maria.contains("IGNORED"));
+        let mysql = inspection_sql(&info("8.0.36"), 1);
+        assert!(
+            mysql.contains("CONVERT(IS_VISIBLE USING utf8mb4)")
+                && mysql.contains("CONVERT(EXPRESSION USING utf8mb4)")
+        );
+        assert_eq!(
+            IndexSource::for_server(&info("8.0.11-TiDB-v8.5.3")),
+            IndexSource::MySql
+        );
+    }
+
+    #[test]
+    fn old_tidb_reads_public_indexes_only() {
+        let source = IndexSource::for_server(&info("8.0.11-TiDB-v8.5.1"));
+        assert_eq!(source, IndexSource::TidbIndexes);
+        assert_eq!(
+            source.sql(),
+            "SELECT KEY_NAME AS index_name, NON_UNIQUE AS non_unique, SEQ_IN_INDEX AS seq_in_index, \
+             COLUMN_NAME AS col_name, SUB_PART AS sub_part, NULL AS key_order, NULL AS index_type, \
+             IS_VISIBLE AS is_visible, NULL AS is_ignored, EXPRESSION AS expr \
+             FROM information_schema.TIDB_INDEXES \
+             WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND KEY_NAME = ? \
+             ORDER BY SEQ_IN_INDEX"
+        );
+        let batch = inspection_sql(&info("8.0.11-TiDB-v7.5.1"), 2);
+        let conv = |e: &str, slot: &str| {
+            format!("CONVERT({e} USING utf8mb4) COLLATE utf8mb4_bin AS {slot}")
+        };
+        let index_branch = |i: usize| {
+            format!(
+                "SELECT 2 AS src, {i} AS branch, SEQ_IN_INDEX AS ord, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} \
+                 FROM information_schema.TIDB_INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+                conv("KEY_NAME", "a"),
+                conv("NON_UNIQUE", "b"),
+                conv("SEQ_IN_INDEX", "c"),
+                conv("COLUMN_NAME", "d"),
+                conv("SUB_PART", "e"),
+                conv("NULL", "f"),
+                conv("NULL", "g"),
+                conv("IS_VISIBLE", "h"),
+                conv("NULL", "i"),
+                conv("EXPRESSION", "j"),
+            )
+        };
+        assert!(batch.contains(&index_branch(0)), "{batch}");
+        assert!(batch.contains(&index_branch(1)), "{batch}");
+        assert!(!batch.contains("information_schema.STATISTICS"));
+        let new = inspection_sql(&info("8.0.11-TiDB-v8.5.3"), 1);
+        assert!(
+            new.contains("FROM information_schema.STATISTICS") && !new.contains("TIDB_INDEXES")
+        );
+    }
+}
