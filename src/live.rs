@@ -8,7 +8,6 @@ use crate::acquire::Acquire;
 use crate::db::{bounded, Session};
 use crate::diff::{diff_table, TableDiff};
 use crate::error::Result;
-use crate::ident::Ident;
 use crate::inspect;
 use crate::model::Table;
 use crate::plan::{self, Plan};
@@ -20,8 +19,7 @@ pub async fn diff_all(
     schema: &str,
     tables: &[Table],
 ) -> Result<Vec<TableDiff>> {
-    let names: Vec<Ident> = tables.iter().map(|t| t.name.clone()).collect();
-    let live = inspect::inspect_tables(session, schema, &names).await?;
+    let live = inspect::inspect_catalog_tables(session, schema, tables).await?;
     Ok(tables
         .iter()
         .zip(live)

@@ -206,3 +206,49 @@ async fn server_work_does_not_grow_with_unrelated_tables() {
         "verify's server work grew with unrelated tables"
     );
 }
+
+/// CHECK clauses are read only for catalog tables with a json or longtext
+/// column (on MariaDB they tell the two apart); a json column where the
+/// catalog wants longtext, or where it wants another type, is drift either way.
+#[tokio::test]
+async fn json_drift_is_found_with_checks_read_only_where_needed() {
+    let files = [
+        (
+            "wants_longtext.yaml",
+            "table: wants_longtext\ncolumns:\n  - name: Id\n    type: int\n    nullable: false\n  - name: Body\n    type: longtext\nprimary_key: [Id]\n",
+        ),
+        (
+            "wants_varchar.yaml",
+            "table: wants_varchar\ncolumns:\n  - name: Id\n    type: int\n    nullable: false\n  - name: Body\n    type: varchar(10)\nprimary_key: [Id]\n",
+        ),
+    ];
+    let cat = catalog::from_files("embedded", &files).unwrap();
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE wants_longtext (Id int NOT NULL PRIMARY KEY, Body json)",
+        "CREATE TABLE wants_varchar (Id int NOT NULL PRIMARY KEY, Body json)",
+    ])
+    .await;
+    let mut s = session(&db).await;
+    let report = verify(&mut s, &db.name, &cat, None).await.unwrap();
+    let got: Vec<(&str, &str, schema_catalog::diff::ProblemKind)> = report
+        .problems
+        .iter()
+        .map(|p| (p.table.as_str(), p.object.as_str(), p.kind))
+        .collect();
+    use schema_catalog::diff::ProblemKind::ColumnType;
+    for table in ["wants_longtext", "wants_varchar"] {
+        assert!(
+            got.contains(&(table, "Body", ColumnType)),
+            "{table}: {:#?}",
+            report.problems
+        );
+    }
+    // Read with its CHECK clauses: a json column, not a longtext one.
+    let longtext = report
+        .problems
+        .iter()
+        .find(|p| p.table == "wants_longtext" && p.kind == ColumnType)
+        .unwrap();
+    assert_eq!(longtext.actual, "json");
+}

@@ -17,6 +17,7 @@ mod sql;
 
 use mysql_async::Value;
 
+use crate::coltype::ColumnType;
 use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
@@ -35,20 +36,40 @@ use sql::{
 /// audits. Its parameters are the schema and the table name, repeated once
 /// per pair of `?`.
 pub fn inspection_statements(info: &ServerInfo) -> Vec<String> {
-    vec![inspection_sql(info, 1)]
+    vec![inspection_sql(info, &[true])]
 }
 
 /// The statement [`inspect_tables`] runs for `tables` tables. Its
-/// parameters are, for each table in turn, the schema and the table name,
-/// repeated [`parameter_pairs_per_table`] times.
+/// parameters are the schema and each table name in turn, repeated once
+/// per pair of `?` of that table's branches.
 pub fn batch_statement(info: &ServerInfo, tables: usize) -> String {
-    inspection_sql(info, tables)
+    inspection_sql(info, &vec![true; tables])
 }
 
-/// How many (schema, table) parameter pairs each table takes in
-/// [`batch_statement`].
-pub fn parameter_pairs_per_table(info: &ServerInfo) -> usize {
-    pairs_per_table(info.flavor)
+/// Whether reading `want`'s live shape needs its CHECK clauses: on MariaDB
+/// they are what tells a json column from a longtext one, so only a table
+/// whose catalog shape has a json or longtext column needs them (any other
+/// type mismatch is drift whichever of the two the live column reads as).
+/// Reading them opens the whole table.
+fn needs_checks(want: &Table) -> bool {
+    want.columns
+        .iter()
+        .any(|c| matches!(c.ty, ColumnType::Json | ColumnType::LongText))
+}
+
+/// Reads the live shape of each catalog table in `wants` (one statement,
+/// as [`inspect_tables`]), CHECK clauses only where the catalog shape needs
+/// them.
+pub async fn inspect_catalog_tables(
+    session: &mut Session<'_>,
+    schema: &str,
+    wants: &[Table],
+) -> Result<Vec<(Ident, Option<Table>)>> {
+    let names: Vec<(Ident, bool)> = wants
+        .iter()
+        .map(|t| (t.name.clone(), needs_checks(t)))
+        .collect();
+    read(session, schema, &names).await
 }
 
 /// Reads one table: `None` when it does not exist. One prepared statement,
@@ -79,13 +100,25 @@ pub async fn inspect_tables(
     schema: &str,
     names: &[Ident],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
+    let names: Vec<(Ident, bool)> = names.iter().map(|n| (n.clone(), true)).collect();
+    read(session, schema, &names).await
+}
+
+/// Reads `(name, with CHECK clauses)` tables in one statement.
+async fn read(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[(Ident, bool)],
+) -> Result<Vec<(Ident, Option<Table>)>> {
+    let names: Vec<&Ident> = tables.iter().map(|(n, _)| n).collect();
+    let checks: Vec<bool> = tables.iter().map(|(_, c)| *c).collect();
     if names.is_empty() {
         return Ok(Vec::new());
     }
     let info = session.info().clone();
     let flavor = info.flavor;
     let n = names.len();
-    let what = match names {
+    let what = match names.as_slice() {
         [one] => format!(
             "reading table {}.{}",
             quote_ident(schema),
@@ -93,16 +126,17 @@ pub async fn inspect_tables(
         ),
         _ => format!("reading {n} tables of {}", quote_ident(schema)),
     };
-    let pairs = pairs_per_table(flavor);
-    let values: Vec<Value> = names
+    let values: Vec<Value> = tables
         .iter()
-        .flat_map(|t| (0..pairs).flat_map(move |_| [schema, t.as_str()]))
+        .flat_map(|(t, checks)| {
+            (0..pairs_per_table(flavor, *checks)).flat_map(move |_| [schema, t.as_str()])
+        })
         .map(Value::from)
         .collect();
     let rows = session
         .exec_rows(
             &what,
-            &inspection_sql(&info, n),
+            &inspection_sql(&info, &checks),
             mysql_async::Params::Positional(values),
         )
         .await?;
@@ -183,7 +217,7 @@ pub async fn inspect_tables(
                 Some(t)
             }
         };
-        out.push((names[i].clone(), table));
+        out.push(((*names[i]).clone(), table));
     }
     Ok(out)
 }

@@ -182,23 +182,28 @@ const MARIADB_CHECKS: &str =
     "(SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
      WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?)";
 
-/// The statement reading `tables` tables on this server, rows in `src`,
-/// `branch`, `ord` order. Parameters, per table in turn: schema and table
-/// name once per pair of `?` (see [`pairs_per_table`]).
-pub(crate) fn inspection_sql(info: &ServerInfo, tables: usize) -> String {
-    let checks = match info.flavor {
-        Flavor::MariaDb => MARIADB_CHECKS,
-        Flavor::MySql | Flavor::TiDb => "NULL",
-    };
+/// The statement reading one table per entry of `checks` on this server,
+/// rows in `src`, `branch`, `ord` order. `checks[i]`: whether table `i`'s
+/// CHECK clauses are read (MariaDB only; they tell a json column from a
+/// longtext one, and reading them opens the whole table). Parameters, per
+/// table in turn: schema and table name once per pair of `?` (see
+/// [`pairs_per_table`]).
+pub(crate) fn inspection_sql(info: &ServerInfo, checks: &[bool]) -> String {
     let (index_from, index_exprs) = IndexSource::for_server(info).columns();
-    let table_exprs = [
-        "TABLE_NAME",
-        "TABLE_TYPE",
-        "TABLE_COLLATION",
-        "ENGINE",
-        "TABLE_COMMENT",
-        checks,
-    ];
+    let table_exprs = |checks: bool| {
+        [
+            "TABLE_NAME",
+            "TABLE_TYPE",
+            "TABLE_COLLATION",
+            "ENGINE",
+            "TABLE_COMMENT",
+            if checks && info.flavor == Flavor::MariaDb {
+                MARIADB_CHECKS
+            } else {
+                "NULL"
+            },
+        ]
+    };
     let column_exprs = [
         "COLUMN_NAME",
         "COLUMN_TYPE",
@@ -210,10 +215,12 @@ pub(crate) fn inspection_sql(info: &ServerInfo, tables: usize) -> String {
         "GENERATION_EXPRESSION",
         "COLUMN_COMMENT",
     ];
-    let branches: Vec<String> = (0..tables)
-        .flat_map(|i| {
+    let branches: Vec<String> = checks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, checks)| {
             [
-                branch(SRC_TABLE, i, "0", &table_exprs, "TABLES"),
+                branch(SRC_TABLE, i, "0", &table_exprs(*checks), "TABLES"),
                 branch(SRC_COLUMN, i, "ORDINAL_POSITION", &column_exprs, "COLUMNS"),
                 branch(SRC_INDEX, i, "SEQ_IN_INDEX", &index_exprs, index_from),
             ]
@@ -223,12 +230,13 @@ pub(crate) fn inspection_sql(info: &ServerInfo, tables: usize) -> String {
 }
 
 /// How many (schema, table) parameter pairs one table takes in
-/// [`inspection_sql`]: TABLES (and MariaDB's CHECK subquery), COLUMNS,
-/// index rows.
-pub(crate) fn pairs_per_table(flavor: Flavor) -> usize {
-    match flavor {
-        Flavor::MariaDb => 4,
-        Flavor::MySql | Flavor::TiDb => 3,
+/// [`inspection_sql`]: TABLES (and MariaDB's CHECK subquery when `checks`),
+/// COLUMNS, index rows.
+pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
+    if checks && flavor == Flavor::MariaDb {
+        4
+    } else {
+        3
     }
 }
 
@@ -255,7 +263,7 @@ mod tests {
     fn every_branch_is_bounded_by_equality() {
         for v in VERSIONS {
             let info = info(v);
-            let sql = inspection_sql(&info, 50);
+            let sql = inspection_sql(&info, &[true; 50]);
             let upper = sql.to_uppercase();
             assert!(
                 !upper.contains(" JOIN ") && !upper.contains("NOT EXISTS"),
@@ -271,7 +279,7 @@ mod tests {
             );
             assert_eq!(
                 sql.matches('?').count(),
-                2 * 50 * pairs_per_table(info.flavor),
+                2 * 50 * pairs_per_table(info.flavor, true),
                 "{v}"
             );
             assert!(sql.contains("SELECT 2 AS src, 49 AS branch, SEQ_IN_INDEX AS ord"));
@@ -282,19 +290,28 @@ mod tests {
                 "{single}"
             );
         }
-        assert!(inspection_sql(&info("10.11.19-MariaDB"), 1)
+        let maria = info("10.11.19-MariaDB");
+        assert!(inspection_sql(&maria, &[true])
             .contains("WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"));
-        assert!(!inspection_sql(&info("9.7.0"), 1).contains("CHECK_CONSTRAINTS"));
+        assert!(!inspection_sql(&info("9.7.0"), &[true]).contains("CHECK_CONSTRAINTS"));
+        // CHECK clauses only for the tables that ask for them.
+        let some = inspection_sql(&maria, &[false, true, false]);
+        assert_eq!(some.matches("CHECK_CONSTRAINTS").count(), 1);
+        assert!(some.contains("SELECT 0 AS src, 1 AS branch, 0 AS ord, CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS a, \
+            CONVERT(TABLE_TYPE USING utf8mb4) COLLATE utf8mb4_bin AS b, CONVERT(TABLE_COLLATION USING utf8mb4) COLLATE utf8mb4_bin AS c, \
+            CONVERT(ENGINE USING utf8mb4) COLLATE utf8mb4_bin AS d, CONVERT(TABLE_COMMENT USING utf8mb4) COLLATE utf8mb4_bin AS e, \
+            CONVERT((SELECT JSON_ARRAYAGG"));
+        assert_eq!(some.matches('?').count(), 2 * (3 + 4 + 3));
     }
 
     #[test]
     fn flavor_specific_index_columns() {
-        let maria = inspection_sql(&info("10.11.19-MariaDB"), 1);
+        let maria = inspection_sql(&info("10.11.19-MariaDB"), &[true]);
         assert!(maria.contains("CONVERT(IGNORED USING utf8mb4) COLLATE utf8mb4_bin AS i"));
         assert!(!maria.contains("IS_VISIBLE"));
-        let old_maria = inspection_sql(&info("10.5.9-MariaDB"), 1);
+        let old_maria = inspection_sql(&info("10.5.9-MariaDB"), &[true]);
         assert!(!old_maria.contains("IGNORED"));
-        let mysql = inspection_sql(&info("8.0.36"), 1);
+        let mysql = inspection_sql(&info("8.0.36"), &[true]);
         assert!(
             mysql.contains("CONVERT(IS_VISIBLE USING utf8mb4)")
                 && mysql.contains("CONVERT(EXPRESSION USING utf8mb4)")
@@ -318,7 +335,7 @@ mod tests {
              WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND KEY_NAME = ? \
              ORDER BY SEQ_IN_INDEX"
         );
-        let batch = inspection_sql(&info("8.0.11-TiDB-v7.5.1"), 2);
+        let batch = inspection_sql(&info("8.0.11-TiDB-v7.5.1"), &[true, true]);
         let conv = |e: &str, slot: &str| {
             format!("CONVERT({e} USING utf8mb4) COLLATE utf8mb4_bin AS {slot}")
         };
@@ -341,7 +358,7 @@ mod tests {
         assert!(batch.contains(&index_branch(0)), "{batch}");
         assert!(batch.contains(&index_branch(1)), "{batch}");
         assert!(!batch.contains("information_schema.STATISTICS"));
-        let new = inspection_sql(&info("8.0.11-TiDB-v8.5.3"), 1);
+        let new = inspection_sql(&info("8.0.11-TiDB-v8.5.3"), &[true]);
         assert!(
             new.contains("FROM information_schema.STATISTICS") && !new.contains("TIDB_INDEXES")
         );
