@@ -212,7 +212,7 @@ impl<'c> Session<'c> {
         Session::start(Handle::Borrowed(conn), timeout).await
     }
 
-    /// Reads `VERSION()` on a new session.
+    /// Reads the server's version and identity on a new session.
     async fn start(mut conn: Handle<'c>, timeout: Duration) -> Result<Session<'c>> {
         let opts = conn.conn().opts().clone();
         let mut session = Session {
@@ -223,13 +223,8 @@ impl<'c> Session<'c> {
             password: opts.pass().map(str::to_string),
             identity: crate::server::ServerIdentity::default(),
         };
-        let version: Option<String> = session
-            .run("reading the server version", |c| {
-                c.query_first("SELECT VERSION()")
-            })
-            .await?;
-        session.info = ServerInfo::from_version(&version.unwrap_or_default());
         session.identity = crate::server::read_identity(&mut session).await?;
+        session.info = ServerInfo::from_version(&session.identity.version);
         Ok(session)
     }
 

@@ -34,28 +34,34 @@ impl std::fmt::Display for ServerIdentity {
     }
 }
 
-/// Reads the identity on `session` (two constant statements at most).
+/// Reads the identity on `session`, the server's version with it: one
+/// constant text-protocol statement (a round trip; a prepared one would
+/// take two), and on MySQL a second one for `@@server_uuid` (MariaDB and
+/// TiDB have no such variable, and which server it is is known only now).
+/// Values are decoded explicitly: the text protocol sends them as bytes.
 pub(crate) async fn read_identity(session: &mut Session<'_>) -> Result<ServerIdentity> {
-    let row: Option<(String, u64)> = session
-        .run("reading the server identity", |c| {
-            c.exec_first("SELECT @@hostname, @@port", ())
+    let row: Option<(Option<String>, Option<String>, Option<String>)> = session
+        .run("reading the server version and identity", |c| {
+            c.query_first("SELECT VERSION(), @@hostname, @@port")
         })
         .await?;
-    let (hostname, port) = row.unwrap_or_default();
-    let server_uuid = match session.flavor() {
+    let (version, hostname, port) = row.unwrap_or_default();
+    let version = version.unwrap_or_default();
+    let port = port.and_then(|p| p.trim().parse::<u64>().ok()).unwrap_or(0);
+    let server_uuid = match Flavor::detect(&version) {
         Flavor::MySql => {
             session
                 .run("reading the server uuid", |c| {
-                    c.exec_first::<String, _, _>("SELECT @@server_uuid", ())
+                    c.query_first::<String, _>("SELECT @@server_uuid")
                 })
                 .await?
         }
         Flavor::MariaDb | Flavor::TiDb => None,
     };
     Ok(ServerIdentity {
-        hostname,
+        hostname: hostname.unwrap_or_default(),
         port,
-        version: session.info().version.clone(),
+        version,
         server_uuid,
     })
 }
