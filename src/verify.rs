@@ -2,17 +2,12 @@
 //! no locks, no writes; exact shapes; scoped to a consumer when asked.
 //!
 //! ```no_run
-//! # async fn gate() -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn gate(pool: mysql_async::Pool) -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use schema_catalog::{catalog, db, verify};
+//! use schema_catalog::{catalog, verify};
 //! let catalog = catalog::load(std::path::Path::new("catalog"))?;
-//! let target = db::parse_url(&std::env::var("DATABASE_URL")?)?;
-//! // The whole gate, connect included, within a 5-second startup budget.
-//! let report = tokio::time::timeout(Duration::from_secs(5), async {
-//!     let mut session = db::connect(&target, Duration::from_secs(5)).await?;
-//!     verify::verify(&mut session, &target.schema, &catalog, Some("runtime-upload-lifecycle")).await
-//! })
-//! .await??;
+//! // The service's own pool; the whole gate within a 5-second startup budget.
+//! let report = verify::within(&pool, "app", &catalog, Some("runtime-upload-lifecycle"), Duration::from_secs(5)).await?;
 //! if !report.ok {
 //!     for p in &report.problems {
 //!         eprintln!("schema not ready: {p}");
