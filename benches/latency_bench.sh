@@ -16,8 +16,8 @@
 # DB_PORT (3306), DB_USER (root), DB_PASS (empty), RTTS ("0 20 100"), RUNS
 # (5), CATALOG_BIN (target/release/catalog), PROXY_BIN
 # (target/release/examples/latency_proxy); both built when missing.
-# The URL through the proxy sets prefer_socket=false, so traffic really
-# crosses the proxy instead of a local socket.
+# The CLI connects only where the URL says (no switch to a local socket), so
+# the traffic really crosses the proxy.
 set -euo pipefail
 export LC_ALL=C
 
@@ -47,7 +47,7 @@ sql() { MYSQL_PWD="$DB_PASS" "$MYSQL" -h"$DB_HOST" -P"$DB_PORT" -u"$DB_USER" --b
 url() { # host port schema
 	local auth=$DB_USER
 	[ -n "$DB_PASS" ] && auth="$DB_USER:$DB_PASS"
-	echo "mysql://$auth@$1:$2/$3?prefer_socket=false"
+	echo "mysql://$auth@$1:$2/$3"
 }
 
 if [ "${1:-}" = "--cleanup" ]; then
