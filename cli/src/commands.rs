@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use schema_catalog::apply::{self, ApplyOptions, Outcome, ProgressEvent};
-use schema_catalog::catalog::{self, Catalog};
-use schema_catalog::plan::Plan;
-use schema_catalog::{db, ddl, verify, Flavor, Table};
+use schema_catalog::catalog;
+use schema_catalog::{db, ddl, verify, Flavor};
 
 use crate::args::{Cli, Command, Format};
 use crate::exit;
 use crate::offline;
 use crate::print;
+use crate::shared::{load, report_plan, target, timeout, NO_DATABASE};
 
 /// Runs the parsed command.
 pub async fn run(cli: &Cli) -> Result<u8> {
@@ -56,18 +56,6 @@ fn check(cli: &Cli) -> Result<u8> {
     })
 }
 
-/// Loads the catalog; an invalid one prints its problems and is a usage error.
-pub fn load(cli: &Cli) -> Result<Catalog> {
-    catalog::load(&cli.catalog).map_err(|err| {
-        if let (Format::Human, schema_catalog::Error::InvalidCatalog { report, .. }) =
-            (cli.format, &err)
-        {
-            print::problems_to_stderr(&report.problems);
-        }
-        err.into()
-    })
-}
-
 fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
     let catalog = load(cli)?;
     let statements: Vec<String> = catalog
@@ -79,20 +67,9 @@ fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn target(cli: &Cli) -> Result<db::Target> {
-    let url = cli.database_url.as_deref().ok_or_else(|| {
-        schema_catalog::Error::Usage("no database: pass --database-url or set DATABASE_URL".into())
-    })?;
-    Ok(db::parse_url(url)?)
-}
-
-fn timeout(cli: &Cli) -> Duration {
-    Duration::from_secs(cli.timeout.max(1))
-}
-
 async fn plan(cli: &Cli) -> Result<u8> {
     let catalog = load(cli)?;
-    let target = target(cli)?;
+    let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables)
@@ -102,22 +79,10 @@ async fn plan(cli: &Cli) -> Result<u8> {
     Ok(report_plan(cli, &tables, &plan, &target.display))
 }
 
-/// Prints a plan (and, in human output, the diff of each table it touches)
-/// and returns its exit code: the same for a live plan and a dump plan.
-pub fn report_plan(cli: &Cli, tables: &[Table], plan: &Plan, source: &str) -> u8 {
-    print::plan(cli.format, source, plan);
-    print::table_diffs(cli.format, tables, &plan.live, plan.flavor, source);
-    if plan.is_refused() {
-        exit::DRIFT
-    } else {
-        exit::OK
-    }
-}
-
 async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
-    let target = target(cli)?;
+    let target = target(cli, NO_DATABASE)?;
     // The whole gate (connect and every read) fits in one --timeout budget.
     let report = db::bounded(
         timeout(cli),
@@ -144,7 +109,7 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
 
 async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
     let catalog = load(cli)?;
-    let target = target(cli)?;
+    let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     let bar = (cli.format == Format::Human && std::io::stderr().is_terminal())
         .then(print::ProgressBar::new);

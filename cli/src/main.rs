@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod offline;
 mod print;
+mod shared;
 
 use std::process::ExitCode;
 

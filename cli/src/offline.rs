@@ -10,8 +10,8 @@ use schema_catalog::{db, dump, Flavor, Table};
 use serde_json::json;
 
 use crate::args::{Cli, Format};
-use crate::commands::load;
 use crate::exit;
+use crate::shared::{load, report_plan, target, timeout};
 
 /// `catalog plan --against FILE.sql`: the live plan's output and exit codes,
 /// computed from a dump. No database.
@@ -25,7 +25,7 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
         .map(|t| diff_table(t, dump.table(t.name.as_str())))
         .collect();
     let plan = schema_catalog::plan::plan(&diffs, flavor);
-    Ok(crate::commands::report_plan(
+    Ok(report_plan(
         cli,
         &tables,
         &plan,
@@ -52,14 +52,11 @@ pub async fn import(
             import::from_dump(&dump, &gather)?
         }
         None => {
-            let url = cli.database_url.as_deref().ok_or_else(|| {
-                schema_catalog::Error::Usage(
-                    "import needs --from FILE.sql or --database-url (or DATABASE_URL)".into(),
-                )
-            })?;
-            let target = db::parse_url(url)?;
-            let timeout = std::time::Duration::from_secs(cli.timeout.max(1));
-            let mut session = db::connect(&target, timeout).await?;
+            let target = target(
+                cli,
+                "import needs --from FILE.sql or --database-url (or DATABASE_URL)",
+            )?;
+            let mut session = db::connect(&target, timeout(cli)).await?;
             let sources = import::read_live(&mut session, &target.schema, &opts.tables).await?;
             let server = session.identity().clone();
             let _ = session.disconnect().await;
