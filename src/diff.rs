@@ -12,7 +12,9 @@ use crate::readiness::{self, IndexProblem, IndexReadiness};
 use crate::Ident;
 
 /// What a [`Problem`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// The table does not exist.
@@ -118,7 +120,7 @@ impl ProblemKind {
 }
 
 /// One difference between the catalog and the live schema.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// Table name.
     pub table: String,

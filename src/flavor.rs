@@ -66,6 +66,18 @@ impl serde::Serialize for Flavor {
     }
 }
 
+impl schemars::JsonSchema for Flavor {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Flavor".into()
+    }
+
+    /// One of the [`Flavor::name`]s, as it serialises.
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Flavor::ALL.iter().map(|f| f.name()).collect();
+        schemars::json_schema!({ "type": "string", "enum": names })
+    }
+}
+
 impl FromStr for Flavor {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -40,7 +40,7 @@ pub struct ImportOptions {
 }
 
 /// One object the catalog format cannot express.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 pub struct Unsupported {
     /// Table.
     pub table: String,

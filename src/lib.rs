@@ -30,6 +30,7 @@ pub mod model;
 pub mod normalize;
 pub mod plan;
 pub mod readiness;
+pub mod report;
 pub mod server;
 pub mod sqltext;
 pub mod textdiff;

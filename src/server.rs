@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::flavor::Flavor;
 
 /// The server's own account of itself.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct ServerIdentity {
     /// `@@hostname`: the host the server runs on.
     pub hostname: String,

@@ -30,7 +30,8 @@ use crate::live::diff_all;
 use crate::model::Table;
 
 /// The outcome of verify.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct VerifyReport {
     /// Whether the schema satisfies the (scoped) catalog.
     pub ok: bool,

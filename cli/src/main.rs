@@ -26,7 +26,10 @@ pub mod exit {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -47,6 +50,50 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(code)
+}
+
+/// A command line clap refused: `--help` and `--version` print as usual;
+/// a usage error is exit 2, as one JSON error document on stdout when
+/// `--format json` was asked for, clap's own text otherwise.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    if wants_json(std::env::args()) {
+        let text = e
+            .kind()
+            .as_str()
+            .unwrap_or("invalid command line")
+            .to_string();
+        let detail = e.to_string();
+        // clap's first line, without its `error: ` prefix and styling.
+        let first = detail
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_string();
+        print::emit_json(&schema_catalog::report::ErrorDoc {
+            error: if first.is_empty() { text } else { first },
+            exit_code: exit::USAGE,
+            problems: None,
+        });
+    } else {
+        let _ = e.print();
+    }
+    ExitCode::from(exit::USAGE)
+}
+
+/// Whether the raw arguments ask for `--format json` (they did not parse,
+/// so they are read as given).
+fn wants_json(args: impl Iterator<Item = String>) -> bool {
+    let args: Vec<String> = args.collect();
+    args.iter().any(|a| a == "--format=json")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json")
 }
 
 /// Maps an error to its exit code: usage and catalog errors 2, database 3.

@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::Result;
 use schema_catalog::diff::diff_table;
 use schema_catalog::import::{self, ImportOptions, Imported};
+use schema_catalog::report::ImportDoc;
 use schema_catalog::{db, dump, Flavor, Table};
-use serde_json::json;
 
 use crate::args::{Cli, Format};
 use crate::exit;
@@ -77,17 +77,13 @@ pub async fn import(
     }
     let files = schema_catalog::import_gate::write_checked(&imported, out)?;
     match cli.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "source": imported.source,
-                "server": imported.server,
-                "tables": imported.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-                "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
-                "skipped": imported.skipped,
-            }))
-            .expect("JSON values serialise")
-        ),
+        Format::Json => crate::print::emit_json(&ImportDoc {
+            source: imported.source.clone(),
+            server: imported.server.clone(),
+            tables: imported.tables.iter().map(|t| t.name.to_string()).collect(),
+            files: files.iter().map(|f| f.display().to_string()).collect(),
+            skipped: imported.skipped.clone(),
+        }),
         Format::Human => {
             println!(
                 "imported {} table(s) from {} into {}",

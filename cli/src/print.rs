@@ -8,17 +8,18 @@ use schema_catalog::apply::{ApplyReport, Outcome, Progress};
 use schema_catalog::catalog::{CheckReport, Problem as LintProblem};
 use schema_catalog::diff::Problem;
 use schema_catalog::plan::Plan;
+use schema_catalog::report::{ApplyDoc, CheckDoc, ErrorDoc, PlanDoc, RenderDoc};
 use schema_catalog::textdiff::{self, LineKind, TableText};
 use schema_catalog::verify::VerifyReport;
 use schema_catalog::{quote_ident, Flavor, Table};
-use serde_json::{json, Value};
 
 use crate::args::Format;
 
-fn emit_json(v: &Value) {
+/// Prints one JSON document (a typed report from `schema_catalog::report`).
+pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
     println!(
         "{}",
-        serde_json::to_string_pretty(v).expect("JSON values serialise")
+        serde_json::to_string_pretty(doc).expect("reports serialise")
     );
 }
 
@@ -27,11 +28,17 @@ pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
         Format::Human => eprintln!("error: {}", describe(err)),
         Format::Json => {
-            let mut doc = json!({ "error": describe(err), "exit_code": code });
-            if let Some(schema_catalog::Error::InvalidCatalog { report, .. }) = err.downcast_ref() {
-                doc["problems"] = serde_json::to_value(&report.problems).unwrap_or_default();
-            }
-            emit_json(&doc)
+            let problems = match err.downcast_ref() {
+                Some(schema_catalog::Error::InvalidCatalog { report, .. }) => {
+                    Some(report.problems.clone())
+                }
+                _ => None,
+            };
+            emit_json(&ErrorDoc {
+                error: describe(err),
+                exit_code: code,
+                problems,
+            })
         }
     }
 }
@@ -85,12 +92,7 @@ pub fn check(format: Format, report: &CheckReport) {
     let errors = report.error_count();
     let warnings = report.warnings().count();
     match format {
-        Format::Json => emit_json(&json!({
-            "ok": errors == 0,
-            "errors": errors,
-            "warnings": warnings,
-            "problems": report.problems,
-        })),
+        Format::Json => emit_json(&CheckDoc::from(report)),
         Format::Human => {
             problems_to_stderr(&report.problems);
             match &report.catalog {
@@ -108,7 +110,10 @@ pub fn check(format: Format, report: &CheckReport) {
 /// `render` output: statements joined with `;`.
 pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
     match format {
-        Format::Json => emit_json(&json!({ "flavor": flavor, "statements": statements })),
+        Format::Json => emit_json(&RenderDoc {
+            flavor,
+            statements: statements.to_vec(),
+        }),
         Format::Human => {
             for s in statements {
                 println!("{s};\n");
@@ -130,19 +135,7 @@ fn problem_lines(title: &str, problems: &[Problem]) {
 /// `plan` output.
 pub fn plan(format: Format, target: &str, plan: &Plan) {
     match format {
-        Format::Json => emit_json(&json!({
-            "flavor": plan.flavor,
-            "server": plan.server,
-            "refused": plan.is_refused(),
-            "steps": plan.steps.iter().map(|s| json!({
-                "table": s.change.table().as_str(),
-                "kind": s.change.kind(),
-                "object": s.change.object().as_str(),
-                "sql": s.sql,
-            })).collect::<Vec<_>>(),
-            "drift": plan.drift,
-            "unmanaged": plan.unmanaged,
-        })),
+        Format::Json => emit_json(&PlanDoc::from(plan)),
         Format::Human => {
             println!(
                 "plan for {target} ({}): {} step(s)",
@@ -183,7 +176,7 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
 /// `verify` output.
 pub fn verify(format: Format, target: &str, report: &VerifyReport) {
     match format {
-        Format::Json => emit_json(&serde_json::to_value(report).expect("report serialises")),
+        Format::Json => emit_json(report),
         Format::Human => {
             let scope = report
                 .consumer
@@ -212,21 +205,7 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
 /// `apply` output.
 pub fn apply(format: Format, target: &str, report: &ApplyReport) {
     match format {
-        Format::Json => emit_json(&json!({
-            "converged": report.converged(),
-            "flavor": report.flavor,
-            "server": report.server,
-            "lock": report.lock,
-            "dry_run": report.outcome == Outcome::DryRun,
-            "steps": report.steps,
-            "drift": report.drift,
-            "unmanaged": report.unmanaged,
-            "server_ddl_count": report.server_ddl_count,
-            "stopped": match &report.outcome {
-                Outcome::Stopped { message, .. } => Some(message.clone()),
-                _ => None,
-            },
-        })),
+        Format::Json => emit_json(&ApplyDoc::from(report)),
         Format::Human => {
             println!(
                 "apply to {target} ({}), lock `{}`",

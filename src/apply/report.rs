@@ -4,7 +4,7 @@ use crate::diff::Problem;
 use crate::flavor::Flavor;
 
 /// What happened to one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     /// This run executed the DDL and read the object back exact.
@@ -21,7 +21,7 @@ pub enum StepStatus {
 }
 
 /// One step of the run.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct StepReport {
     /// Table.
     pub table: String,

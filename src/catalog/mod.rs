@@ -18,7 +18,9 @@ mod table;
 pub use load::{check, check_files, from_files, load};
 
 /// How serious a lint finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Makes the catalog invalid (exit 2).
@@ -30,7 +32,7 @@ pub enum Severity {
 /// One lint finding, naming the file, the table and the object.
 ///
 /// Displays as one line: `error: catalog/foo.yaml:3:5: table `T`, index `i`: message`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// Error or warning.
     pub severity: Severity,

@@ -1,0 +1,209 @@
+//! The JSON documents the CLI prints, as typed values: each derives
+//! `Serialize` (the document) and `JsonSchema` (its published schema,
+//! `docs/schemas/<name>.schema.json`, checked up to date by a test). The
+//! CLI prints these and nothing hand-built, so the library's reports and
+//! the CLI's JSON cannot drift apart.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::apply::{ApplyReport, Outcome, StepReport};
+use crate::catalog::{self, CheckReport};
+use crate::diff::Problem;
+use crate::flavor::Flavor;
+use crate::import::Unsupported;
+use crate::plan::Plan;
+use crate::server::ServerIdentity;
+use crate::verify::VerifyReport;
+
+/// A document the CLI prints: one of the types of this module.
+pub trait Document: Serialize {}
+
+impl Document for CheckDoc {}
+impl Document for RenderDoc {}
+impl Document for PlanDoc {}
+impl Document for VerifyReport {}
+impl Document for ApplyDoc {}
+impl Document for ImportDoc {}
+impl Document for ErrorDoc {}
+
+/// `catalog check --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CheckDoc {
+    /// Whether the catalog has no error.
+    pub ok: bool,
+    /// Number of errors.
+    pub errors: usize,
+    /// Number of warnings.
+    pub warnings: usize,
+    /// Every finding, errors and warnings.
+    pub problems: Vec<catalog::Problem>,
+}
+
+impl From<&CheckReport> for CheckDoc {
+    fn from(r: &CheckReport) -> Self {
+        CheckDoc {
+            ok: r.is_valid(),
+            errors: r.error_count(),
+            warnings: r.warnings().count(),
+            problems: r.problems.clone(),
+        }
+    }
+}
+
+/// `catalog render --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RenderDoc {
+    /// The dialect rendered for.
+    pub flavor: Flavor,
+    /// One CREATE TABLE per catalog table, in name order.
+    pub statements: Vec<String>,
+}
+
+/// One step of [`PlanDoc`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PlanStepDoc {
+    /// Table.
+    pub table: String,
+    /// `create_table`, `add_column` or `add_index`.
+    pub kind: &'static str,
+    /// Object added (the table for `create_table`).
+    pub object: String,
+    /// The statement.
+    pub sql: String,
+}
+
+/// `catalog plan --format json` (live or `--against` a dump).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PlanDoc {
+    /// Flavor the SQL is written for.
+    pub flavor: Flavor,
+    /// The server read (live plans only).
+    pub server: Option<ServerIdentity>,
+    /// Whether drift blocks the plan.
+    pub refused: bool,
+    /// Steps in apply order.
+    pub steps: Vec<PlanStepDoc>,
+    /// Drift anywhere in the catalog.
+    pub drift: Vec<Problem>,
+    /// Objects the catalog does not name (informational).
+    pub unmanaged: Vec<Problem>,
+}
+
+impl From<&Plan> for PlanDoc {
+    fn from(p: &Plan) -> Self {
+        PlanDoc {
+            flavor: p.flavor,
+            server: p.server.clone(),
+            refused: p.is_refused(),
+            steps: p
+                .steps
+                .iter()
+                .map(|s| PlanStepDoc {
+                    table: s.change.table().to_string(),
+                    kind: s.change.kind(),
+                    object: s.change.object().to_string(),
+                    sql: s.sql.clone(),
+                })
+                .collect(),
+            drift: p.drift.clone(),
+            unmanaged: p.unmanaged.clone(),
+        }
+    }
+}
+
+/// `catalog apply --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ApplyDoc {
+    /// Whether the schema now satisfies the catalog.
+    pub converged: bool,
+    /// Server flavor.
+    pub flavor: Flavor,
+    /// The server the run changed.
+    pub server: ServerIdentity,
+    /// The advisory lock held for the run.
+    pub lock: String,
+    /// Whether this was a dry run.
+    pub dry_run: bool,
+    /// Steps, in order, with status and time.
+    pub steps: Vec<StepReport>,
+    /// Drift that blocked the run.
+    pub drift: Vec<Problem>,
+    /// Unmanaged objects seen (informational).
+    pub unmanaged: Vec<Problem>,
+    /// DDL statements the run's session executed, as the server counts them
+    /// (not on TiDB).
+    pub server_ddl_count: Option<u64>,
+    /// Why the run stopped, when it did.
+    pub stopped: Option<String>,
+}
+
+impl From<&ApplyReport> for ApplyDoc {
+    fn from(r: &ApplyReport) -> Self {
+        ApplyDoc {
+            converged: r.converged(),
+            flavor: r.flavor,
+            server: r.server.clone(),
+            lock: r.lock.clone(),
+            dry_run: r.outcome == Outcome::DryRun,
+            steps: r.steps.clone(),
+            drift: r.drift.clone(),
+            unmanaged: r.unmanaged.clone(),
+            server_ddl_count: r.server_ddl_count,
+            stopped: match &r.outcome {
+                Outcome::Stopped { message, .. } => Some(message.clone()),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// `catalog import --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ImportDoc {
+    /// Where the schema was read from (a URL without password, or a file).
+    pub source: String,
+    /// The server read (live imports only).
+    pub server: Option<ServerIdentity>,
+    /// The tables written, in name order.
+    pub tables: Vec<String>,
+    /// The files written.
+    pub files: Vec<String>,
+    /// What was left out (`--skip-unsupported`).
+    pub skipped: Vec<Unsupported>,
+}
+
+/// The one document of a failed command under `--format json` (exit 2, 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ErrorDoc {
+    /// The error, one line, with the CLI's advice.
+    pub error: String,
+    /// The process exit code.
+    pub exit_code: u8,
+    /// An invalid catalog's findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problems: Option<Vec<catalog::Problem>>,
+}
+
+/// Every document's name and JSON Schema, in the order the docs list them.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    fn schema<T: JsonSchema>() -> serde_json::Value {
+        serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialise")
+    }
+    vec![
+        ("check", schema::<CheckDoc>()),
+        ("render", schema::<RenderDoc>()),
+        ("plan", schema::<PlanDoc>()),
+        ("verify", schema::<VerifyReport>()),
+        ("apply", schema::<ApplyDoc>()),
+        ("import", schema::<ImportDoc>()),
+        ("error", schema::<ErrorDoc>()),
+    ]
+}
