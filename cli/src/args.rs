@@ -103,11 +103,26 @@ pub enum Command {
     },
     /// Reconcile the live database to the catalog: add missing tables, nullable
     /// columns and indexes; refuse drift before any DDL. Exit 0 converged,
-    /// 1 refused for drift (no DDL issued), 2 usage/catalog error, 3 database error (rerun resumes).
+    /// 1 refused for drift (no DDL issued), 2 usage/catalog error, 3 database
+    /// error (rerun resumes), 4 deferred (a table stayed busy; rerun later),
+    /// 130/143 interrupted by SIGINT/SIGTERM.
     Apply {
         /// Seconds to wait for the advisory lock held by another applier.
         #[arg(long, default_value_t = 60)]
         lock_timeout: u64,
+        /// Seconds each DDL attempt may wait for the table's metadata lock
+        /// (the session's lock_wait_timeout), so that the application's
+        /// statements never queue behind it for longer.
+        #[arg(long, value_name = "SECONDS", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+        lock_wait: u64,
+        /// Total seconds one step may wait for a busy table (blocker seen or
+        /// lock wait timed out) before apply stops with exit 4.
+        #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+        busy_timeout: u64,
+        /// On SIGINT/SIGTERM, leave a running DDL to the server instead of
+        /// cancelling it (KILL QUERY).
+        #[arg(long)]
+        detach: bool,
         /// Take the lock and preflight, print the steps, issue no DDL.
         #[arg(long)]
         dry_run: bool,

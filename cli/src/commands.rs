@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use schema_catalog::apply::{self, ApplyOptions, Outcome, ProgressEvent};
+use schema_catalog::apply::{self, ApplyOptions, CancellationToken, Outcome, ProgressEvent};
 use schema_catalog::catalog;
 use schema_catalog::{db, ddl, verify, Flavor};
 
@@ -14,6 +14,7 @@ use crate::exit;
 use crate::offline;
 use crate::print;
 use crate::shared::{load, report_plan, target, timeout, NO_DATABASE};
+use crate::signals;
 
 /// Runs the parsed command.
 pub async fn run(cli: &Cli) -> Result<u8> {
@@ -40,8 +41,22 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         }
         Command::Apply {
             lock_timeout,
+            lock_wait,
+            busy_timeout,
+            detach,
             dry_run,
-        } => apply_cmd(cli, *lock_timeout, *dry_run).await,
+        } => {
+            let opts = ApplyOptions {
+                lock_timeout: Duration::from_secs(*lock_timeout),
+                lock_wait: Duration::from_secs(*lock_wait),
+                busy_timeout: Duration::from_secs(*busy_timeout),
+                detach: *detach,
+                dry_run: *dry_run,
+                read_timeout: timeout(cli),
+                ..ApplyOptions::default()
+            };
+            apply_cmd(cli, opts).await
+        }
         Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
     }
 }
@@ -107,28 +122,14 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
 }
 
-async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
+async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let catalog = load(cli)?;
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let bar = (cli.format == Format::Human && std::io::stderr().is_terminal())
-        .then(print::ProgressBar::new);
-    let progress = bar.clone().map(|bar| -> apply::ProgressFn {
-        Arc::new(move |p: &apply::Progress| match &p.event {
-            ProgressEvent::Started => bar.start(p),
-            ProgressEvent::Percent(pct) => bar.message(format!("{pct:.0}%")),
-            ProgressEvent::Rows(rows) => bar.message(format!("{rows} rows")),
-            ProgressEvent::Stage(stage) => bar.message(stage.clone()),
-            ProgressEvent::Finished(_) => bar.finish(),
-        })
-    });
-    let opts = ApplyOptions {
-        lock_timeout: Duration::from_secs(lock_timeout),
-        read_timeout: timeout(cli),
-        dry_run,
-        progress,
-        ..ApplyOptions::default()
-    };
+    opts.progress = progress_for(cli.format);
+    let cancel = CancellationToken::new();
+    let signal = signals::watch(cancel.clone())?;
+    opts.cancel = Some(cancel);
     let report = apply::apply(&target, &tables, &opts).await?;
     print::apply(cli.format, &target.display, &report);
     Ok(match &report.outcome {
@@ -138,5 +139,33 @@ async fn apply_cmd(cli: &Cli, lock_timeout: u64, dry_run: bool) -> Result<u8> {
             ddl_issued: false, ..
         } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
+        Outcome::Deferred { .. } => exit::DEFERRED,
+        Outcome::Interrupted { .. } => signal.exit_code(),
     })
+}
+
+/// Human output shows each step as it goes: a spinner on a terminal, one
+/// line per event otherwise (a CI log shows progress; a killed run leaves
+/// a trace). JSON shows none of it.
+fn progress_for(format: Format) -> Option<apply::ProgressFn> {
+    if format != Format::Human {
+        return None;
+    }
+    if std::io::stderr().is_terminal() {
+        let bar = print::ProgressBar::new();
+        return Some(Arc::new(move |p: &apply::Progress| match &p.event {
+            ProgressEvent::Started => bar.start(p),
+            ProgressEvent::Percent(pct) => bar.message(format!("{pct:.0}%")),
+            ProgressEvent::Rows(rows) => bar.message(format!("{rows} rows")),
+            ProgressEvent::Stage(stage) => bar.message(stage.clone()),
+            ProgressEvent::Waiting { .. } => bar.println(&print::progress_line(p)),
+            ProgressEvent::Finished(_) => bar.finish(),
+        }));
+    }
+    Some(Arc::new(|p: &apply::Progress| match &p.event {
+        ProgressEvent::Started | ProgressEvent::Waiting { .. } | ProgressEvent::Finished(_) => {
+            print::stream_line(&print::progress_line(p))
+        }
+        ProgressEvent::Percent(_) | ProgressEvent::Rows(_) | ProgressEvent::Stage(_) => {}
+    }))
 }

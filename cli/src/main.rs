@@ -1,11 +1,29 @@
 //! `catalog`: the command-line front of schema-catalog. Thin: parses
 //! arguments, calls the library, prints reports, maps outcomes to exit codes.
 
+/// `println!` that never panics: a closed stdout (`catalog plan | head`)
+/// ends the output quietly instead of with a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics on a closed stderr.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod commands;
 mod offline;
 mod print;
 mod shared;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -23,6 +41,12 @@ pub mod exit {
     pub const USAGE: u8 = 2;
     /// Database error.
     pub const DATABASE: u8 = 3;
+    /// apply deferred: a table stayed busy; nothing half-done; rerun later.
+    pub const DEFERRED: u8 = 4;
+    /// apply interrupted by SIGINT (128 + 2).
+    pub const SIGINT: u8 = 130;
+    /// apply interrupted by SIGTERM (128 + 15).
+    pub const SIGTERM: u8 = 143;
 }
 
 fn main() -> ExitCode {
@@ -37,7 +61,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            errln!("error: cannot start the async runtime: {e}");
             return ExitCode::from(exit::DATABASE);
         }
     };

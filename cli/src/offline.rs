@@ -69,7 +69,7 @@ pub async fn import(
         if let Some(first) = imported.skipped.first() {
             if cli.format == Format::Human {
                 for u in &imported.skipped {
-                    eprintln!("unsupported: {u}");
+                    errln!("unsupported: {u}");
                 }
             }
             return Err(first.to_error().into());
@@ -85,22 +85,22 @@ pub async fn import(
             skipped: imported.skipped.clone(),
         }),
         Format::Human => {
-            println!(
+            outln!(
                 "imported {} table(s) from {} into {}",
                 imported.tables.len(),
                 imported.source,
                 out.display()
             );
             if let Some(server) = &imported.server {
-                println!("server: {server}");
+                outln!("server: {server}");
             }
             for f in &files {
-                println!("  {}", f.display());
+                outln!("  {}", f.display());
             }
             if !imported.skipped.is_empty() {
-                println!("left out (--skip-unsupported):");
+                outln!("left out (--skip-unsupported):");
                 for u in &imported.skipped {
-                    println!("  {u}");
+                    outln!("  {u}");
                 }
             }
         }

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 
-use schema_catalog::apply::{ApplyReport, Outcome, Progress};
+use schema_catalog::apply::{ApplyReport, Outcome, Progress, ProgressEvent, Stopped};
 use schema_catalog::catalog::{CheckReport, Problem as LintProblem};
 use schema_catalog::diff::Problem;
 use schema_catalog::plan::Plan;
@@ -17,7 +17,7 @@ use crate::args::Format;
 
 /// Prints one JSON document (a typed report from `schema_catalog::report`).
 pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(doc).expect("reports serialise")
     );
@@ -26,7 +26,7 @@ pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
 /// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
 pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
-        Format::Human => eprintln!("error: {}", describe(err)),
+        Format::Human => errln!("error: {}", describe(err)),
         Format::Json => {
             let problems = match err.downcast_ref() {
                 Some(schema_catalog::Error::InvalidCatalog { report, .. }) => {
@@ -74,7 +74,7 @@ fn advice(err: &schema_catalog::Error) -> &'static str {
 /// Lint findings, one per line, on stderr.
 pub fn problems_to_stderr(problems: &[LintProblem]) {
     for p in problems {
-        eprintln!("{p}");
+        errln!("{p}");
     }
 }
 
@@ -96,12 +96,12 @@ pub fn check(format: Format, report: &CheckReport) {
         Format::Human => {
             problems_to_stderr(&report.problems);
             match &report.catalog {
-                Some(c) => println!(
+                Some(c) => outln!(
                     "catalog {} is valid: {} table(s), {warnings} warning(s)",
                     c.dir.display(),
                     c.tables.len()
                 ),
-                None => eprintln!("catalog is invalid: {errors} error(s), {warnings} warning(s)"),
+                None => errln!("catalog is invalid: {errors} error(s), {warnings} warning(s)"),
             }
         }
     }
@@ -116,7 +116,7 @@ pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
         }),
         Format::Human => {
             for s in statements {
-                println!("{s};\n");
+                outln!("{s};\n");
             }
         }
     }
@@ -126,9 +126,9 @@ fn problem_lines(title: &str, problems: &[Problem]) {
     if problems.is_empty() {
         return;
     }
-    println!("{title}:");
+    outln!("{title}:");
     for p in problems {
-        println!("  {p}");
+        outln!("  {p}");
     }
 }
 
@@ -137,16 +137,16 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
     match format {
         Format::Json => emit_json(&PlanDoc::from(plan)),
         Format::Human => {
-            println!(
+            outln!(
                 "plan for {target} ({}): {} step(s)",
                 plan.flavor,
                 plan.steps.len()
             );
             if let Some(server) = &plan.server {
-                println!("server: {server}");
+                outln!("server: {server}");
             }
             for (i, s) in plan.steps.iter().enumerate() {
-                println!(
+                outln!(
                     "\n-- {}. {} {}",
                     i + 1,
                     s.change.kind(),
@@ -156,10 +156,10 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
                         s.change.object().as_str()
                     )
                 );
-                println!("{};", s.sql);
+                outln!("{};", s.sql);
             }
             if plan.is_refused() {
-                println!();
+                outln!();
                 problem_lines(
                     "drift (refused: apply would issue no DDL until this is fixed by hand)",
                     &plan.drift,
@@ -183,14 +183,14 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
                 .as_deref()
                 .map(|c| format!(" for consumer `{c}`"))
                 .unwrap_or_default();
-            println!("server: {}", report.server);
+            outln!("server: {}", report.server);
             if report.ok {
-                println!(
+                outln!(
                     "verify{scope}: {target} ({}) satisfies the catalog",
                     report.flavor
                 );
             } else {
-                println!(
+                outln!(
                     "verify{scope}: {target} ({}) does NOT satisfy the catalog: {} problem(s)",
                     report.flavor,
                     report.problems.len()
@@ -207,13 +207,14 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
     match format {
         Format::Json => emit_json(&ApplyDoc::from(report)),
         Format::Human => {
-            println!(
+            outln!(
                 "apply to {target} ({}), lock `{}`",
-                report.flavor, report.lock
+                report.flavor,
+                report.lock
             );
-            println!("server: {}", report.server);
+            outln!("server: {}", report.server);
             for (i, s) in report.steps.iter().enumerate() {
-                println!(
+                outln!(
                     "  {:>2}. {:<15} {:<12} {} ({} ms)",
                     i + 1,
                     serde_json::to_value(s.status)
@@ -226,20 +227,82 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                 );
             }
             match &report.outcome {
-                Outcome::Converged => println!("converged: the schema satisfies the catalog"),
-                Outcome::DryRun => println!("dry run: preflight passed; no DDL issued"),
+                Outcome::Converged => outln!("converged: the schema satisfies the catalog"),
+                Outcome::DryRun => outln!("dry run: preflight passed; no DDL issued"),
                 Outcome::RefusedDrift => {
                     problem_lines("drift", &report.drift);
-                    eprintln!("refused: drift found before any DDL; nothing was changed. Fix the drift by hand, then rerun.");
+                    errln!("refused: drift found before any DDL; nothing was changed. Fix the drift by hand, then rerun.");
                 }
                 Outcome::Stopped { message, .. } => {
                     problem_lines("drift", &report.drift);
-                    eprintln!("stopped: {message}");
+                    errln!("stopped: {message}");
                 }
+                Outcome::Deferred {
+                    table, blockers, ..
+                } => {
+                    if let Some(Stopped::Busy { message, .. }) = report.stopped() {
+                        errln!("{message}");
+                    }
+                    for b in blockers {
+                        errln!("  blocked by {b}");
+                    }
+                    if blockers.is_empty() {
+                        errln!("  (the metadata lock of `{table}` could not be had; its holder had left by the last look)");
+                    }
+                }
+                Outcome::Interrupted { message, .. } => errln!("interrupted: {message}"),
             }
             problem_lines("unmanaged (never touched)", &report.unmanaged);
         }
     }
+}
+
+/// One line about a step's progress, for a log: started, waiting (with who
+/// blocks), finished.
+pub fn progress_line(p: &Progress) -> String {
+    let head = format!(
+        "step {}/{} {} {}",
+        p.step,
+        p.steps,
+        p.kind,
+        step_object(p.kind, &p.table, &p.object)
+    );
+    match &p.event {
+        ProgressEvent::Started => format!("{head}: started"),
+        ProgressEvent::Finished(status) => format!(
+            "{head}: {}",
+            serde_json::to_value(status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        ),
+        ProgressEvent::Waiting { blockers, waited } if blockers.is_empty() => format!(
+            "{head}: waiting ({} s): the metadata lock was not granted in time; retrying",
+            waited.as_secs()
+        ),
+        ProgressEvent::Waiting { blockers, waited } => format!(
+            "{head}: waiting ({} s) for {} blocker(s): {}",
+            waited.as_secs(),
+            blockers.len(),
+            blockers
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        ProgressEvent::Percent(pct) => format!("{head}: {pct:.0}%"),
+        ProgressEvent::Rows(rows) => format!("{head}: {rows} rows"),
+        ProgressEvent::Stage(stage) => format!("{head}: {stage}"),
+    }
+}
+
+/// Prints one progress line on stdout and flushes it, so that a pipe sees
+/// it at once.
+pub fn stream_line(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
 }
 
 /// A terminal progress bar for long steps (indicatif), shared with the callback.
@@ -280,6 +343,14 @@ impl ProgressBar {
         }
     }
 
+    /// A line above the bar (a wait for a blocker), kept on screen.
+    pub fn println(&self, line: &str) {
+        match self.0.lock().expect("progress lock").as_ref() {
+            Some(bar) => bar.println(line),
+            None => errln!("{line}"),
+        }
+    }
+
     /// The step finished.
     pub fn finish(&self) {
         if let Some(bar) = self.0.lock().expect("progress lock").take() {
@@ -310,9 +381,9 @@ fn print_diffs(texts: &[TableText]) {
         return;
     }
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    println!("\ndiff (catalog -> as it is; comments left out):");
+    outln!("\ndiff (catalog -> as it is; comments left out):");
     for t in texts {
-        println!("\ntable `{}`:", t.table);
+        outln!("\ntable `{}`:", t.table);
         for line in &t.lines {
             let code = match line.kind {
                 LineKind::Header => "1",
@@ -321,9 +392,9 @@ fn print_diffs(texts: &[TableText]) {
                 LineKind::Same => "",
             };
             if color && !code.is_empty() {
-                println!("\x1b[{code}m{}\x1b[0m", line.text);
+                outln!("\x1b[{code}m{}\x1b[0m", line.text);
             } else {
-                println!("{}", line.text);
+                outln!("{}", line.text);
             }
         }
     }

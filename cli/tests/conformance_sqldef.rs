@@ -375,7 +375,7 @@ async fn run_case(case: &Case, out_dir: &Path, flavor: Flavor, server_version: &
             let doc: serde_json::Value = serde_json::from_slice(&apply.stdout).unwrap_or_default();
             let why = doc["error"]
                 .as_str()
-                .or(doc["stopped"].as_str())
+                .or(doc["stopped"]["message"].as_str())
                 .map(str::to_string);
             Verdict::Unsupported(format!(
                 "apply exit {code:?}: {}",

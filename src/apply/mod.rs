@@ -4,6 +4,8 @@
 //! Physical state is the authority: every run re-reads the tables and does
 //! what is still missing, so a run killed at any point is finished by the next.
 
+mod busy;
+mod cancel;
 pub mod guard;
 mod lock;
 mod progress;
@@ -14,9 +16,11 @@ use std::time::{Duration, Instant};
 
 use mysql_async::prelude::*;
 
+pub use busy::{masked_statement, Blocker};
 pub use lock::lock_name;
 pub use progress::{Progress, ProgressEvent, ProgressFn};
-pub use report::{ApplyReport, Outcome, StepReport, StepStatus};
+pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};
+pub use tokio_util::sync::CancellationToken;
 
 use crate::db::{self, Session, Target};
 use crate::error::Result;
@@ -41,6 +45,19 @@ pub struct ApplyOptions {
     pub progress: Option<ProgressFn>,
     /// How often a long step's progress is read from the server (default 500 ms).
     pub progress_interval: Duration,
+    /// Metadata-lock wait of each DDL attempt (`lock_wait_timeout`), default 2 s.
+    pub lock_wait: Duration,
+    /// Total time one step may wait for a busy table before the run is
+    /// deferred (default 300 s).
+    pub busy_timeout: Duration,
+    /// A session holding the table counts as a blocker once its transaction
+    /// (or statement) is this old (default 1 s).
+    pub blocker_age: Duration,
+    /// Cancels the run: a running DDL is cancelled on the server (unless
+    /// `detach`), the advisory lock released, the report says what was done.
+    pub cancel: Option<CancellationToken>,
+    /// On cancel, leave a running DDL to the server instead of cancelling it.
+    pub detach: bool,
 }
 
 impl Default for ApplyOptions {
@@ -52,6 +69,11 @@ impl Default for ApplyOptions {
             dry_run: false,
             progress: None,
             progress_interval: Duration::from_millis(500),
+            lock_wait: Duration::from_secs(2),
+            busy_timeout: Duration::from_secs(300),
+            blocker_age: Duration::from_secs(1),
+            cancel: None,
+            detach: false,
         }
     }
 }
@@ -65,6 +87,11 @@ impl std::fmt::Debug for ApplyOptions {
             .field("dry_run", &self.dry_run)
             .field("progress", &self.progress.is_some())
             .field("progress_interval", &self.progress_interval)
+            .field("lock_wait", &self.lock_wait)
+            .field("busy_timeout", &self.busy_timeout)
+            .field("blocker_age", &self.blocker_age)
+            .field("cancel", &self.cancel.is_some())
+            .field("detach", &self.detach)
             .finish()
     }
 }
@@ -83,7 +110,13 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
     let mut session = db::connect(target, opts.read_timeout).await?;
     let name = lock_name(&target.schema);
     lock::acquire(&mut session, &name, opts.lock_timeout).await?;
-    let result = run(&mut session, target, tables, opts, &name).await;
+    // After the advisory lock: GET_LOCK's own wait is a SELECT that the
+    // read budget would cut short.
+    let result =
+        match busy::configure_session(&mut session, opts.lock_wait, opts.read_timeout).await {
+            Ok(()) => run(&mut session, target, tables, opts, &name).await,
+            Err(e) => Err(e),
+        };
     lock::release(&mut session, &name).await;
     let _ = session.disconnect().await;
     result
@@ -126,6 +159,23 @@ async fn run(
     }
     let total = plan.steps.len();
     for (i, step) in plan.steps.iter().enumerate() {
+        if opts.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+            report.outcome = Outcome::Interrupted {
+                step: Some(step_name(step)),
+                ddl_cancelled: false,
+                detached: false,
+                message: format!(
+                    "interrupted before step {} of {total} ({}); it was not started",
+                    i + 1,
+                    step_name(step)
+                ),
+            };
+            report.server_ddl_count = count_since(session, flavor, counter_before)
+                .await
+                .ok()
+                .flatten();
+            return Ok(report);
+        }
         let want = tables
             .iter()
             .find(|t| &t.name == step.change.table())
@@ -173,6 +223,40 @@ async fn run(
                         message,
                         ddl_issued,
                     },
+                    StepError::Busy { blockers, waited } => {
+                        // Not started: the step is not a failure of its own.
+                        report.steps.pop();
+                        report.steps.push(step_report(
+                            step,
+                            step.sql.clone(),
+                            StepStatus::Deferred,
+                            ms,
+                        ));
+                        Outcome::Deferred {
+                            table: step.change.table().to_string(),
+                            blockers,
+                            waited_ms: waited.as_millis() as u64,
+                        }
+                    }
+                    StepError::Interrupted {
+                        ddl_cancelled,
+                        detached,
+                        message,
+                    } => {
+                        report.steps.pop();
+                        report.steps.push(step_report(
+                            step,
+                            step.sql.clone(),
+                            StepStatus::Interrupted,
+                            ms,
+                        ));
+                        Outcome::Interrupted {
+                            step: Some(step_name(step)),
+                            ddl_cancelled,
+                            detached,
+                            message,
+                        }
+                    }
                     // The connection failed mid-run: the report still says
                     // what was done; the counter may be unreadable now.
                     StepError::Db(e) => Outcome::Stopped {
@@ -201,6 +285,19 @@ async fn run(
     }
     report.server_ddl_count = count_since(session, flavor, counter_before).await?;
     Ok(report)
+}
+
+/// `table`.`object` (just `table` for a new table), for messages.
+fn step_name(step: &plan::Step) -> String {
+    let table = crate::ident::quote_ident(step.change.table().as_str());
+    if step.change.kind() == "create_table" {
+        table
+    } else {
+        format!(
+            "{table}.{}",
+            crate::ident::quote_ident(step.change.object().as_str())
+        )
+    }
 }
 
 fn step_report(step: &plan::Step, sql: String, status: StepStatus, ms: u64) -> StepReport {

@@ -56,6 +56,14 @@ pub enum ProgressEvent {
     Rows(u64),
     /// Server-reported stage of the statement (MariaDB PROCESSLIST STATE).
     Stage(String),
+    /// The step waits: the table is busy (who holds it, or an empty list
+    /// when the metadata-lock wait ran out and the holder had left).
+    Waiting {
+        /// Who held the table at this look.
+        blockers: Vec<super::Blocker>,
+        /// How long the step has waited so far.
+        waited: Duration,
+    },
     /// The step finished with this status.
     Finished(super::StepStatus),
 }

@@ -1,5 +1,6 @@
 //! What apply returns: every step with its status and time, and why it stopped.
 
+use super::busy::Blocker;
 use crate::diff::Problem;
 use crate::flavor::Flavor;
 
@@ -18,6 +19,11 @@ pub enum StepStatus {
     Planned,
     /// The step failed; nothing after it ran.
     Failed,
+    /// The table stayed busy: the step was not started (the run is deferred).
+    Deferred,
+    /// A cancel request stopped the step (its DDL cancelled, or left to the
+    /// server with `detach`).
+    Interrupted,
 }
 
 /// One step of the run.
@@ -54,6 +60,65 @@ pub enum Outcome {
         /// Whether this run executed any DDL before stopping.
         ddl_issued: bool,
     },
+    /// Deferred: the table stayed busy (a blocker was seen, or the
+    /// metadata lock could not be had) for the whole busy budget. The step
+    /// was not started; steps before it stay applied; rerun later.
+    Deferred {
+        /// The busy table.
+        table: String,
+        /// Who held it at the last look (may be empty when only the lock
+        /// wait timed out and the holder had left by the next look).
+        blockers: Vec<Blocker>,
+        /// How long this step waited, in milliseconds.
+        waited_ms: u64,
+    },
+    /// Interrupted (a cancel request: SIGINT/SIGTERM in the CLI).
+    Interrupted {
+        /// The step that was running or about to run, `table`.`object`.
+        step: Option<String>,
+        /// Whether a running DDL was cancelled on the server (KILL QUERY);
+        /// false when none ran or with `detach`.
+        ddl_cancelled: bool,
+        /// With `detach`: the running DDL was left to the server.
+        detached: bool,
+        /// What happened, for people.
+        message: String,
+    },
+}
+
+/// Why a run stopped, as the JSON report's `stopped` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Stopped {
+    /// The table stayed busy for the whole budget (exit 4).
+    Busy {
+        /// The busy table.
+        table: String,
+        /// Who held it at the last look.
+        blockers: Vec<Blocker>,
+        /// How long the step waited, in milliseconds.
+        waited_ms: u64,
+        /// What to do.
+        message: String,
+    },
+    /// A cancel request ended the run (exit 130/143 in the CLI).
+    Interrupted {
+        /// The step that was running or about to run.
+        step: Option<String>,
+        /// Whether a running DDL was cancelled on the server.
+        ddl_cancelled: bool,
+        /// Whether the running DDL was left to the server (`--detach`).
+        detached: bool,
+        /// What happened.
+        message: String,
+    },
+    /// A step failed, drift appeared, or the connection was lost.
+    Failed {
+        /// What happened, naming table and object.
+        message: String,
+        /// Whether this run executed any DDL before stopping.
+        ddl_issued: bool,
+    },
 }
 
 /// The report of an apply run.
@@ -82,5 +147,44 @@ impl ApplyReport {
     /// Whether the schema now satisfies the catalog.
     pub fn converged(&self) -> bool {
         self.outcome == Outcome::Converged
+    }
+
+    /// Why the run stopped early, if it did.
+    pub fn stopped(&self) -> Option<Stopped> {
+        match &self.outcome {
+            Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun => None,
+            Outcome::Stopped {
+                message,
+                ddl_issued,
+            } => Some(Stopped::Failed {
+                message: message.clone(),
+                ddl_issued: *ddl_issued,
+            }),
+            Outcome::Deferred {
+                table,
+                blockers,
+                waited_ms,
+            } => Some(Stopped::Busy {
+                table: table.clone(),
+                blockers: blockers.clone(),
+                waited_ms: *waited_ms,
+                message: format!(
+                    "deferred: table `{table}` stayed busy for {} s; the step was not started, \
+                     nothing is half-done, earlier steps stay applied; rerun later",
+                    waited_ms / 1000
+                ),
+            }),
+            Outcome::Interrupted {
+                step,
+                ddl_cancelled,
+                detached,
+                message,
+            } => Some(Stopped::Interrupted {
+                step: step.clone(),
+                ddl_cancelled: *ddl_cancelled,
+                detached: *detached,
+                message: message.clone(),
+            }),
+        }
     }
 }

@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use mysql_async::prelude::*;
 
+use super::busy::{self, Blocker};
+use super::cancel;
 use super::progress::{self, Progress, ProgressEvent};
 use super::{ApplyOptions, StepStatus};
 use crate::db::{self, Session, Target};
@@ -24,6 +26,23 @@ pub(crate) enum StepError {
     Failed(String),
     /// The database failed (connection lost, timeout).
     Db(Error),
+    /// The table stayed busy for the whole budget; the DDL was not started
+    /// (or the server refused it with a lock wait timeout, 1205).
+    Busy {
+        /// Who held the table at the last look.
+        blockers: Vec<Blocker>,
+        /// How long the step waited.
+        waited: Duration,
+    },
+    /// A cancel request stopped the step.
+    Interrupted {
+        /// A running DDL was cancelled on the server (KILL QUERY).
+        ddl_cancelled: bool,
+        /// A running DDL was left to the server (`detach`).
+        detached: bool,
+        /// What happened.
+        message: String,
+    },
 }
 
 impl From<Error> for StepError {
@@ -55,6 +74,13 @@ impl<E: Into<StepError>> From<E> for StepFailure {
 const ALREADY_EXISTS: [u16; 3] = [1050, 1060, 1061];
 /// Server errors that mean "this cannot be done without locking".
 const NOT_ONLINE: [u16; 2] = [1845, 1846];
+/// Lock wait timeout: the metadata lock was not granted within `lock_wait_timeout`.
+const LOCK_WAIT_TIMEOUT: u16 = 1205;
+/// The statement was cancelled (KILL QUERY; MariaDB max_statement_time 1969).
+const QUERY_INTERRUPTED: [u16; 2] = [1317, 1969];
+/// The server ended the connection (MariaDB 1927 connection killed, MySQL
+/// 4031 idle disconnect, 1053 shutdown in progress).
+const CONNECTION_ENDED: [u16; 3] = [1927, 4031, 1053];
 
 /// Context shared by the steps of one run.
 pub(crate) struct StepCtx<'a> {
@@ -83,20 +109,89 @@ pub(crate) async fn run_step(
     want: &Table,
     step: &Step,
 ) -> Result<(StepStatus, String), StepFailure> {
-    let before = read_diff(session, ctx.schema, want).await?;
-    check_no_drift(&before)?;
-    if !needs(&before, &step.change)? {
-        return Ok((StepStatus::AlreadyPresent, step.sql.clone()));
-    }
-    ctx.emit(step, ProgressEvent::Started);
-    // A transport error after the statement was sent leaves its fate
-    // unknown (it may have committed, or still run server-side): count it.
-    let (result, sql) = execute(ctx, session, step)
-        .await
-        .map_err(|error| StepFailure {
-            error,
-            ddl_ran: true,
-        })?;
+    let started = Instant::now();
+    let deadline = started + ctx.opts.busy_timeout;
+    let mut attempt = 0u32;
+    let mut announced = false;
+    // Each attempt re-reads the table: a wait may have let anything happen.
+    let (result, sql) = loop {
+        let before = read_diff(session, ctx.schema, want).await?;
+        check_no_drift(&before)?;
+        if !needs(&before, &step.change)? {
+            return Ok((StepStatus::AlreadyPresent, step.sql.clone()));
+        }
+        if !announced {
+            ctx.emit(step, ProgressEvent::Started);
+            announced = true;
+        }
+        // A new table has no holders: there is nothing to look at.
+        let blockers = if matches!(step.change, Change::AddTable(_)) {
+            Vec::new()
+        } else {
+            busy::blockers(
+                session,
+                ctx.schema,
+                step.change.table().as_str(),
+                ctx.opts.blocker_age,
+            )
+            .await?
+        };
+        if blockers.is_empty() {
+            // A transport error after the statement was sent leaves its fate
+            // unknown (it may have committed, or still run server-side): count it.
+            let (result, sql) = execute(ctx, session, step)
+                .await
+                .map_err(|error| StepFailure {
+                    error,
+                    ddl_ran: true,
+                })?;
+            if !matches!(result, Err((LOCK_WAIT_TIMEOUT, _))) {
+                break (result, sql);
+            }
+        }
+        // Busy: seen before sending, or the lock wait ran out (1205; the
+        // ALTER never started, so nothing is half-done). Look again to say
+        // who holds it, and wait with backoff within the budget.
+        let blockers = if blockers.is_empty() {
+            busy::blockers(
+                session,
+                ctx.schema,
+                step.change.table().as_str(),
+                Duration::ZERO,
+            )
+            .await?
+        } else {
+            blockers
+        };
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(StepError::Busy {
+                blockers,
+                waited: now - started,
+            }
+            .into());
+        }
+        ctx.emit(
+            step,
+            ProgressEvent::Waiting {
+                blockers,
+                waited: now - started,
+            },
+        );
+        let pause = busy::backoff(attempt, deadline - now);
+        attempt += 1;
+        if cancel::sleep(ctx.opts.cancel.as_ref(), pause).await {
+            return Err(StepError::Interrupted {
+                ddl_cancelled: false,
+                detached: false,
+                message: format!(
+                    "interrupted while waiting for busy table `{}`; the step was not started",
+                    step.change.table()
+                ),
+            }
+            .into());
+        }
+    };
     let status = match result {
         Ok(()) => StepStatus::Applied,
         Err((code, message)) if ALREADY_EXISTS.contains(&code) => {
@@ -108,13 +203,18 @@ pub(crate) async fn run_step(
         Err((code, message)) if NOT_ONLINE.contains(&code) => {
             return Err(StepError::Failed(format!(
                 "the server cannot do this online (error {code}: {message}); refusing to take a \
-                 blocking table lock. Run `{sql}` without the ALGORITHM/LOCK clause in a maintenance \
-                 window, then rerun apply"
+                 blocking table lock. Run `{}` without the ALGORITHM/LOCK clause in a maintenance \
+                 window, then rerun apply",
+                shown(&sql)
             ))
             .into())
         }
         Err((code, message)) => {
-            return Err(StepError::Failed(format!("`{sql}` failed: error {code}: {message}")).into())
+            return Err(StepError::Failed(format!(
+                "`{}` failed: error {code}: {message}",
+                shown(&sql)
+            ))
+            .into())
         }
     };
     let ddl_ran = status == StepStatus::Applied;
@@ -126,6 +226,14 @@ pub(crate) async fn run_step(
         })?;
     require_exact(&after, &step.change, status).map_err(|error| StepFailure { error, ddl_ran })?;
     Ok((status, sql))
+}
+
+/// Longest statement text an error message carries (characters).
+const SHOWN_SQL_CHARS: usize = 300;
+
+/// A statement as error messages show it: cut to a readable length.
+fn shown(sql: &str) -> String {
+    busy::cut(sql, SHOWN_SQL_CHARS)
 }
 
 async fn read_diff(
@@ -246,19 +354,51 @@ async fn run_ddl(
             .await
         })
     });
-    // No deadline: DDL on a large table rightly takes long.
-    let what = format!("running `{sql}`");
+    // No deadline: DDL on a large table rightly takes long (its metadata
+    // lock wait is bounded by the session's lock_wait_timeout).
+    let what = format!("running `{}`", shown(sql));
+    busy::ddl_limits(session, true, ctx.opts.read_timeout).await?;
     // Sent as a prepared statement (COM_STMT_PREPARE + EXECUTE, the binary
     // protocol), not as a text query: mysql_async always negotiates
     // CLIENT_MULTI_STATEMENTS, so a text query could carry a second
     // statement after a `;`, while the server prepares exactly one statement
     // and refuses anything after it. CREATE TABLE and ALTER TABLE are
     // preparable on MySQL, MariaDB and TiDB.
-    let result = session
-        .run_within(None, &what, |c| c.exec_drop(sql, ()))
-        .await;
+    let result = {
+        let ddl = session.run_within(None, &what, |c| c.exec_drop(sql, ()));
+        cancel::run_cancellable(ctx, conn_id, step.change.table().as_str(), ddl).await
+    };
     if let Some(p) = poller {
         p.abort();
+    }
+    let result = match result {
+        cancel::Ran::Finished(r) => r,
+        cancel::Ran::Cancelled {
+            result,
+            ddl_cancelled,
+            detached,
+        } => {
+            let fate = match &result {
+                Ok(()) => "it had finished; rerun apply to verify it and go on".to_string(),
+                Err(_) if detached => {
+                    "it was left running on the server (--detach); rerun apply to verify it".into()
+                }
+                Err(Error::Database {
+                    code: Some(code), ..
+                }) if QUERY_INTERRUPTED.contains(code) => {
+                    "the server cancelled it; nothing of it is left; rerun apply".into()
+                }
+                Err(e) => format!("its outcome is unknown ({e}); rerun apply to resolve it"),
+            };
+            return Err(StepError::Interrupted {
+                ddl_cancelled,
+                detached,
+                message: format!("interrupted during `{}`: {fate}", shown(sql)),
+            });
+        }
+    };
+    if result.is_ok() || matches!(&result, Err(Error::Database { code: Some(_), .. })) {
+        busy::ddl_limits(session, false, ctx.opts.read_timeout).await?;
     }
     match result {
         Ok(()) => Ok(Ok(())),
@@ -266,8 +406,12 @@ async fn run_ddl(
             code: Some(code),
             message,
             ..
-        }) => Ok(Err((code, message))),
-        Err(e) => Err(StepError::Db(e)),
+        }) if !CONNECTION_ENDED.contains(&code) => Ok(Err((code, message))),
+        Err(e) => Err(StepError::Failed(format!(
+            "the connection was lost while `{}` ran ({e}): the step's DDL may or may not have \
+             run on the server; rerun apply: it re-reads the table and resolves it",
+            shown(sql)
+        ))),
     }
 }
 

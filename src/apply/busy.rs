@@ -1,0 +1,353 @@
+//! Busy servers: the metadata-lock budget of the DDL session, and the look
+//! before each DDL for sessions that hold the table (SPEC "Busy servers").
+//!
+//! A pending ALTER queues behind every open transaction that touched the
+//! table, and every later statement on the table queues behind the ALTER.
+//! So apply (1) never sends the ALTER while a long transaction or statement
+//! holds the table, and (2) bounds every DDL's metadata-lock wait by
+//! `lock_wait_timeout`, retrying a 1205 with backoff within the busy budget.
+//!
+//! What each server lets us see:
+//! - MySQL: `performance_schema.metadata_locks` lists every granted and
+//!   pending metadata lock per table and owner thread (the `wait/lock/
+//!   metadata/sql/mdl` instrument is on by default since 8.0); `threads`
+//!   maps the owner to its connection id, user, host, command and statement.
+//!   Exact: only sessions that touched this table are reported.
+//! - MariaDB with the `METADATA_LOCK_INFO` plugin loaded: the granted
+//!   metadata locks per table and connection (not the pending ones). Exact.
+//! - MariaDB without the plugin (the default): `INNODB_TRX` + `PROCESSLIST`
+//!   show open InnoDB transactions and running statements, but not which
+//!   tables a transaction read. Any transaction older than the threshold is
+//!   then treated as a possible blocker (conservative: it may be reading
+//!   another table), as is a statement on the table's schema running longer
+//!   than the threshold.
+//! - TiDB (assumption, not runnable here: no TiDB server): its metadata lock
+//!   does not block DML; a DDL waits for transactions that started before it
+//!   and used the table. `information_schema.CLUSTER_TRX.RELATED_TABLE_IDS`
+//!   (v6.3+) names them before the DDL; `mysql.tidb_mdl_view` names the
+//!   sessions a running DDL job waits for.
+
+use std::time::Duration;
+
+use mysql_async::prelude::*;
+use mysql_async::Row;
+
+use crate::db::Session;
+use crate::error::Result;
+use crate::flavor::Flavor;
+
+/// Longest statement text a blocker report carries (characters).
+pub const STATEMENT_CHARS: usize = 120;
+
+/// A session that holds (or may hold) the table a step must alter.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Blocker {
+    /// Server connection id (`KILL <id>` ends it).
+    pub connection_id: u64,
+    /// User.
+    pub user: String,
+    /// Client host.
+    pub host: String,
+    /// Processlist command (`Sleep`, `Query`, ...).
+    pub command: String,
+    /// Seconds since its transaction started (or its statement, outside a
+    /// transaction), as the server reports it.
+    pub seconds: u64,
+    /// What is known about its hold: the metadata lock type, or
+    /// `open transaction` where the server cannot see metadata locks.
+    pub holds: String,
+    /// The first 120 characters of its current statement with every literal
+    /// replaced by `?` (never its values); `None` when idle.
+    pub statement: Option<String>,
+}
+
+impl std::fmt::Display for Blocker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "connection {} ({}@{}, {}, {} s, {})",
+            self.connection_id, self.user, self.host, self.command, self.seconds, self.holds
+        )?;
+        if let Some(s) = &self.statement {
+            write!(f, ": {s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Settings for the apply session. `lock_wait` bounds each DDL's metadata
+/// lock wait; `read` bounds the reads on the server side too (the client
+/// bounds them anyway).
+pub(crate) async fn configure_session(
+    session: &mut Session<'_>,
+    lock_wait: Duration,
+    read: Duration,
+) -> Result<()> {
+    let lock_secs = lock_wait.as_secs().max(1);
+    let read_ms = read.as_millis().max(1000) as u64;
+    let sql = match session.flavor() {
+        // innodb_lock_wait_timeout bounds row-lock waits (apply takes none,
+        // but a read under a locking isolation level could).
+        // max_statement_time also aborts DDL: it is lifted around each DDL
+        // (see `ddl_limits`).
+        Flavor::MariaDb => format!(
+            "SET SESSION lock_wait_timeout = {lock_secs}, innodb_lock_wait_timeout = {lock_secs}, \
+             max_statement_time = {}",
+            read_ms as f64 / 1000.0
+        ),
+        // max_execution_time applies to read-only SELECTs only.
+        Flavor::MySql => format!(
+            "SET SESSION lock_wait_timeout = {lock_secs}, innodb_lock_wait_timeout = {lock_secs}, \
+             max_execution_time = {read_ms}"
+        ),
+        // TiDB assumption: lock_wait_timeout is accepted but its DDL is a
+        // job whose metadata-lock wait it does not bound; max_execution_time
+        // bounds SELECTs; innodb_lock_wait_timeout bounds pessimistic locks.
+        Flavor::TiDb => format!(
+            "SET SESSION innodb_lock_wait_timeout = {lock_secs}, max_execution_time = {read_ms}"
+        ),
+    };
+    session
+        .run("setting the session's lock and statement budgets", |c| {
+            c.query_drop(sql)
+        })
+        .await
+}
+
+/// MariaDB: `max_statement_time` would abort the DDL itself; it is set to 0
+/// (no limit) for the DDL and back to the read budget after it.
+pub(crate) async fn ddl_limits(session: &mut Session<'_>, ddl: bool, read: Duration) -> Result<()> {
+    if session.flavor() != Flavor::MariaDb {
+        return Ok(());
+    }
+    let secs = if ddl {
+        0.0
+    } else {
+        read.as_millis().max(1000) as f64 / 1000.0
+    };
+    session
+        .run("setting max_statement_time", |c| {
+            c.query_drop(format!("SET SESSION max_statement_time = {secs}"))
+        })
+        .await
+}
+
+/// The sessions that hold `schema`.`table` (or, where the server cannot
+/// tell, an old transaction that may) for at least `older_than`, other
+/// than this session itself.
+pub(crate) async fn blockers(
+    session: &mut Session<'_>,
+    schema: &str,
+    table: &str,
+    older_than: Duration,
+) -> Result<Vec<Blocker>> {
+    let age = older_than.as_secs();
+    let flavor = session.flavor();
+    let (what, sql, params): (&str, &str, Vec<mysql_async::Value>) = match flavor {
+        Flavor::MySql => (
+            "reading performance_schema.metadata_locks",
+            MYSQL_MDL,
+            vec![schema.into(), table.into(), age.into(), age.into()],
+        ),
+        Flavor::MariaDb if mariadb_has_mdl_info(session).await? => (
+            "reading information_schema.METADATA_LOCK_INFO",
+            MARIADB_MDL,
+            vec![schema.into(), table.into(), age.into(), age.into()],
+        ),
+        Flavor::MariaDb => (
+            "reading information_schema.INNODB_TRX and PROCESSLIST",
+            MARIADB_TRX,
+            vec![age.into(), schema.into(), age.into()],
+        ),
+        Flavor::TiDb => (
+            "reading information_schema.CLUSTER_TRX",
+            TIDB_TRX,
+            vec![schema.into(), table.into(), age.into()],
+        ),
+    };
+    let rows = session
+        .exec_rows(what, sql, mysql_async::Params::Positional(params))
+        .await?;
+    let mut out: Vec<Blocker> = rows.into_iter().filter_map(blocker_of).collect();
+    out.sort_by_key(|b| b.connection_id);
+    out.dedup_by_key(|b| b.connection_id);
+    Ok(out)
+}
+
+async fn mariadb_has_mdl_info(session: &mut Session<'_>) -> Result<bool> {
+    let found: Option<u8> = session
+        .run("looking for the METADATA_LOCK_INFO plugin", |c| {
+            c.query_first(
+                "SELECT 1 FROM information_schema.PLUGINS \
+                 WHERE PLUGIN_NAME = 'METADATA_LOCK_INFO' AND PLUGIN_STATUS = 'ACTIVE'",
+            )
+        })
+        .await?;
+    Ok(found.is_some())
+}
+
+/// Columns, every query: id, user, host, command, seconds, holds, statement.
+const MYSQL_MDL: &str = "SELECT t.PROCESSLIST_ID, t.PROCESSLIST_USER, t.PROCESSLIST_HOST, \
+     t.PROCESSLIST_COMMAND, \
+     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), \
+                   COALESCE(t.PROCESSLIST_TIME, 0)) AS UNSIGNED), \
+     CONCAT(m.LOCK_TYPE, ' metadata lock (', m.LOCK_STATUS, ')'), t.PROCESSLIST_INFO \
+     FROM performance_schema.metadata_locks m \
+     JOIN performance_schema.threads t ON t.THREAD_ID = m.OWNER_THREAD_ID \
+     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = t.PROCESSLIST_ID \
+     WHERE m.OBJECT_TYPE = 'TABLE' AND m.OBJECT_SCHEMA = ? AND m.OBJECT_NAME = ? \
+       AND m.LOCK_STATUS = 'GRANTED' AND t.PROCESSLIST_ID <> CONNECTION_ID() \
+       AND (TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR t.PROCESSLIST_TIME >= ?)";
+
+const MARIADB_MDL: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
+     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
+     CONCAT(m.LOCK_TYPE, ' metadata lock'), p.INFO \
+     FROM information_schema.METADATA_LOCK_INFO m \
+     JOIN information_schema.PROCESSLIST p ON p.ID = m.THREAD_ID \
+     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
+     WHERE m.TABLE_SCHEMA = ? AND m.TABLE_NAME = ? AND p.ID <> CONNECTION_ID() \
+       AND (TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR p.TIME >= ?)";
+
+/// Without metadata-lock information: every transaction older than the
+/// threshold, and every statement on the schema running that long.
+const MARIADB_TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
+     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
+     IF(x.trx_id IS NULL, 'running statement', 'open transaction'), p.INFO \
+     FROM information_schema.PROCESSLIST p \
+     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
+     WHERE p.ID <> CONNECTION_ID() AND p.COMMAND NOT IN ('Daemon', 'Binlog Dump') \
+       AND (TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? \
+            OR (p.DB = ? AND p.COMMAND = 'Query' AND p.TIME >= ?))";
+
+/// TiDB assumption (not runnable here): transactions that used the table,
+/// by table id, older than the threshold (`RELATED_TABLE_IDS`, v6.3+).
+const TIDB_TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
+     CAST(TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) AS UNSIGNED), 'open transaction', \
+     x.CURRENT_SQL_DIGEST_TEXT \
+     FROM information_schema.CLUSTER_TRX x \
+     JOIN information_schema.TABLES t ON FIND_IN_SET(t.TIDB_TABLE_ID, x.RELATED_TABLE_IDS) \
+     WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ? AND x.SESSION_ID <> CONNECTION_ID() \
+       AND TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) >= ?";
+
+fn text(row: &Row, i: usize) -> Option<String> {
+    match row.as_ref(i)? {
+        mysql_async::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        mysql_async::Value::NULL => None,
+        other => Some(other.as_sql(true)),
+    }
+}
+
+fn number(row: &Row, i: usize) -> u64 {
+    match row.as_ref(i) {
+        Some(mysql_async::Value::UInt(n)) => *n,
+        Some(mysql_async::Value::Int(n)) => (*n).max(0) as u64,
+        _ => text(row, i).and_then(|t| t.parse().ok()).unwrap_or(0),
+    }
+}
+
+fn blocker_of(row: Row) -> Option<Blocker> {
+    let connection_id = number(&row, 0);
+    if connection_id == 0 {
+        return None;
+    }
+    Some(Blocker {
+        connection_id,
+        user: text(&row, 1).unwrap_or_default(),
+        host: text(&row, 2).unwrap_or_default(),
+        command: text(&row, 3).unwrap_or_default(),
+        seconds: number(&row, 4),
+        holds: text(&row, 5).unwrap_or_default(),
+        statement: text(&row, 6)
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| masked_statement(&s)),
+    })
+}
+
+/// The statement with every literal replaced by `?`, cut to
+/// [`STATEMENT_CHARS`] characters. Text that does not tokenize is reduced
+/// to its first word: a value must never leak through a blocker report.
+pub fn masked_statement(sql: &str) -> String {
+    use sqlparser::dialect::MySqlDialect;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let masked = match Tokenizer::new(&MySqlDialect {}, sql).tokenize() {
+        Ok(tokens) => tokens
+            .into_iter()
+            .map(|t| match t {
+                Token::Number(..)
+                | Token::SingleQuotedString(_)
+                | Token::DoubleQuotedString(_)
+                | Token::NationalStringLiteral(_)
+                | Token::EscapedStringLiteral(_)
+                | Token::HexStringLiteral(_)
+                | Token::SingleQuotedByteStringLiteral(_)
+                | Token::DoubleQuotedByteStringLiteral(_) => "?".to_string(),
+                Token::Whitespace(_) => " ".to_string(),
+                other => other.to_string(),
+            })
+            .collect::<String>(),
+        Err(_) => sql.split_whitespace().next().unwrap_or("").to_string() + " ...",
+    };
+    let collapsed = masked.split_whitespace().collect::<Vec<_>>().join(" ");
+    cut(&collapsed, STATEMENT_CHARS)
+}
+
+/// `text` cut to `max` characters, marked with `...` when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max.saturating_sub(3)).collect();
+    format!("{head}...")
+}
+
+/// Exponential backoff with full jitter: attempt 0 waits up to 250 ms,
+/// doubling to at most 2 s, never past `left`.
+pub(crate) fn backoff(attempt: u32, left: Duration) -> Duration {
+    let cap = Duration::from_millis(250)
+        .saturating_mul(1u32 << attempt.min(5))
+        .min(Duration::from_secs(2));
+    let jittered = cap.mul_f64(0.5 + fastrand::f64() * 0.5);
+    jittered.min(left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_lose_their_values() {
+        let s =
+            masked_statement("UPDATE Jobs SET State = 'secret-token' WHERE Id = 42 AND x = \"pw\"");
+        assert_eq!(s, "UPDATE Jobs SET State = ? WHERE Id = ? AND x = ?");
+        assert!(!s.contains("secret") && !s.contains("42"), "{s}");
+    }
+
+    #[test]
+    fn statements_are_cut() {
+        let long = format!("SELECT {} FROM t", vec!["a"; 200].join(", "));
+        let s = masked_statement(&long);
+        assert_eq!(s.chars().count(), STATEMENT_CHARS);
+        assert!(s.ends_with("..."));
+    }
+
+    #[test]
+    fn untokenizable_text_keeps_only_its_verb() {
+        assert_eq!(
+            masked_statement("SELECT 'unterminated secret"),
+            "SELECT ..."
+        );
+    }
+
+    #[test]
+    fn backoff_grows_and_stays_in_budget() {
+        for attempt in 0..10 {
+            let d = backoff(attempt, Duration::from_secs(60));
+            assert!(d <= Duration::from_secs(2), "{d:?}");
+            assert!(d >= Duration::from_millis(125), "{d:?}");
+        }
+        assert_eq!(
+            backoff(8, Duration::from_millis(10)),
+            Duration::from_millis(10)
+        );
+    }
+}

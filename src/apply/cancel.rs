@@ -1,0 +1,135 @@
+//! Cancelling a running DDL on the server when the run is interrupted.
+//!
+//! The DDL runs on the apply session; the cancel comes from a second
+//! connection: `KILL QUERY <id>` of the DDL's connection (MySQL, MariaDB:
+//! the server rolls the ALTER back; the connection, and with it the
+//! advisory lock, survives). TiDB (assumption, not runnable here): the DDL
+//! is a job that goes on without its client, so the job on the table is
+//! cancelled with `ADMIN CANCEL DDL JOBS <job id>`, found in
+//! `information_schema.DDL_JOBS`, and the statement with `KILL TIDB QUERY`.
+
+use std::future::Future;
+use std::time::Duration;
+
+use mysql_async::prelude::*;
+use tokio_util::sync::CancellationToken;
+
+use super::step::StepCtx;
+use crate::db;
+use crate::error::Result;
+use crate::flavor::Flavor;
+
+/// How a cancellable DDL ended.
+pub(crate) enum Ran<T> {
+    /// It finished (well or not) without a cancel request.
+    Finished(T),
+    /// A cancel request came while it ran; `result` is how it ended after.
+    Cancelled {
+        /// The DDL's own result once cancelled (or once left, with detach).
+        result: T,
+        /// Whether the cancel reached the server.
+        ddl_cancelled: bool,
+        /// Whether the DDL was left to the server (`detach`).
+        detached: bool,
+    },
+}
+
+/// Sleeps `pause`; returns true when `cancel` fired first.
+pub(crate) async fn sleep(cancel: Option<&CancellationToken>, pause: Duration) -> bool {
+    match cancel {
+        None => {
+            tokio::time::sleep(pause).await;
+            false
+        }
+        Some(token) => tokio::select! {
+            () = token.cancelled() => true,
+            () = tokio::time::sleep(pause) => false,
+        },
+    }
+}
+
+/// Awaits `ddl` (running on connection `conn_id`); on a cancel request,
+/// cancels it on the server from a second connection (unless `detach`) and
+/// awaits its end. With `detach` the DDL is not awaited: it is left to the
+/// server and the run ends.
+pub(crate) async fn run_cancellable<F>(
+    ctx: &StepCtx<'_>,
+    conn_id: u32,
+    table: &str,
+    ddl: F,
+) -> Ran<Result<()>>
+where
+    F: Future<Output = Result<()>>,
+{
+    let Some(token) = ctx.opts.cancel.clone() else {
+        return Ran::Finished(ddl.await);
+    };
+    tokio::pin!(ddl);
+    tokio::select! {
+        r = &mut ddl => return Ran::Finished(r),
+        () = token.cancelled() => {}
+    }
+    if ctx.opts.detach {
+        return Ran::Cancelled {
+            result: Err(crate::error::Error::Usage("left to the server".into())),
+            ddl_cancelled: false,
+            detached: true,
+        };
+    }
+    let ddl_cancelled = kill(ctx, conn_id, table).await.is_ok();
+    let result = ddl.await;
+    Ran::Cancelled {
+        result,
+        ddl_cancelled,
+        detached: false,
+    }
+}
+
+/// Cancels the statement running on `conn_id` from a new connection.
+async fn kill(ctx: &StepCtx<'_>, conn_id: u32, table: &str) -> Result<()> {
+    let mut session = db::connect(ctx.target, ctx.opts.read_timeout).await?;
+    // The id is this run's own connection id (a number), never catalog text.
+    let result = match ctx.flavor {
+        Flavor::MySql | Flavor::MariaDb => {
+            session
+                .run("cancelling the running DDL (KILL QUERY)", |c| {
+                    c.query_drop(format!("KILL QUERY {conn_id}"))
+                })
+                .await
+        }
+        Flavor::TiDb => tidb_cancel(&mut session, ctx.schema, table, conn_id).await,
+    };
+    let _ = session.disconnect().await;
+    result
+}
+
+/// TiDB assumption (not runnable here): cancel the table's running or
+/// queued DDL job, then the statement waiting for it.
+async fn tidb_cancel(
+    session: &mut db::Session<'_>,
+    schema: &str,
+    table: &str,
+    conn_id: u32,
+) -> Result<()> {
+    let jobs: Vec<u64> = session
+        .run("finding the table's DDL job", |c| {
+            c.exec(
+                "SELECT JOB_ID FROM information_schema.DDL_JOBS WHERE TABLE_SCHEMA = ? \
+                 AND TABLE_NAME = ? AND STATE IN ('none', 'queueing', 'running')",
+                (schema, table),
+            )
+        })
+        .await?;
+    for job in jobs {
+        session
+            .run("cancelling the DDL job (ADMIN CANCEL DDL JOBS)", |c| {
+                c.query_drop(format!("ADMIN CANCEL DDL JOBS {job}"))
+            })
+            .await?;
+    }
+    session
+        .run("cancelling the running DDL (KILL TIDB QUERY)", |c| {
+            c.query_drop(format!("KILL TIDB QUERY {conn_id}"))
+        })
+        .await
+}
