@@ -298,3 +298,41 @@ impl Drop for TestDb {
         .join();
     }
 }
+
+/// Doubles the rows of the `Jobs` table of [`unindexed_jobs`] `times` times
+/// (2 more doublings: 1,048,576 rows).
+pub async fn double_jobs(db: &TestDb, times: usize) {
+    for _ in 0..times {
+        db.exec(&[
+            "INSERT INTO `Jobs` (`State`, `CreatedAt`) SELECT `State`, `CreatedAt` FROM `Jobs`",
+        ])
+        .await;
+    }
+}
+
+/// Waits (at most `within`) until a statement starting with `prefix` runs
+/// in the schema and returns its connection id, or panics naming what was
+/// awaited.
+pub async fn running_statement(db: &TestDb, prefix: &str, within: std::time::Duration) -> u64 {
+    let deadline = std::time::Instant::now() + within;
+    let mut conn = db.pool.get_conn().await.expect("connect");
+    loop {
+        let id: Option<u64> = conn
+            .exec_first(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE CONCAT(?, '%') \
+                 AND ID <> CONNECTION_ID() LIMIT 1",
+                (db.name.as_str(), prefix),
+            )
+            .await
+            .expect("read the processlist");
+        if let Some(id) = id {
+            return id;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no statement starting with `{prefix}` ran in `{}` within {within:?}",
+            db.name
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}

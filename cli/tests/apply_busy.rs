@@ -1,0 +1,389 @@
+//! `catalog apply` on a busy server, on a real MariaDB or MySQL:
+//!
+//! - the probe: a session holds `BEGIN; SELECT COUNT(*) FROM Jobs` for 12 s
+//!   while apply must add an index; an application read issued 1.5 s after
+//!   apply started is answered within 2.5 s, apply streams a line naming the
+//!   blocker while it waits, and converges once the transaction ends;
+//! - deferred: past `--busy-timeout` apply exits 4 with `stopped.kind` busy
+//!   and the blocker, the earlier step stays applied, the rerun resumes;
+//! - interrupts: SIGINT and SIGTERM during an ADD INDEX on 1,048,576 rows
+//!   cancel it on the server (exit 130 / 143), release the advisory lock,
+//!   and the rerun converges with the rows unchanged;
+//! - a lost connection: the DDL's connection is killed from the server
+//!   side mid-build; apply exits 3 saying the DDL may or may not have run;
+//!   the rerun converges with the rows unchanged.
+//!
+//! The tests run one at a time (they time a probe and kill statements).
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use common::TestDb;
+use mysql_async::prelude::*;
+use serde_json::Value;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const JOBS: &str = "table: Jobs
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
+  - { name: State, type: varchar(32), nullable: false }
+  - { name: CreatedAt, type: datetime(6), nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
+";
+
+/// A new table: its CREATE TABLE is step 1, before the index on `Jobs`.
+const AUDIT: &str = "table: Audit
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+primary_key: [Id]
+";
+
+const ROWS: [&str; 3] = ["Id", "State", "CreatedAt"];
+const INDEX_DDL: &str = "KEY `idx_jobs_state_created` (`State`,`CreatedAt`,`Id`)";
+
+fn catalog_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+/// `catalog [--format json] apply ARGS` with stdout and stderr piped.
+fn spawn_apply(dir: &Path, db: &TestDb, json: bool, args: &[&str]) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    cmd.env_remove("DATABASE_URL")
+        .env_remove("CATALOG_DIR")
+        .args(["--catalog", dir.to_str().unwrap()])
+        .args(["--database-url", &db.url()]);
+    if json {
+        cmd.args(["--format", "json"]);
+    }
+    cmd.arg("apply")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start catalog apply")
+}
+
+/// Collects a child's stdout lines as they come, with the time each came.
+#[derive(Clone)]
+struct Lines(Arc<Mutex<Vec<(Duration, String)>>>);
+
+impl Lines {
+    fn follow(child: &mut Child) -> Lines {
+        let lines = Lines(Arc::new(Mutex::new(Vec::new())));
+        let sink = lines.clone();
+        let out = child.stdout.take().unwrap();
+        let start = Instant::now();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                sink.0.lock().unwrap().push((start.elapsed(), line));
+            }
+        });
+        lines
+    }
+
+    fn text(&self) -> String {
+        let lines = self.0.lock().unwrap();
+        lines.iter().map(|(_, l)| format!("{l}\n")).collect()
+    }
+
+    /// Waits (at most `within`) for a line containing every part.
+    async fn wait_for(&self, parts: &[&str], within: Duration) -> String {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some((_, l)) = self
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|(_, l)| parts.iter().all(|p| l.contains(p)))
+            {
+                return l.clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no line with {parts:?} within {within:?}:\n{}",
+                self.text()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Waits (at most `within`) for the child to exit; its code and stderr.
+async fn finish(mut child: Child, within: Duration) -> (i32, String) {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            return (status.code().expect("exited, not killed"), err);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("apply did not finish within {within:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A finished JSON run: exit code and its one document.
+async fn finish_json(mut child: Child, within: Duration) -> (i32, Value) {
+    let mut out = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut s).unwrap();
+        s
+    });
+    let (code, err) = finish(child, within).await;
+    let stdout = reader.join().unwrap();
+    let doc = serde_json::from_slice(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}): {}\nstderr: {err}",
+            String::from_utf8_lossy(&stdout)
+        )
+    });
+    (code, doc)
+}
+
+async fn has_index(db: &TestDb) -> bool {
+    db.show_create("Jobs").await.contains(INDEX_DDL)
+}
+
+/// A session that holds the table: `BEGIN; SELECT COUNT(*) FROM Jobs`.
+async fn hold(db: &TestDb) -> (mysql_async::Conn, u64) {
+    let mut conn = db.pool.get_conn().await.unwrap();
+    conn.query_drop("BEGIN").await.unwrap();
+    let _: Option<u64> = conn.query_first("SELECT COUNT(*) FROM Jobs").await.unwrap();
+    let id = u64::from(conn.id());
+    (conn, id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
+    let _serial = serial();
+    let dir = catalog_dir("busy-probe", &[("jobs.yaml", JOBS)]);
+    let db = TestDb::new().await;
+    common::unindexed_jobs(&db).await;
+    let rows = db.checksum("Jobs", &ROWS).await;
+
+    let (mut holder, holder_id) = hold(&db).await;
+    let held_at = Instant::now();
+    let mut child = spawn_apply(&dir, &db, false, &[]);
+    let started = Instant::now();
+    let lines = Lines::follow(&mut child);
+
+    // The application's plain read, 1.5 s after apply started.
+    let mut app = db.pool.get_conn().await.unwrap();
+    tokio::time::sleep_until((started + Duration::from_millis(1500)).into()).await;
+    let asked = Instant::now();
+    let count: Option<u64> = app.query_first("SELECT COUNT(*) FROM Jobs").await.unwrap();
+    let answered = asked.elapsed();
+    assert_eq!(count, Some(262_144));
+    assert!(
+        answered <= Duration::from_millis(2500),
+        "the application read waited {answered:?}:\n{}",
+        lines.text()
+    );
+
+    // apply says who blocks while it waits, before the transaction ends.
+    let waiting = lines
+        .wait_for(
+            &["waiting", &format!("connection {holder_id} ")],
+            Duration::from_secs(11),
+        )
+        .await;
+    assert!(held_at.elapsed() < Duration::from_secs(12), "{waiting}");
+    assert!(
+        !has_index(&db).await,
+        "the ALTER ran under the open transaction"
+    );
+
+    tokio::time::sleep_until((held_at + Duration::from_secs(12)).into()).await;
+    holder.query_drop("COMMIT").await.unwrap();
+    let (code, err) = finish(child, Duration::from_secs(120)).await;
+    let out = lines.text();
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("step 1/1 add_index `Jobs`.`idx_jobs_state_created`: started"),
+        "{out}"
+    );
+    assert!(
+        out.contains("step 1/1 add_index `Jobs`.`idx_jobs_state_created`: applied"),
+        "{out}"
+    );
+    assert!(out.contains("converged"), "{out}");
+    assert!(has_index(&db).await);
+    assert_eq!(db.checksum("Jobs", &ROWS).await, rows);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() {
+    let _serial = serial();
+    let dir = catalog_dir(
+        "busy-deferred",
+        &[("jobs.yaml", JOBS), ("audit.yaml", AUDIT)],
+    );
+    let db = TestDb::new().await;
+    common::unindexed_jobs(&db).await;
+    let rows = db.checksum("Jobs", &ROWS).await;
+
+    let (mut holder, holder_id) = hold(&db).await;
+    let child = spawn_apply(&dir, &db, true, &["--busy-timeout", "3"]);
+    let (code, doc) = finish_json(child, Duration::from_secs(60)).await;
+    assert_eq!(code, 4, "{doc:#}");
+    assert_eq!(doc["converged"], false);
+    let stopped = &doc["stopped"];
+    assert_eq!(stopped["kind"], "busy", "{doc:#}");
+    assert_eq!(stopped["table"], "Jobs");
+    assert!(stopped["waited_ms"].as_u64().unwrap() >= 3000, "{doc:#}");
+    let blocker = stopped["blockers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["connection_id"] == holder_id)
+        .unwrap_or_else(|| panic!("the holder {holder_id} is named: {doc:#}"));
+    assert!(blocker["seconds"].as_u64().unwrap() >= 1, "{blocker}");
+    assert!(
+        blocker["user"].as_str().is_some_and(|u| !u.is_empty()),
+        "{blocker}"
+    );
+    let statuses: Vec<_> = doc["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {}",
+                s["kind"].as_str().unwrap(),
+                s["status"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        ["create_table applied", "add_index deferred"],
+        "{doc:#}"
+    );
+    assert!(!has_index(&db).await);
+    assert!(db
+        .show_create("Audit")
+        .await
+        .contains("CREATE TABLE `Audit`"));
+
+    holder.query_drop("COMMIT").await.unwrap();
+    let (code, doc) = finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(60)).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["steps"].as_array().unwrap().len(), 1, "{doc:#}");
+    assert_eq!(doc["steps"][0]["status"], "applied");
+    assert!(has_index(&db).await);
+    assert_eq!(db.checksum("Jobs", &ROWS).await, rows);
+}
+
+/// Whether the advisory lock of the schema is free (taken and released at once).
+async fn lock_is_free(db: &TestDb) -> bool {
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let name = schema_catalog::apply::lock_name(&db.name);
+    let got: Option<Option<i64>> = conn
+        .exec_first("SELECT GET_LOCK(?, 0)", (name.as_str(),))
+        .await
+        .unwrap();
+    conn.exec_drop("SELECT RELEASE_LOCK(?)", (name.as_str(),))
+        .await
+        .unwrap();
+    got.flatten() == Some(1)
+}
+
+/// A `Jobs` table of 1,048,576 rows, so that ADD INDEX runs long enough to
+/// be interrupted.
+async fn big_jobs() -> (TestDb, (u64, String)) {
+    let db = TestDb::new().await;
+    common::unindexed_jobs(&db).await;
+    common::double_jobs(&db, 2).await;
+    let rows = db.checksum("Jobs", &ROWS).await;
+    assert_eq!(rows.0, 1_048_576);
+    (db, rows)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
+    let _serial = serial();
+    let dir = catalog_dir("busy-signals", &[("jobs.yaml", JOBS)]);
+    let (db, rows) = big_jobs().await;
+
+    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+        let mut child = spawn_apply(&dir, &db, false, &[]);
+        let lines = Lines::follow(&mut child);
+        common::running_statement(&db, "ALTER TABLE", Duration::from_secs(30)).await;
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let (got, err) = finish(child, Duration::from_secs(60)).await;
+        assert_eq!(got, code, "{signal}: {}{err}", lines.text());
+        assert!(
+            err.contains("interrupted during `ALTER TABLE `Jobs` ADD INDEX")
+                && err.contains("the server cancelled it"),
+            "{signal}: {err}"
+        );
+        assert!(lines.text().contains("1. interrupted"), "{}", lines.text());
+        assert!(!has_index(&db).await, "{signal}: the build was cancelled");
+        assert!(
+            lock_is_free(&db).await,
+            "{signal}: the advisory lock was released"
+        );
+    }
+
+    let (code, doc) =
+        finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(120)).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["steps"][0]["status"], "applied");
+    assert!(has_index(&db).await);
+    assert_eq!(db.checksum("Jobs", &ROWS).await, rows);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
+    let _serial = serial();
+    let dir = catalog_dir("busy-lost", &[("jobs.yaml", JOBS)]);
+    let (db, rows) = big_jobs().await;
+
+    let child = spawn_apply(&dir, &db, true, &[]);
+    let ddl = common::running_statement(&db, "ALTER TABLE", Duration::from_secs(30)).await;
+    db.exec(&[&format!("KILL {ddl}")]).await;
+    let (code, doc) = finish_json(child, Duration::from_secs(60)).await;
+    assert_eq!(code, 3, "{doc:#}");
+    assert_eq!(doc["stopped"]["kind"], "failed", "{doc:#}");
+    let message = doc["stopped"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("may or may not have run") && message.contains("rerun apply"),
+        "{message}"
+    );
+
+    let (code, doc) =
+        finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(120)).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert!(has_index(&db).await);
+    assert_eq!(db.checksum("Jobs", &ROWS).await, rows);
+    let again = finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(60)).await;
+    assert_eq!(again.1["server_ddl_count"], 0, "{:#}", again.1);
+}
