@@ -21,18 +21,15 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::TestDb;
 use mysql_async::prelude::*;
 use serde_json::Value;
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
+/// One test at a time (a failed test does not poison it).
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 const JOBS: &str = "table: Jobs
 columns:
@@ -179,7 +176,7 @@ async fn hold(db: &TestDb) -> (mysql_async::Conn, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
-    let _serial = serial();
+    let _serial = SERIAL.lock().await;
     let dir = catalog_dir("busy-probe", &[("jobs.yaml", JOBS)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
@@ -237,7 +234,7 @@ async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() {
-    let _serial = serial();
+    let _serial = SERIAL.lock().await;
     let dir = catalog_dir(
         "busy-deferred",
         &[("jobs.yaml", JOBS), ("audit.yaml", AUDIT)],
@@ -325,7 +322,7 @@ async fn big_jobs() -> (TestDb, (u64, String)) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
-    let _serial = serial();
+    let _serial = SERIAL.lock().await;
     let dir = catalog_dir("busy-signals", &[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 
@@ -363,7 +360,7 @@ async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
-    let _serial = serial();
+    let _serial = SERIAL.lock().await;
     let dir = catalog_dir("busy-lost", &[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 

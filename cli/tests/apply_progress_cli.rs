@@ -1,5 +1,6 @@
-//! Progress shows on a terminal only: a pty run of `catalog apply` draws the
-//! step's spinner; a piped run and a JSON run print none of it.
+//! Progress on a terminal is a spinner; on a pipe it is one plain line per
+//! step as it starts and ends (no spinner, no carriage return); a JSON run
+//! prints none of it.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -88,7 +89,17 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(!all.contains("step 1/1") && !all.contains('\r'), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "step 1/1 add_index `Jobs`.`idx_jobs_state_created`: started",
+            "step 1/1 add_index `Jobs`.`idx_jobs_state_created`: applied"
+        ],
+        "{all}"
+    );
+    assert!(!all.contains('\r'), "{all}");
 
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
