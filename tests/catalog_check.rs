@@ -105,6 +105,13 @@ fixtures! {
     bad_consumer_name: "bad-consumer-name", 3, 0;
     no_tables: "no-tables", 2, 0;
     bad_default: "bad-default", 5, 0;
+    too_many_columns: "too-many-columns", 1, 0;
+    too_many_indexes: "too-many-indexes", 1, 0;
+    too_many_key_parts: "too-many-key-parts", 1, 0;
+    row_too_large: "row-too-large", 2, 0;
+    comment_too_long: "comment-too-long", 3, 0;
+    identifier_outside_bmp: "identifier-outside-bmp", 3, 0;
+    identifier_trailing_space: "identifier-trailing-space", 3, 0;
 }
 
 #[test]

@@ -11,6 +11,7 @@ use crate::model::Table;
 mod defaults;
 mod load;
 pub(crate) use defaults::default_problem;
+pub mod limits;
 mod raw;
 mod sink;
 mod table;

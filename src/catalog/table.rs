@@ -105,6 +105,7 @@ pub(super) fn build_table(
         required_by: raw.required_by,
     };
     table.normalize();
+    super::limits::lint(&table, sink);
     Some(table)
 }
 
