@@ -140,7 +140,7 @@ fn check_row_size(table: &Table, sink: &mut Sink) {
     if total <= MAX_ROW_BYTES {
         return;
     }
-    parts.sort_by(|a, b| b.0.cmp(&a.0));
+    parts.sort_by_key(|p| std::cmp::Reverse(p.0));
     let widest: Vec<String> = parts.into_iter().take(5).map(|(_, d)| d).collect();
     sink.error(
         None,
