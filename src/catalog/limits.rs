@@ -4,7 +4,8 @@
 //!
 //! - at most 1017 columns per table (InnoDB);
 //! - at most 64 secondary indexes per table;
-//! - at most 16 key parts per index (and primary key);
+//! - at most 16 key parts per index (and primary key): MySQL's limit;
+//!   MariaDB takes 32, but a catalog is meant for every flavor;
 //! - a row of at most 65,535 bytes counting every column's maximum in-row
 //!   size (per charset: `varchar(n)` is n × the charset's maximum bytes per
 //!   character + 1 or 2 length bytes; TEXT/BLOB/JSON count only their 9–12
@@ -99,7 +100,7 @@ fn check_name(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
             object,
             format!(
                 "the {what} name contains U+{:04X}, a character outside the Basic Multilingual \
-                 Plane; the server stores identifiers in utf8mb3 and refuses it",
+                 Plane; the server stores identifiers in utf8mb3: MariaDB refuses it, MySQL stores `?` in its place",
                 u32::from(c)
             ),
         );
