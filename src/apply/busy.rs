@@ -187,6 +187,9 @@ async fn mariadb_has_mdl_info(session: &mut Session<'_>) -> Result<bool> {
 }
 
 /// Columns, every query: id, user, host, command, seconds, holds, statement.
+/// Where metadata locks are visible, a holder idle in its transaction
+/// (`Sleep`) blocks whatever its age (it will not let go on its own); a
+/// running statement blocks once it is older than the threshold.
 const MYSQL_MDL: &str = "SELECT t.PROCESSLIST_ID, t.PROCESSLIST_USER, t.PROCESSLIST_HOST, \
      t.PROCESSLIST_COMMAND, \
      CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), \
@@ -197,7 +200,8 @@ const MYSQL_MDL: &str = "SELECT t.PROCESSLIST_ID, t.PROCESSLIST_USER, t.PROCESSL
      LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = t.PROCESSLIST_ID \
      WHERE m.OBJECT_TYPE = 'TABLE' AND m.OBJECT_SCHEMA = ? AND m.OBJECT_NAME = ? \
        AND m.LOCK_STATUS = 'GRANTED' AND t.PROCESSLIST_ID <> CONNECTION_ID() \
-       AND (TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR t.PROCESSLIST_TIME >= ?)";
+       AND (t.PROCESSLIST_COMMAND = 'Sleep' \
+            OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR t.PROCESSLIST_TIME >= ?)";
 
 const MARIADB_MDL: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
      CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
@@ -206,7 +210,7 @@ const MARIADB_MDL: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
      JOIN information_schema.PROCESSLIST p ON p.ID = m.THREAD_ID \
      LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
      WHERE m.TABLE_SCHEMA = ? AND m.TABLE_NAME = ? AND p.ID <> CONNECTION_ID() \
-       AND (TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR p.TIME >= ?)";
+       AND (p.COMMAND = 'Sleep' OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR p.TIME >= ?)";
 
 /// Without metadata-lock information: every transaction older than the
 /// threshold, and every statement on the schema running that long.
