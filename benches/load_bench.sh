@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Load benchmark of `catalog apply` on a busy table (issue 9). Rerunnable.
+#
+# Steady application traffic (4 writers: INSERT / UPDATE by id; 4 readers:
+# point SELECT / 100-row range COUNT) on a 1,048,576-row table while
+# `catalog apply --lock-wait 2` adds two nullable columns and an index,
+# once without and once with a transaction that holds the table open for
+# 8 s after apply starts. Prints, per pass, apply's wall time and the
+# application's statement count, p50 / p99 / max latency and errors during
+# the apply. Target: no error; max <= --lock-wait + 0.5 s = 2.5 s.
+#
+# It runs the load test (cli/tests/apply_load.rs) in release mode, so the
+# figures come from the same code the test suite asserts on.
+#
+# Usage: benches/load_bench.sh             (from the repo root)
+# Env:   RUNS (1): passes of both scenarios
+#        CATALOG_TEST_DATABASE_URL (mysql://root@127.0.0.1:3306); for MySQL
+#        use mysql://root@127.0.0.1:3307
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-1}
+cargo test --release -p schema-catalog-cli --test apply_load --no-run >&2
+for _ in $(seq "$RUNS"); do
+    cargo test --release -q -p schema-catalog-cli --test apply_load -- --nocapture --test-threads 1 2>&1 \
+        | grep '^load ' || { echo "load test failed; run it without the filter to see why" >&2; exit 1; }
+done
