@@ -31,15 +31,7 @@ use serde_json::Value;
 /// One test at a time (a failed test does not poison it).
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-const JOBS: &str = "table: Jobs
-columns:
-  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
-  - { name: State, type: varchar(32), nullable: false }
-  - { name: CreatedAt, type: datetime(6), nullable: false }
-primary_key: [Id]
-indexes:
-  - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
-";
+const JOBS: &str = common::UNINDEXED_JOBS_CATALOG;
 
 /// A new table: its CREATE TABLE is step 1, before the index on `Jobs`.
 const AUDIT: &str = "table: Audit

@@ -10,15 +10,7 @@ use std::process::Command;
 
 use common::TestDb;
 
-const CATALOG: &str = "table: Jobs
-columns:
-  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
-  - { name: State, type: varchar(32), nullable: false }
-  - { name: CreatedAt, type: datetime(6), nullable: false }
-primary_key: [Id]
-indexes:
-  - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
-";
+const CATALOG: &str = common::UNINDEXED_JOBS_CATALOG;
 
 fn catalog_dir(name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

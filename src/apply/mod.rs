@@ -199,9 +199,15 @@ async fn run(
             }
             Err(StepFailure { error, ddl_ran }) => {
                 let ddl_issued = earlier_ddl || ddl_ran;
+                let status = match &error {
+                    // Not started: the step is not a failure of its own.
+                    StepError::Busy { .. } => StepStatus::Deferred,
+                    StepError::Interrupted { .. } => StepStatus::Interrupted,
+                    _ => StepStatus::Failed,
+                };
                 report
                     .steps
-                    .push(step_report(step, step.sql.clone(), StepStatus::Failed, ms));
+                    .push(step_report(step, step.sql.clone(), status, ms));
                 report.outcome = match error {
                     StepError::Drift(problems) => {
                         let message = format!(
@@ -223,40 +229,21 @@ async fn run(
                         message,
                         ddl_issued,
                     },
-                    StepError::Busy { blockers, waited } => {
-                        // Not started: the step is not a failure of its own.
-                        report.steps.pop();
-                        report.steps.push(step_report(
-                            step,
-                            step.sql.clone(),
-                            StepStatus::Deferred,
-                            ms,
-                        ));
-                        Outcome::Deferred {
-                            table: step.change.table().to_string(),
-                            blockers,
-                            waited_ms: waited.as_millis() as u64,
-                        }
-                    }
+                    StepError::Busy { blockers, waited } => Outcome::Deferred {
+                        table: step.change.table().to_string(),
+                        blockers,
+                        waited_ms: waited.as_millis() as u64,
+                    },
                     StepError::Interrupted {
                         ddl_cancelled,
                         detached,
                         message,
-                    } => {
-                        report.steps.pop();
-                        report.steps.push(step_report(
-                            step,
-                            step.sql.clone(),
-                            StepStatus::Interrupted,
-                            ms,
-                        ));
-                        Outcome::Interrupted {
-                            step: Some(step_name(step)),
-                            ddl_cancelled,
-                            detached,
-                            message,
-                        }
-                    }
+                    } => Outcome::Interrupted {
+                        step: Some(step_name(step)),
+                        ddl_cancelled,
+                        detached,
+                        message,
+                    },
                     // The connection failed mid-run: the report still says
                     // what was done; the counter may be unreadable now.
                     StepError::Db(e) => Outcome::Stopped {

@@ -299,6 +299,18 @@ impl Drop for TestDb {
     }
 }
 
+/// The catalog of the [`unindexed_jobs`] table: its columns plus the one
+/// index it lacks, so that apply has one ADD INDEX step.
+pub const UNINDEXED_JOBS_CATALOG: &str = "table: Jobs
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
+  - { name: State, type: varchar(32), nullable: false }
+  - { name: CreatedAt, type: datetime(6), nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
+";
+
 /// Doubles the rows of the `Jobs` table of [`unindexed_jobs`] `times` times
 /// (2 more doublings: 1,048,576 rows).
 pub async fn double_jobs(db: &TestDb, times: usize) {
