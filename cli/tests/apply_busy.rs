@@ -376,3 +376,37 @@ async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
     let again = finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(60)).await;
     assert_eq!(again.1["server_ddl_count"], 0, "{:#}", again.1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_while_waiting_for_the_advisory_lock_ends_the_wait() {
+    let _serial = SERIAL.lock().await;
+    let dir = catalog_dir("busy-lock-wait", &[("jobs.yaml", JOBS)]);
+    let db = TestDb::new().await;
+    common::unindexed_jobs(&db).await;
+    let before = db.snapshot().await;
+    let mut other = db.pool.get_conn().await.unwrap();
+    let name = schema_catalog::apply::lock_name(&db.name);
+    let got: Option<i64> = other
+        .exec_first("SELECT GET_LOCK(?, 0)", (name.as_str(),))
+        .await
+        .unwrap();
+    assert_eq!(got, Some(1));
+
+    let child = spawn_apply(&dir, &db, false, &["--lock-timeout", "120"]);
+    common::running_statement(&db, "SELECT GET_LOCK", Duration::from_secs(30)).await;
+    let asked = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let (code, err) = finish(child, Duration::from_secs(30)).await;
+    assert_eq!(code, 143, "{err}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(err.contains("waiting for the advisory lock"), "{err}");
+    assert_eq!(db.snapshot().await, before);
+}

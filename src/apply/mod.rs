@@ -109,7 +109,37 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
     // user-level lock survives the implicit commits of DDL.
     let mut session = db::connect(target, opts.read_timeout).await?;
     let name = lock_name(&target.schema);
-    lock::acquire(&mut session, &name, opts.lock_timeout).await?;
+    let acquire = lock::acquire(&mut session, &name, opts.lock_timeout);
+    // An interrupt while waiting for another applier ends the wait.
+    let acquired = match &opts.cancel {
+        Some(token) => tokio::select! {
+            r = acquire => Some(r),
+            () = token.cancelled() => None,
+        },
+        None => Some(acquire.await),
+    };
+    match acquired {
+        Some(r) => r?,
+        None => {
+            let flavor = session.flavor();
+            let _ = session.disconnect().await;
+            return Ok(ApplyReport {
+                flavor,
+                lock: name,
+                steps: Vec::new(),
+                drift: Vec::new(),
+                unmanaged: Vec::new(),
+                server_ddl_count: (flavor != Flavor::TiDb).then_some(0),
+                outcome: Outcome::Interrupted {
+                    step: None,
+                    ddl_cancelled: false,
+                    detached: false,
+                    message: "interrupted while waiting for the advisory lock; nothing was done"
+                        .into(),
+                },
+            });
+        }
+    }
     // After the advisory lock: GET_LOCK's own wait is a SELECT that the
     // read budget would cut short.
     let result =
