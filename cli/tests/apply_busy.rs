@@ -272,6 +272,19 @@ async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() 
         ["create_table applied", "add_index deferred"],
         "{doc:#}"
     );
+    let deferred = &doc["steps"][1];
+    assert!(
+        deferred["waited_ms"].as_u64().unwrap() >= 3000,
+        "{deferred}"
+    );
+    assert!(
+        deferred["blocked_by"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["connection_id"] == holder_id),
+        "{deferred}"
+    );
     assert!(!has_index(&db).await);
     assert!(db
         .show_create("Audit")

@@ -164,7 +164,13 @@ pub(crate) async fn blockers(
         Flavor::TiDb => (
             "reading information_schema.CLUSTER_TRX",
             TIDB_TRX,
-            vec![schema.into(), table.into(), age.into()],
+            vec![
+                schema.into(),
+                table.into(),
+                age.into(),
+                schema.into(),
+                table.into(),
+            ],
         ),
     };
     let rows = session
@@ -226,14 +232,21 @@ const MARIADB_TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
             OR (p.DB = ? AND p.COMMAND = 'Query' AND p.TIME >= ?))";
 
 /// TiDB assumption (not runnable here): transactions that used the table,
-/// by table id, older than the threshold (`RELATED_TABLE_IDS`, v6.3+).
+/// by table id, older than the threshold (`RELATED_TABLE_IDS`, v6.3+), and
+/// the sessions a DDL job on the table already waits for
+/// (`mysql.tidb_mdl_view`, v6.3+; its QUERY is the DDL's, not the holder's,
+/// so no statement is shown for those).
 const TIDB_TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
      CAST(TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) AS UNSIGNED), 'open transaction', \
      x.CURRENT_SQL_DIGEST_TEXT \
      FROM information_schema.CLUSTER_TRX x \
      JOIN information_schema.TABLES t ON FIND_IN_SET(t.TIDB_TABLE_ID, x.RELATED_TABLE_IDS) \
      WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ? AND x.SESSION_ID <> CONNECTION_ID() \
-       AND TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) >= ?";
+       AND TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) >= ? \
+     UNION ALL \
+     SELECT v.SESSION_ID, '', '', 'blocking a DDL job', 0, \
+     'metadata lock a DDL job waits for', NULL \
+     FROM mysql.tidb_mdl_view v WHERE v.DB_NAME = ? AND v.TABLE_NAME = ?";
 
 fn text(row: &Row, i: usize) -> Option<String> {
     match row.as_ref(i)? {

@@ -28,7 +28,7 @@ use crate::flavor::Flavor;
 use crate::live::{diff_all, plan_live};
 use crate::model::Table;
 use crate::plan;
-use step::{run_step, StepCtx, StepError, StepFailure};
+use step::{run_step, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.
 #[derive(Clone)]
@@ -181,7 +181,7 @@ async fn run(
         report.steps = plan
             .steps
             .iter()
-            .map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0))
+            .map(|s| step_report(s, s.sql.clone(), StepStatus::Planned, 0, Waits::default()))
             .collect();
         report.outcome = Outcome::DryRun;
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
@@ -219,12 +219,13 @@ async fn run(
             total,
         };
         let started = Instant::now();
-        let result = run_step(&ctx, session, want, step).await;
+        let mut waits = Waits::default();
+        let result = run_step(&ctx, session, want, step, &mut waits).await;
         let ms = started.elapsed().as_millis() as u64;
         let earlier_ddl = report.steps.iter().any(|s| s.status == StepStatus::Applied);
         match result {
             Ok((status, sql)) => {
-                report.steps.push(step_report(step, sql, status, ms));
+                report.steps.push(step_report(step, sql, status, ms, waits));
                 ctx.emit(step, ProgressEvent::Finished(status));
             }
             Err(StepFailure { error, ddl_ran }) => {
@@ -237,7 +238,7 @@ async fn run(
                 };
                 report
                     .steps
-                    .push(step_report(step, step.sql.clone(), status, ms));
+                    .push(step_report(step, step.sql.clone(), status, ms, waits));
                 report.outcome = match error {
                     StepError::Drift(problems) => {
                         let message = format!(
@@ -317,8 +318,16 @@ fn step_name(step: &plan::Step) -> String {
     }
 }
 
-fn step_report(step: &plan::Step, sql: String, status: StepStatus, ms: u64) -> StepReport {
+fn step_report(
+    step: &plan::Step,
+    sql: String,
+    status: StepStatus,
+    ms: u64,
+    waits: Waits,
+) -> StepReport {
     StepReport {
+        waited_ms: waits.waited.as_millis() as u64,
+        blocked_by: waits.blockers,
         table: step.change.table().to_string(),
         kind: step.change.kind(),
         object: step.change.object().to_string(),

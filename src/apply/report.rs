@@ -41,6 +41,12 @@ pub struct StepReport {
     pub status: StepStatus,
     /// Wall time in milliseconds.
     pub ms: u64,
+    /// Of that, milliseconds spent waiting for a busy table (0: none).
+    pub waited_ms: u64,
+    /// Who held the table at the last look while the step waited (empty
+    /// when it did not wait, or only a lock wait ran out).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<Blocker>,
 }
 
 /// How the run ended.

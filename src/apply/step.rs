@@ -82,6 +82,15 @@ const QUERY_INTERRUPTED: [u16; 2] = [1317, 1969];
 /// 4031 idle disconnect, 1053 shutdown in progress).
 const CONNECTION_ENDED: [u16; 3] = [1927, 4031, 1053];
 
+/// How long a step waited for a busy table, and who held it last.
+#[derive(Default)]
+pub(crate) struct Waits {
+    /// Time spent waiting.
+    pub waited: Duration,
+    /// The blockers of the last look that found any.
+    pub blockers: Vec<Blocker>,
+}
+
 /// Context shared by the steps of one run.
 pub(crate) struct StepCtx<'a> {
     pub target: &'a Target,
@@ -108,6 +117,7 @@ pub(crate) async fn run_step(
     session: &mut Session<'_>,
     want: &Table,
     step: &Step,
+    waits: &mut Waits,
 ) -> Result<(StepStatus, String), StepFailure> {
     let started = Instant::now();
     let deadline = started + ctx.opts.busy_timeout;
@@ -164,6 +174,10 @@ pub(crate) async fn run_step(
             blockers
         };
         let now = Instant::now();
+        waits.waited = now - started;
+        if !blockers.is_empty() {
+            waits.blockers.clone_from(&blockers);
+        }
         if now >= deadline {
             return Err(StepError::Busy {
                 blockers,
