@@ -363,14 +363,21 @@ async fn kill_apply_at(dir: &CatalogDir, db: &TestDb, when: KillAt) -> String {
     let deadline = Instant::now() + Duration::from_secs(90);
     match when {
         KillAt::AddColumn => {
-            // A reader's open transaction holds a metadata lock on Jobs:
-            // the first ADD COLUMN waits in the server, observably.
+            // A reader's running statement holds a metadata lock on Jobs:
+            // the first ADD COLUMN waits in the server, observably. apply
+            // does not send an ALTER while a holder is idle in a transaction
+            // or has run for a second (`blocker_age`), so the holder is a
+            // statement younger than that when apply looks (apply reaches
+            // its look well within a second of starting).
             let mut reader = db.pool.get_conn().await.unwrap();
-            reader.query_drop("START TRANSACTION").await.unwrap();
-            reader
-                .query_drop("SELECT Id FROM Jobs ORDER BY Id LIMIT 1")
-                .await
-                .unwrap();
+            let reader_id = reader.id();
+            let reading = tokio::spawn(async move {
+                let _ = reader
+                    .query_drop("SELECT SLEEP(60) FROM Jobs ORDER BY Id LIMIT 1")
+                    .await;
+                reader
+            });
+            common::running_statement(db, "SELECT SLEEP(60)", Duration::from_secs(10)).await;
             let mut child = spawn_apply(dir, db, 120);
             let hit = loop {
                 let alters = running_alters(&mut watch, &db.name).await;
@@ -383,7 +390,11 @@ async fn kill_apply_at(dir: &CatalogDir, db: &TestDb, when: KillAt) -> String {
             };
             child.kill().unwrap();
             child.wait().unwrap();
-            reader.query_drop("ROLLBACK").await.unwrap();
+            watch
+                .query_drop(format!("KILL QUERY {reader_id}"))
+                .await
+                .unwrap();
+            drop(reading.await.unwrap());
             hit
         }
         KillAt::AddIndex => {
