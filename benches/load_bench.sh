@@ -12,12 +12,17 @@
 # It runs the load test (cli/tests/apply_load.rs) in release mode, so the
 # figures come from the same code the test suite asserts on.
 #
-# Usage: benches/load_bench.sh             (from the repo root)
-# Env:   RUNS (1): passes of both scenarios
-#        CATALOG_TEST_DATABASE_URL (mysql://root@127.0.0.1:3306); for MySQL
-#        use mysql://root@127.0.0.1:3307
+# Usage: benches/load_bench.sh [mysql://user@host:port]   (from the repo root)
+# Env:   BENCH_DATABASE_URL (mysql://root@127.0.0.1:3306; MySQL 9.7 here:
+#        mysql://root@127.0.0.1:3307), RUNS (1): passes of both scenarios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == mysql://* ]]; then BENCH_DATABASE_URL=$1; fi
+# shellcheck source=benches/common.sh
+. benches/common.sh
+bench_server
+export CATALOG_TEST_DATABASE_URL="mysql://$DB_USER${DB_PASS:+:$DB_PASS}@$DB_HOST:$DB_PORT"
+echo "server: $FLAVOR $SERVER_VERSION at $DB_HOST:$DB_PORT" >&2
 RUNS=${RUNS:-1}
 cargo test --release -p schema-catalog-cli --test apply_load --no-run >&2
 for _ in $(seq "$RUNS"); do
