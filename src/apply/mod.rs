@@ -122,9 +122,11 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
         Some(r) => r?,
         None => {
             let flavor = session.flavor();
+            let server = session.identity().clone();
             let _ = session.disconnect().await;
             return Ok(ApplyReport {
                 flavor,
+                server,
                 lock: name,
                 steps: Vec::new(),
                 drift: Vec::new(),

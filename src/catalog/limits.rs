@@ -11,10 +11,10 @@
 //!   character + 1 or 2 length bytes; TEXT/BLOB/JSON count only their 9–12
 //!   byte pointer) plus one byte per 8 nullable columns, the exact rule
 //!   behind the server's error 1118 (checked against both servers);
-//! - comments: table 2048, column and index 1024 characters;
-//! - identifiers without characters outside the Basic Multilingual Plane
-//!   (the server stores names in utf8mb3). Trailing spaces are refused with
-//!   the other identifier rules (`ident::invalid_ident_reason`).
+//! - comments: table 2048, column and index 1024 characters.
+//!
+//! Identifiers outside the Basic Multilingual Plane or ending in a space are
+//! refused with the other identifier rules (`ident::invalid_ident_reason`).
 
 use crate::collation;
 use crate::coltype::ColumnType;
@@ -37,13 +37,6 @@ pub const MAX_COMMENT: usize = 1024;
 
 /// Reports every server limit `table` exceeds.
 pub(super) fn lint(table: &Table, sink: &mut Sink) {
-    check_name(sink, None, "table", table.name.as_str());
-    for c in &table.columns {
-        check_name(sink, Some(column(c)), "column", c.name.as_str());
-    }
-    for i in &table.indexes {
-        check_name(sink, Some(index(i.name.as_str())), "index", i.name.as_str());
-    }
     if table.columns.len() > MAX_COLUMNS {
         sink.error(
             None,
@@ -92,19 +85,6 @@ fn index(name: &str) -> String {
 
 fn key_parts_message(parts: usize) -> String {
     format!("the key has {parts} parts; the server's limit is {MAX_KEY_PARTS} key parts per index")
-}
-
-fn check_name(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
-    if let Some(c) = name.chars().find(|c| u32::from(*c) > 0xFFFF) {
-        sink.error(
-            object,
-            format!(
-                "the {what} name contains U+{:04X}, a character outside the Basic Multilingual \
-                 Plane; the server stores identifiers in utf8mb3: MariaDB refuses it, MySQL stores `?` in its place",
-                u32::from(c)
-            ),
-        );
-    }
 }
 
 /// Bytes `column` counts toward the row-size limit, or `None` for a type
