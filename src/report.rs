@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::apply::{ApplyReport, Outcome, StepReport};
+use crate::apply::{ApplyReport, Outcome, StepReport, Stopped};
 use crate::catalog::{self, CheckReport};
 use crate::diff::Problem;
 use crate::flavor::Flavor;
@@ -139,8 +139,9 @@ pub struct ApplyDoc {
     /// DDL statements the run's session executed, as the server counts them
     /// (not on TiDB).
     pub server_ddl_count: Option<u64>,
-    /// Why the run stopped, when it did.
-    pub stopped: Option<String>,
+    /// Why the run stopped, when it did: `kind` busy (exit 4: a table
+    /// stayed busy; the blockers), interrupted (SIGINT/SIGTERM) or failed.
+    pub stopped: Option<Stopped>,
 }
 
 impl From<&ApplyReport> for ApplyDoc {
@@ -155,10 +156,7 @@ impl From<&ApplyReport> for ApplyDoc {
             drift: r.drift.clone(),
             unmanaged: r.unmanaged.clone(),
             server_ddl_count: r.server_ddl_count,
-            stopped: match &r.outcome {
-                Outcome::Stopped { message, .. } => Some(message.clone()),
-                _ => None,
-            },
+            stopped: r.stopped(),
         }
     }
 }

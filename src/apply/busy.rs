@@ -42,7 +42,7 @@ use crate::flavor::Flavor;
 pub const STATEMENT_CHARS: usize = 120;
 
 /// A session that holds (or may hold) the table a step must alter.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Blocker {
     /// Server connection id (`KILL <id>` ends it).
     pub connection_id: u64,

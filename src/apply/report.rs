@@ -45,7 +45,6 @@ pub struct StepReport {
     pub waited_ms: u64,
     /// Who held the table at the last look while the step waited (empty
     /// when it did not wait, or only a lock wait ran out).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<Blocker>,
 }
 
@@ -93,7 +92,7 @@ pub enum Outcome {
 }
 
 /// Why a run stopped, as the JSON report's `stopped` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Stopped {
     /// The table stayed busy for the whole budget (exit 4).
