@@ -115,6 +115,17 @@ pub enum Error {
         /// The full verify report.
         report: Box<crate::verify::VerifyReport>,
     },
+    /// Inspection met something the model cannot represent (an unknown
+    /// EXTRA word such as `INVISIBLE`): the table is refused, not misread.
+    #[error("table `{table}`: {object}: {what}; refusing to read the table rather than ignore it")]
+    UnknownShape {
+        /// Table.
+        table: String,
+        /// Object (`column `X``).
+        object: String,
+        /// What was not understood.
+        what: String,
+    },
     /// Apply stopped: a step failed or new drift appeared mid-run.
     #[error("apply stopped at table `{table}`, {object}: {message}")]
     ApplyStopped {

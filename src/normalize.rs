@@ -178,13 +178,46 @@ pub fn charset_and_collation(
     (charset, collation)
 }
 
-/// A whole `COLUMNS` row to a [`Column`].
-pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Column {
+/// The EXTRA words this model represents (`on update <expr>` aside).
+const KNOWN_EXTRA: [&str; 6] = [
+    "auto_increment",
+    "DEFAULT_GENERATED",
+    "VIRTUAL",
+    "STORED",
+    "PERSISTENT",
+    "GENERATED",
+];
+
+/// The first EXTRA word the model does not represent (MySQL / MariaDB
+/// `INVISIBLE`, anything a later server adds), if any. Everything after
+/// `on update` is its expression, read by [`on_update`].
+pub fn unknown_extra(extra: &str) -> Option<String> {
+    let lower = extra.to_ascii_lowercase();
+    let words = match lower.find("on update ") {
+        Some(at) => &extra[..at],
+        None => extra,
+    };
+    words
+        .split_whitespace()
+        .find(|w| !KNOWN_EXTRA.iter().any(|k| k.eq_ignore_ascii_case(w)))
+        .map(str::to_string)
+}
+
+/// A whole `COLUMNS` row to a [`Column`]. Fails closed, with the word, on an
+/// EXTRA word the model does not represent: such a column would otherwise
+/// read as something it is not.
+pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Result<Column, String> {
+    if let Some(word) = unknown_extra(&raw.extra) {
+        return Err(format!(
+            "EXTRA `{}` has the word `{word}`, which this version cannot represent",
+            raw.extra.trim()
+        ));
+    }
     let json_checked = is_json_checked(&raw.name, check_clauses);
     let ty = column_type(flavor, &raw.column_type, json_checked);
     let (charset, collation) =
         charset_and_collation(&ty, raw.charset.as_deref(), raw.collation.as_deref());
-    Column {
+    Ok(Column {
         name: Ident::new(raw.name.clone()),
         default: column_default(flavor, raw.default.as_deref(), &raw.extra, &ty),
         nullable: is_nullable(&raw.is_nullable),
@@ -196,7 +229,7 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Colu
         comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
         required_by: Vec::new(),
         ty,
-    }
+    })
 }
 
 /// INDEX_TYPE to an index kind.
@@ -328,7 +361,7 @@ mod tests {
             collation: Some("utf8mb4_bin".into()),
             ..RawColumn::default()
         };
-        let col = column(Flavor::MariaDb, &raw, &checks);
+        let col = column(Flavor::MariaDb, &raw, &checks).unwrap();
         assert_eq!(col.ty, ColumnType::Json);
         assert_eq!((col.charset, col.collation), (None, None));
         assert_eq!(col.default, None);
@@ -497,6 +530,37 @@ mod tests {
             None
         );
         assert_eq!(generation("", None), None);
+    }
+
+    #[test]
+    fn unknown_extra_words_fail_closed() {
+        for known in [
+            "",
+            "auto_increment",
+            "DEFAULT_GENERATED",
+            "DEFAULT_GENERATED on update CURRENT_TIMESTAMP(6)",
+            "on update current_timestamp(6)",
+            "VIRTUAL GENERATED",
+            "STORED GENERATED",
+            "PERSISTENT",
+        ] {
+            assert_eq!(unknown_extra(known), None, "{known}");
+        }
+        assert_eq!(unknown_extra("INVISIBLE").as_deref(), Some("INVISIBLE"));
+        assert_eq!(
+            unknown_extra("DEFAULT_GENERATED INVISIBLE").as_deref(),
+            Some("INVISIBLE")
+        );
+        assert_eq!(unknown_extra("auto_random").as_deref(), Some("auto_random"));
+        let raw = RawColumn {
+            name: "c".into(),
+            column_type: "int".into(),
+            is_nullable: "YES".into(),
+            extra: "INVISIBLE".into(),
+            ..RawColumn::default()
+        };
+        let err = column(Flavor::MySql, &raw, &[]).unwrap_err();
+        assert!(err.contains("`INVISIBLE`"), "{err}");
     }
 
     fn row(index: &str, seq: u64, column: &str) -> RawIndexRow {

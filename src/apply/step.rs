@@ -72,8 +72,10 @@ impl<E: Into<StepError>> From<E> for StepFailure {
 
 /// Server errors that mean "a concurrent actor created it first".
 const ALREADY_EXISTS: [u16; 3] = [1050, 1060, 1061];
-/// Server errors that mean "this cannot be done without locking".
-const NOT_ONLINE: [u16; 2] = [1845, 1846];
+/// Server errors that mean "not with this algorithm": 1845/1846 (the
+/// algorithm or lock is not supported for the change) and MySQL's 4092 (the
+/// table has used up its instant row versions; INPLACE still works online).
+const NOT_ONLINE: [u16; 3] = [1845, 1846, 4092];
 /// Lock wait timeout: the metadata lock was not granted within `lock_wait_timeout`.
 const LOCK_WAIT_TIMEOUT: u16 = 1205;
 /// The statement was cancelled (KILL QUERY; MariaDB max_statement_time 1969).

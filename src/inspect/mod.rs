@@ -197,7 +197,14 @@ async fn read(
                     .into_iter()
                     .map(|row| {
                         let r = RowReader::slotted(row, &what, COLUMN_FIELDS);
-                        Ok(normalize::column(flavor, &raw_column(&r)?, &h.checks))
+                        let raw = raw_column(&r)?;
+                        normalize::column(flavor, &raw, &h.checks).map_err(|what| {
+                            crate::Error::UnknownShape {
+                                table: h.name.clone(),
+                                object: format!("column `{}`", raw.name),
+                                what,
+                            }
+                        })
                     })
                     .collect::<Result<Vec<Column>>>()?;
                 let (primary_key, indexes) = normalize::indexes(&index_rows);

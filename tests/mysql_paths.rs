@@ -1,0 +1,379 @@
+//! MySQL-family behaviours proven live on each server: hidden and unknown
+//! column attributes fail closed, functional and descending key parts are
+//! drift, expression defaults converge, `CURRENT_TIMESTAMP` precision as the
+//! server enforces it, INSTANT ADD COLUMN at MySQL's row-version limit, and a
+//! password login over plain TCP. A test that only means something on one
+//! flavor says so in its name and prints why it does nothing on the other.
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestDb;
+use mysql_async::prelude::*;
+use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::catalog;
+use schema_catalog::db;
+use schema_catalog::diff::ProblemKind;
+use schema_catalog::inspect::inspect_table;
+use schema_catalog::verify::verify;
+use schema_catalog::{Error, Flavor};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A catalog directory holding `files` (name, YAML).
+fn catalog_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("catalog-mysql-paths-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+async fn session(db: &TestDb) -> db::Session {
+    db::connect(&db::parse_url(&db.url()).unwrap(), TIMEOUT)
+        .await
+        .expect("connect")
+}
+
+const T_YAML: &str = "table: t
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+  - { name: State, type: varchar(32) }
+primary_key: [Id]
+indexes:
+  - { name: idx_state, columns: [State] }
+";
+
+/// The catalog table `t`, and verify's problems against the live schema.
+async fn verify_t(db: &TestDb) -> Vec<(String, ProblemKind)> {
+    let cat = catalog::load(&catalog_dir("t", &[("t.yaml", T_YAML)])).unwrap();
+    let mut s = session(db).await;
+    let r = verify(&mut s, &db.name, &cat, None).await.unwrap();
+    r.problems
+        .iter()
+        .map(|p| (p.object.clone(), p.kind))
+        .collect()
+}
+
+const T_DDL: &str = "CREATE TABLE t (Id bigint unsigned NOT NULL, \
+    State varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL, PRIMARY KEY (Id)";
+
+#[tokio::test]
+async fn invisible_column_fails_inspection_closed() {
+    // MySQL 8.0.23+ and MariaDB 10.3+ both have INVISIBLE columns; the model
+    // has no such attribute, so the table is refused instead of misread.
+    let db = TestDb::new().await;
+    db.exec(&[
+        &format!("{T_DDL}, KEY idx_state (State)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"),
+        "ALTER TABLE t ADD COLUMN Secret int NULL INVISIBLE",
+    ])
+    .await;
+    let before = db.snapshot().await;
+    let mut s = session(&db).await;
+    let err = inspect_table(&mut s, &db.name, "t").await.unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::UnknownShape { .. }), "{err:?}");
+    assert!(
+        text.contains("table `t`")
+            && text.contains("column `Secret`")
+            && text.contains("INVISIBLE"),
+        "{text}"
+    );
+    // apply refuses with the same error and issues no DDL
+    let cat = catalog::load(&catalog_dir("inv", &[("t.yaml", T_YAML)])).unwrap();
+    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let err = apply::apply(
+        &db::parse_url(&db.url()).unwrap(),
+        &tables,
+        &ApplyOptions::default(),
+    )
+    .await
+    .expect_err("apply refuses a table it cannot read");
+    assert!(err.to_string().contains("INVISIBLE"), "{err}");
+    assert_eq!(db.snapshot().await, before);
+}
+
+#[tokio::test]
+async fn descending_key_part_is_drift() {
+    // MySQL 8 and MariaDB 10.8+ store DESC key parts (STATISTICS.COLLATION = 'D').
+    let db = TestDb::new().await;
+    db.exec(&[&format!(
+        "{T_DDL}, KEY idx_state (State DESC)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    )])
+    .await;
+    assert_eq!(
+        verify_t(&db).await,
+        [("idx_state".to_string(), ProblemKind::IndexOrder)]
+    );
+}
+
+#[tokio::test]
+async fn mysql_only_functional_key_part_is_drift() {
+    let db = TestDb::new().await;
+    if db.flavor != Flavor::MySql {
+        eprintln!(
+            "{} has no functional key parts (a MySQL 8.0.13+ feature): nothing to run",
+            db.version
+        );
+        return;
+    }
+    db.exec(&[&format!(
+        "{T_DDL}, KEY idx_state ((lower(State)))) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    )])
+    .await;
+    assert_eq!(
+        verify_t(&db).await,
+        [("idx_state".to_string(), ProblemKind::IndexExpression)]
+    );
+}
+
+const EXPR_YAML: &str = "table: e
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+  - { name: Tag, type: varchar(20), default: \"(concat('a', 'b'))\" }
+primary_key: [Id]
+";
+
+#[tokio::test]
+async fn expression_default_converges_and_reads_back_equal() {
+    // MySQL reports it as concat(_utf8mb4\'a\',_utf8mb4\'b\'), MariaDB as
+    // concat('a','b'): both must equal the catalog's spelling.
+    let db = TestDb::new().await;
+    let cat = catalog::load(&catalog_dir("expr", &[("e.yaml", EXPR_YAML)])).unwrap();
+    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let target = db::parse_url(&db.url()).unwrap();
+    let first = apply::apply(&target, &tables, &ApplyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(first.outcome, Outcome::Converged, "{first:#?}");
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let raw: Option<String> = conn
+        .exec_first(
+            "SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'e' AND COLUMN_NAME = 'Tag'",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    eprintln!("{} reports the default as {raw:?}", db.flavor);
+    drop(conn);
+    let again = apply::apply(&target, &tables, &ApplyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(again.outcome, Outcome::Converged);
+    assert!(
+        again.steps.is_empty(),
+        "second apply is a no-op: {:#?}",
+        again.steps
+    );
+    assert_eq!(again.server_ddl_count, Some(0));
+    let mut s = session(&db).await;
+    let v = verify(&mut s, &db.name, &cat, None).await.unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+}
+
+/// `CURRENT_TIMESTAMP(p)` on a `datetime(f)`: the lint refuses exactly the
+/// pairs MySQL refuses (error 1067: p must equal f), which MariaDB accepts
+/// (a catalog must apply on every flavor), and every pair it accepts reads
+/// back as declared on each server.
+#[tokio::test]
+async fn current_timestamp_precision_lint_matches_the_server() {
+    let db = TestDb::new().await;
+    let mut s = session(&db).await;
+    for f in [0u8, 3, 6] {
+        for p in [0u8, 3, 6] {
+            let def = if p == 0 {
+                "CURRENT_TIMESTAMP".to_string()
+            } else {
+                format!("CURRENT_TIMESTAMP({p})")
+            };
+            let yaml = format!(
+                "table: c{f}{p}\ncolumns:\n  - {{ name: Id, type: int, nullable: false }}\n  - {{ name: At, type: datetime({f}), default: \"{def}\" }}\nprimary_key: [Id]\n"
+            );
+            let report = catalog::check(&catalog_dir(&format!("ts{f}{p}"), &[("c.yaml", &yaml)]));
+            let lint_refuses = report.catalog.is_none();
+            let table = format!("c{f}{p}");
+            let created = {
+                let mut conn = db.pool.get_conn().await.unwrap();
+                conn.query_drop(format!(
+                    "CREATE TABLE `{table}` (Id int NOT NULL PRIMARY KEY, At datetime({f}) NULL DEFAULT {def})"
+                ))
+                .await
+            };
+            let reads_back_as_declared = match &created {
+                Err(mysql_async::Error::Server(e)) => {
+                    assert_eq!(e.code, 1067, "{table}: {e}");
+                    false
+                }
+                Err(e) => panic!("{table}: {e}"),
+                Ok(()) => {
+                    let t = inspect_table(&mut s, &db.name, &table)
+                        .await
+                        .unwrap()
+                        .unwrap();
+                    let at = t.column(&"At".into()).unwrap();
+                    at.default == Some(schema_catalog::DefaultValue::CurrentTimestamp(p))
+                }
+            };
+            eprintln!(
+                "{}: datetime({f}) DEFAULT {def}: server {}, lint {}",
+                db.flavor,
+                match created {
+                    Ok(()) => "accepts",
+                    Err(_) => "refuses",
+                },
+                if lint_refuses { "refuses" } else { "accepts" }
+            );
+            assert!(
+                lint_refuses || reads_back_as_declared,
+                "the lint accepts datetime({f}) DEFAULT {def}, which {} does not keep",
+                db.flavor
+            );
+            if db.flavor == Flavor::MySql {
+                // The strictest flavor: the lint is exactly MySQL's rule.
+                assert_eq!(
+                    created.is_err(),
+                    lint_refuses,
+                    "MySQL refuses exactly what the lint refuses: datetime({f}) DEFAULT {def}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn mysql_only_instant_add_column_at_the_row_version_limit_falls_back_to_inplace() {
+    let db = TestDb::new().await;
+    if db.flavor != Flavor::MySql {
+        eprintln!(
+            "{} has no instant row-version limit (MySQL error 4092): nothing to run",
+            db.version
+        );
+        return;
+    }
+    db.exec(&[
+        "CREATE TABLE r (Id bigint unsigned NOT NULL, A int NULL, PRIMARY KEY (Id)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "INSERT INTO r VALUES (1, 10), (2, 20), (3, NULL)",
+    ])
+    .await;
+    // Spend the row versions: instant ADD COLUMNs until the server refuses with 4092.
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let mut added = 0;
+    loop {
+        assert!(added < 1000, "no 4092 after {added} instant ADD COLUMNs");
+        match conn
+            .query_drop(format!(
+                "ALTER TABLE r ADD COLUMN Pad{added} int NULL, ALGORITHM=INSTANT"
+            ))
+            .await
+        {
+            Ok(()) => added += 1,
+            Err(mysql_async::Error::Server(e)) if e.code == 4092 => break,
+            Err(e) => panic!("after {added}: {e}"),
+        }
+    }
+    let versions: u64 = conn
+        .exec_first(
+            "SELECT TOTAL_ROW_VERSIONS FROM information_schema.INNODB_TABLES WHERE NAME = ?",
+            (format!("{}/r", db.name),),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    eprintln!("4092 after {added} instant ADD COLUMNs; TOTAL_ROW_VERSIONS = {versions}");
+    drop(conn);
+    let before = db.checksum("r", &["Id", "A"]).await;
+    let yaml = "table: r
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+  - { name: A, type: int }
+  - { name: Late, type: varchar(16) }
+primary_key: [Id]
+";
+    let cat = catalog::load(&catalog_dir("rowver", &[("r.yaml", yaml)])).unwrap();
+    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let report = apply::apply(
+        &db::parse_url(&db.url()).unwrap(),
+        &tables,
+        &ApplyOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert_eq!(report.steps.len(), 1);
+    let step = &report.steps[0];
+    assert_eq!(step.status, StepStatus::Applied);
+    assert!(
+        step.sql.ends_with("ALGORITHM=INPLACE, LOCK=NONE"),
+        "{}",
+        step.sql
+    );
+    assert_eq!(
+        db.checksum("r", &["Id", "A"]).await,
+        before,
+        "rows unchanged"
+    );
+    let t = inspect_table(&mut session(&db).await, &db.name, "r")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(t.column(&"Late".into()).is_some_and(|c| c.nullable));
+}
+
+#[tokio::test]
+async fn password_login_over_plain_tcp_works() {
+    // MySQL: caching_sha2_password, its cache flushed so the login takes the
+    // full exchange (RSA key from the server, no TLS). MariaDB: mysql_native_password.
+    let db = TestDb::new().await;
+    let user = format!("sc_pw_{}", &db.name[5..]);
+    let password = "Pl41n-TCP-pw";
+    let plugin = match db.flavor {
+        Flavor::MySql => "caching_sha2_password",
+        _ => "mysql_native_password",
+    };
+    let create = match db.flavor {
+        Flavor::MySql => format!(
+            "CREATE USER '{user}'@'%' IDENTIFIED WITH caching_sha2_password BY '{password}'"
+        ),
+        _ => format!("CREATE USER '{user}'@'%' IDENTIFIED BY '{password}'"),
+    };
+    db.exec(&[
+        &create,
+        &format!("GRANT ALL ON `{}`.* TO '{user}'@'%'", db.name),
+        "FLUSH PRIVILEGES",
+    ])
+    .await;
+    let url = format!(
+        "mysql://{user}:{password}@{}/{}",
+        common::host_port(),
+        db.name
+    );
+    let connected = db::connect(&db::parse_url(&url).unwrap(), TIMEOUT).await;
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let stored: Option<String> = conn
+        .exec_first(
+            "SELECT plugin FROM mysql.user WHERE User = ?",
+            (user.as_str(),),
+        )
+        .await
+        .unwrap();
+    conn.query_drop(format!("DROP USER '{user}'@'%'"))
+        .await
+        .unwrap();
+    assert_eq!(stored.as_deref(), Some(plugin));
+    let mut s = connected.unwrap_or_else(|e| panic!("{plugin} login over plain TCP: {e}"));
+    assert_eq!(s.flavor(), db.flavor);
+    let tls: Option<(String, String)> = s
+        .conn()
+        .query_first("SHOW SESSION STATUS LIKE 'Ssl_cipher'")
+        .await
+        .unwrap();
+    assert_eq!(
+        tls.map(|t| t.1).as_deref(),
+        Some(""),
+        "the session is not TLS"
+    );
+}
