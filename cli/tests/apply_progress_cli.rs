@@ -54,11 +54,27 @@ fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
     )
 }
 
+/// The first `N%` (N = 0..=100) the terminal received.
+fn first_percent(screen: &str) -> Option<u32> {
+    screen.match_indices('%').find_map(|(at, _)| {
+        let digits: String = screen[..at]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        digits.parse().ok().filter(|n| *n <= 100)
+    })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_shows_progress_pipe_and_json_do_not() {
     let dir = catalog_dir("progress-cli");
 
     let db = TestDb::new().await;
+    common::enable_stage_progress(&db).await;
     common::unindexed_jobs(&db).await;
     let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), false));
     assert_eq!(code, Some(0), "{screen}");
@@ -66,6 +82,12 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
         screen.contains("step 1/1 add_index `Jobs`.`idx_jobs_state_created`"),
         "{screen}"
     );
+    if db.flavor == schema_catalog::Flavor::MySql {
+        // performance_schema stage progress, drawn as a percent.
+        let percent = first_percent(&screen);
+        assert!(percent.is_some(), "no percent on the terminal: {screen}");
+        eprintln!("terminal showed {}%", percent.unwrap());
+    }
 
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;

@@ -256,6 +256,23 @@ impl TestDb {
     }
 }
 
+/// On MySQL, turns on what ADD INDEX progress reads: the `stage/innodb/alter%`
+/// instruments (on by default) and the `events_stages_current` consumer (off
+/// by default). Server-global, as on any server: `scripts/mysql-server` also
+/// starts mysqld with them on. Apply itself never changes server settings.
+pub async fn enable_stage_progress(db: &TestDb) {
+    if db.flavor != Flavor::MySql {
+        return;
+    }
+    db.exec(&[
+        "UPDATE performance_schema.setup_instruments SET ENABLED = 'YES', TIMED = 'YES' \
+         WHERE NAME LIKE 'stage/innodb/alter%'",
+        "UPDATE performance_schema.setup_consumers SET ENABLED = 'YES' \
+         WHERE NAME = 'events_stages_current'",
+    ])
+    .await;
+}
+
 /// A legacy `Jobs` table (Id, State, CreatedAt; no secondary index) with
 /// 262,144 rows, so that an ADD INDEX on it takes a measurable while.
 pub async fn unindexed_jobs(db: &TestDb) {
