@@ -353,6 +353,10 @@ fn connect_error(target: &Target, e: mysql_async::Error) -> Error {
              check the user name, or give the user caching_sha2_password or mysql_native_password",
             target.url.user().unwrap_or("")
         ),
+        // rustls reports a refused certificate as InvalidData on the socket.
+        E::Io(mysql_async::IoError::Io(io)) if io.kind() == std::io::ErrorKind::InvalidData => {
+            format!("TLS handshake failed: {io}")
+        }
         E::Io(mysql_async::IoError::Io(io)) => format!("server unreachable: {io}"),
         E::Io(tls) => format!("TLS handshake failed: {tls}"),
         other => other.to_string(),

@@ -377,3 +377,45 @@ async fn password_login_over_plain_tcp_works() {
         "the session is not TLS"
     );
 }
+
+#[tokio::test]
+async fn tls_login_works_or_fails_with_one_clear_line() {
+    // MySQL 9.7 has TLS on with a self-signed certificate; this MariaDB has
+    // none. Either way a TLS URL never panics and never silently goes plain.
+    let db = TestDb::new().await;
+    let base = format!("{}/{}", common::server_url(), db.name);
+    let strict = db::connect(
+        &db::parse_url(&format!("{base}?require_ssl=true")).unwrap(),
+        TIMEOUT,
+    )
+    .await;
+    let relaxed = db::connect(
+        &db::parse_url(&format!("{base}?require_ssl=true&verify_ca=false")).unwrap(),
+        TIMEOUT,
+    )
+    .await;
+    match db.flavor {
+        Flavor::MySql => {
+            let err = strict.expect_err("a self-signed certificate is refused");
+            assert!(err.to_string().contains("TLS handshake failed"), "{err}");
+            let mut s = relaxed.unwrap_or_else(|e| panic!("TLS with verify_ca=false: {e}"));
+            let cipher: Option<(String, String)> = s
+                .conn()
+                .query_first("SHOW SESSION STATUS LIKE 'Ssl_cipher'")
+                .await
+                .unwrap();
+            assert!(
+                cipher.is_some_and(|c| !c.1.is_empty()),
+                "the session is TLS"
+            );
+        }
+        _ => {
+            for r in [strict, relaxed] {
+                let err = r.expect_err("no TLS on this server");
+                let text = err.to_string();
+                assert!(matches!(err, Error::Connect { .. }), "{err:?}");
+                assert!(text.contains("SSL") && !text.contains('\n'), "{text}");
+            }
+        }
+    }
+}
