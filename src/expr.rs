@@ -19,7 +19,14 @@ pub fn canonical(text: &str) -> String {
 fn rendered(text: &str) -> Option<String> {
     let dialect = MySqlDialect {};
     let tokens = Tokenizer::new(&dialect, text).tokenize().ok()?;
-    let tokens = without_introducers(tokens);
+    // A default that is only an introduced string (`(_utf8mb4'{}')`) keeps
+    // its introducer: without it, it would read as a literal default, which
+    // is another thing (refused on json, for one).
+    let tokens = if is_one_introduced_string(&tokens) {
+        tokens
+    } else {
+        without_introducers(tokens)
+    };
     let mut parser = Parser::new(&dialect).with_tokens(tokens);
     let mut expr = parser.parse_expr().ok()?;
     if parser.peek_token().token != Token::EOF {
@@ -31,20 +38,32 @@ fn rendered(text: &str) -> Option<String> {
     Some(expr.to_string())
 }
 
+fn is_introducer(t: &Token) -> bool {
+    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('_') && w.value.len() > 1)
+}
+
+fn is_string(t: &Token) -> bool {
+    matches!(
+        t,
+        Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_)
+    )
+}
+
+/// `_charset'text'`, possibly in parentheses, and nothing else.
+fn is_one_introduced_string(tokens: &[Token]) -> bool {
+    let core: Vec<&Token> = tokens
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_) | Token::LParen | Token::RParen))
+        .collect();
+    matches!(core.as_slice(), [a, b] if is_introducer(a) && is_string(b))
+}
+
 /// Drops a `_charset` word written right before a string literal.
 fn without_introducers(tokens: Vec<Token>) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut it = tokens.into_iter().peekable();
     while let Some(t) = it.next() {
-        let introducer = matches!(&t, Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('_') && w.value.len() > 1)
-            && matches!(
-                it.peek(),
-                Some(
-                    Token::SingleQuotedString(_)
-                        | Token::DoubleQuotedString(_)
-                        | Token::HexStringLiteral(_)
-                )
-            );
+        let introducer = is_introducer(&t) && it.peek().is_some_and(is_string);
         if !introducer {
             out.push(t);
         }
@@ -89,6 +108,12 @@ mod tests {
         assert_eq!(canonical("(`d` + 1)"), canonical("`d` + 1"));
         assert_eq!(canonical("(1) + (2)"), "(1) + (2)");
         assert_eq!(canonical("json_array()"), "json_array()");
+        // Only an introduced string: kept, or it would read as a literal.
+        assert_eq!(
+            canonical(&unescape_mysql_default(r"_utf8mb4\'{}\'")),
+            canonical("(_utf8mb4'{}')")
+        );
+        assert!(canonical("(_utf8mb4'{}')").contains("_utf8mb4"));
     }
 
     #[test]
