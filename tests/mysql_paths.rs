@@ -33,7 +33,7 @@ fn catalog_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     dir
 }
 
-async fn session(db: &TestDb) -> db::Session {
+async fn session(db: &TestDb) -> db::Session<'static> {
     db::connect(&db::parse_url(&db.url()).unwrap(), TIMEOUT)
         .await
         .expect("connect")
