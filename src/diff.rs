@@ -472,7 +472,8 @@ fn charset_text(c: &Column) -> String {
     }
 }
 
-fn default_text(c: &Column) -> String {
+/// `DEFAULT x` or `no default`: a column's default as text.
+pub fn default_text(c: &Column) -> String {
     match &c.default {
         Some(d) => format!("DEFAULT {}", d.to_sql(c.ty.is_numeric())),
         None => "no default".into(),

@@ -31,6 +31,7 @@ pub mod normalize;
 pub mod plan;
 pub mod readiness;
 pub mod report;
+pub mod review;
 pub mod server;
 pub mod sqltext;
 pub mod textdiff;

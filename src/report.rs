@@ -26,6 +26,7 @@ impl Document for VerifyReport {}
 impl Document for ApplyDoc {}
 impl Document for ImportDoc {}
 impl Document for ErrorDoc {}
+impl Document for crate::review::DiffReport {}
 
 /// `catalog check --format json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -202,6 +203,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("verify", schema::<VerifyReport>()),
         ("apply", schema::<ApplyDoc>()),
         ("import", schema::<ImportDoc>()),
+        ("diff", schema::<crate::review::DiffReport>()),
         ("error", schema::<ErrorDoc>()),
     ]
 }

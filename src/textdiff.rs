@@ -14,7 +14,7 @@ use crate::flavor::Flavor;
 use crate::model::Table;
 
 /// Which side a line of a [`TableText`] belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LineKind {
     /// A hunk header (`@@ ... @@`) or a file header (`---` / `+++`).
@@ -28,7 +28,7 @@ pub enum LineKind {
 }
 
 /// One line of a unified diff, without its newline.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct DiffLine {
     /// Its side.
     pub kind: LineKind,
@@ -37,7 +37,7 @@ pub struct DiffLine {
 }
 
 /// The readable diff of one table.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct TableText {
     /// Table name.
     pub table: String,
@@ -69,8 +69,21 @@ pub fn table_text(want: &Table, have: &Table, flavor: Flavor, source: &str) -> O
     if have.kind != crate::model::TableKind::Base {
         return None;
     }
+    revision_text(want, have, flavor, "catalog", source)
+}
+
+/// The unified diff from `old` (labelled `old_label`) to `new`: the same
+/// rendering as [`table_text`], for two catalog revisions (`catalog diff`).
+pub fn revision_text(
+    old: &Table,
+    new: &Table,
+    flavor: Flavor,
+    old_label: &str,
+    new_label: &str,
+) -> Option<TableText> {
+    let want = old;
     let old = render_for_diff(want, flavor);
-    let new = render_for_diff(&align_indexes(want, have), flavor);
+    let new = render_for_diff(&align_indexes(want, new), flavor);
     if old == new {
         return None;
     }
@@ -78,7 +91,7 @@ pub fn table_text(want: &Table, have: &Table, flavor: Flavor, source: &str) -> O
     let text = diff
         .unified_diff()
         .context_radius(3)
-        .header("catalog", source)
+        .header(old_label, new_label)
         .to_string();
     let lines = text
         .lines()

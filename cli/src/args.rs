@@ -34,6 +34,8 @@ pub enum Format {
     Human,
     /// One JSON document on stdout.
     Json,
+    /// Markdown for a pull-request comment (`diff` only).
+    Markdown,
 }
 
 /// Server flavor argument.
@@ -133,5 +135,21 @@ pub enum Command {
         /// Check the base contract plus the items whose required_by lists NAME.
         #[arg(long, value_name = "NAME")]
         consumer: Option<String>,
+    },
+    /// Release review, no database: classify every change from OLD to NEW,
+    /// the upgrade SQL each installation at OLD gets per flavor, and the
+    /// consumer rollout order. Exit 0 all deployable, 1 something not
+    /// deployable or a new lint error, 2 usage/catalog error.
+    Diff {
+        /// OLD: a catalog directory, `git:REV` (the --catalog directory at
+        /// REV) or `git:REV:path`. Repeat for every release still installed.
+        #[arg(long, value_name = "OLD", required = true)]
+        from: Vec<String>,
+        /// NEW, in the same forms (default: --catalog).
+        #[arg(long, value_name = "NEW")]
+        to: Option<String>,
+        /// Flavors to show the upgrade SQL for (repeatable; default all three).
+        #[arg(long, value_enum)]
+        flavor: Vec<FlavorArg>,
     },
 }

@@ -18,6 +18,12 @@ use crate::signals;
 
 /// Runs the parsed command.
 pub async fn run(cli: &Cli) -> Result<u8> {
+    if cli.format == Format::Markdown && !matches!(cli.command, Command::Diff { .. }) {
+        return Err(schema_catalog::Error::Usage(
+            "--format markdown is for `catalog diff`; use human or json".into(),
+        )
+        .into());
+    }
     match &cli.command {
         Command::Check => check(cli),
         Command::Render { flavor } => render(cli, (*flavor).into()),
@@ -58,6 +64,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             apply_cmd(cli, opts).await
         }
         Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
+        Command::Diff { from, to, flavor } => crate::review::diff(cli, from, to.as_deref(), flavor),
     }
 }
 

@@ -22,6 +22,7 @@ mod args;
 mod commands;
 mod offline;
 mod print;
+mod review;
 mod shared;
 mod signals;
 

@@ -26,7 +26,7 @@ pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
 /// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
 pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
-        Format::Human => errln!("error: {}", describe(err)),
+        Format::Human | Format::Markdown => errln!("error: {}", describe(err)),
         Format::Json => {
             let problems = match err.downcast_ref() {
                 Some(schema_catalog::Error::InvalidCatalog { report, .. }) => {
@@ -93,7 +93,7 @@ pub fn check(format: Format, report: &CheckReport) {
     let warnings = report.warnings().count();
     match format {
         Format::Json => emit_json(&CheckDoc::from(report)),
-        Format::Human => {
+        Format::Human | Format::Markdown => {
             problems_to_stderr(&report.problems);
             match &report.catalog {
                 Some(c) => outln!(
@@ -114,7 +114,7 @@ pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
             flavor,
             statements: statements.to_vec(),
         }),
-        Format::Human => {
+        Format::Human | Format::Markdown => {
             for s in statements {
                 outln!("{s};\n");
             }
@@ -136,7 +136,7 @@ fn problem_lines(title: &str, problems: &[Problem]) {
 pub fn plan(format: Format, target: &str, plan: &Plan) {
     match format {
         Format::Json => emit_json(&PlanDoc::from(plan)),
-        Format::Human => {
+        Format::Human | Format::Markdown => {
             outln!(
                 "plan for {target} ({}): {} step(s)",
                 plan.flavor,
@@ -177,7 +177,7 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
 pub fn verify(format: Format, target: &str, report: &VerifyReport) {
     match format {
         Format::Json => emit_json(report),
-        Format::Human => {
+        Format::Human | Format::Markdown => {
             let scope = report
                 .consumer
                 .as_deref()
@@ -206,7 +206,7 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
 pub fn apply(format: Format, target: &str, report: &ApplyReport) {
     match format {
         Format::Json => emit_json(&ApplyDoc::from(report)),
-        Format::Human => {
+        Format::Human | Format::Markdown => {
             outln!(
                 "apply to {target} ({}), lock `{}`",
                 report.flavor,
@@ -372,16 +372,21 @@ pub fn table_diffs(
         return;
     }
     let texts = textdiff::table_texts(catalog, live, flavor, source);
-    print_diffs(&texts);
+    print_diffs("diff (catalog -> as it is; comments left out)", &texts);
+}
+
+/// Whether stdout takes ANSI colour: a terminal, and NO_COLOR unset.
+pub fn color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
 /// Prints diffs on stdout; colored when stdout is a terminal and NO_COLOR is unset.
-fn print_diffs(texts: &[TableText]) {
+pub fn print_diffs(title: &str, texts: &[TableText]) {
     if texts.is_empty() {
         return;
     }
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    outln!("\ndiff (catalog -> as it is; comments left out):");
+    let color = color();
+    outln!("\n{title}:");
     for t in texts {
         outln!("\ntable `{}`:", t.table);
         for line in &t.lines {

@@ -2,12 +2,14 @@
 //! step as it starts and ends (no spinner, no carriage return); a JSON run
 //! prints none of it.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
 use std::process::Command;
 
+use cli_support::on_a_terminal;
 use common::TestDb;
 
 const CATALOG: &str = common::UNINDEXED_JOBS_CATALOG;
@@ -33,25 +35,6 @@ fn apply_args(dir: &Path, url: &str, json: bool) -> Vec<String> {
     }
     args.push("apply".into());
     args
-}
-
-/// Runs the command on a pseudo-terminal (util-linux `script`) and returns
-/// everything the terminal received.
-fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
-    let line = args
-        .iter()
-        .map(|a| format!("'{a}'"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let out = Command::new("script")
-        .args(["-qec", &line, "/dev/null"])
-        .env_remove("DATABASE_URL")
-        .output()
-        .expect("util-linux `script` runs the command on a pty");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-    )
 }
 
 /// The first `N%` (N = 0..=100) the terminal received.

@@ -104,3 +104,23 @@ async fn every_document_matches_its_schema() {
     assert_eq!(doc["error"], "unexpected argument '--no-such-option' found");
     document("error", &["no-such-command"], 2).await;
 }
+
+#[tokio::test]
+async fn diff_documents_match_their_schema() {
+    let (r1, r2, r3) = (
+        "fixtures/revisions/r1",
+        "fixtures/revisions/r2",
+        "fixtures/revisions/r3",
+    );
+    let doc = document("diff", &["diff", "--from", r1, "--to", r2], 0).await;
+    assert_eq!(doc["deployable"], true);
+    let doc = document("diff", &["diff", "--from", r1, "--from", r2, "--to", r3], 1).await;
+    assert_eq!(doc["reviews"].as_array().unwrap().len(), 2);
+    let bad = "fixtures/bad-catalogs/index-too-wide";
+    let doc = document("diff", &["diff", "--from", r2, "--to", bad], 1).await;
+    assert!(!doc["reviews"][0]["new_lint_errors"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    document("error", &["diff", "--from", "no/such/dir", "--to", r2], 2).await;
+}

@@ -10,6 +10,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod review;
+
 use mysql_async::prelude::*;
 use schema_catalog::Flavor;
 

@@ -19,3 +19,22 @@ pub async fn run(args: Vec<String>) -> Output {
         .await
         .unwrap()
 }
+
+/// Runs the command on a pseudo-terminal (util-linux `script`) and returns
+/// everything the terminal received.
+pub fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
+    let line = args
+        .iter()
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("util-linux `script` runs the command on a pty");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}

@@ -1,0 +1,152 @@
+//! `catalog diff`: the release review, printed as human text, JSON or Markdown.
+
+use anyhow::Result;
+use schema_catalog::review::{self, Class, DiffReport, Review, Source};
+use schema_catalog::Flavor;
+
+use crate::args::{Cli, FlavorArg, Format};
+use crate::exit;
+use crate::print;
+
+/// Runs the review of NEW (`to`, default `--catalog`) against every OLD.
+pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg]) -> Result<u8> {
+    let flavors: Vec<Flavor> = if flavors.is_empty() {
+        Flavor::ALL.to_vec()
+    } else {
+        flavors.iter().map(|f| (*f).into()).collect()
+    };
+    let to_label = to
+        .map(str::to_string)
+        .unwrap_or_else(|| cli.catalog.display().to_string());
+    let new = Source::parse(&to_label, &cli.catalog)?.read(&to_label)?;
+    let mut reviews = Vec::new();
+    for f in from {
+        let old = Source::parse(f, &cli.catalog)?.read(f)?;
+        if cli.format != Format::Json {
+            if let Err(schema_catalog::Error::InvalidCatalog { report, .. }) = old.catalog() {
+                print::problems_to_stderr(&report.problems);
+            }
+        }
+        reviews.push(review::review(&old, &new, &flavors)?);
+    }
+    let report = DiffReport::new(to_label, reviews);
+    match cli.format {
+        Format::Json => print::emit_json(&report),
+        Format::Markdown => {
+            use std::io::Write as _;
+            let _ = write!(std::io::stdout(), "{}", review::markdown::render(&report));
+        }
+        Format::Human => human(&report),
+    }
+    Ok(if report.deployable {
+        exit::OK
+    } else {
+        exit::DRIFT
+    })
+}
+
+fn paint(color: bool, code: &str, text: &str) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn human(report: &DiffReport) {
+    let color = print::color();
+    for r in &report.reviews {
+        review_human(r, &report.to, color);
+    }
+    let verdict = if report.deployable {
+        paint(color, "32", "deployable")
+    } else {
+        paint(color, "31;1", "NOT deployable")
+    };
+    outln!("\n{}: {verdict}", report.to);
+}
+
+fn review_human(r: &Review, to: &str, color: bool) {
+    outln!("{}", paint(color, "1", &format!("{} -> {to}", r.from)));
+    let groups = [
+        (
+            Class::NotDeployable,
+            "not deployable to warm installations",
+            "31",
+        ),
+        (
+            Class::Divergent,
+            "divergent (warm and greenfield differ)",
+            "33",
+        ),
+        (Class::Deployable, "deployable", "32"),
+    ];
+    if !r.new_lint_errors.is_empty() {
+        outln!("{}", paint(color, "31", "new lint errors:"));
+        for l in &r.new_lint_errors {
+            outln!("  {l}");
+        }
+    }
+    for (class, title, code) in groups {
+        let items: Vec<_> = r.changes.iter().filter(|c| c.class == class).collect();
+        if items.is_empty() {
+            continue;
+        }
+        outln!("{}", paint(color, code, &format!("{title}:")));
+        for c in items {
+            let object = c
+                .object
+                .as_deref()
+                .map(|o| format!(".`{o}`"))
+                .unwrap_or_default();
+            let shapes = match (&c.old, &c.new) {
+                (Some(o), Some(n)) => format!(": {o} -> {n}"),
+                (None, Some(n)) => format!(": {n}"),
+                (Some(o), None) => format!(": was {o}"),
+                (None, None) => String::new(),
+            };
+            outln!("  {} `{}`{object}{shapes}", c.kind.name(), c.table);
+            outln!("    {}", c.reason);
+        }
+    }
+    if r.changes.is_empty() && r.new_lint_errors.is_empty() {
+        outln!("no changes");
+    }
+    outln!("rollout: {}", r.rollout.advice);
+    for l in &r.rollout.losses {
+        outln!("  {l}");
+    }
+    for u in &r.upgrades {
+        outln!(
+            "upgrade on {} from {}: {} step(s){}",
+            u.flavor,
+            r.from,
+            u.steps.len(),
+            if u.refused.is_empty() {
+                String::new()
+            } else {
+                paint(color, "31", " — apply refuses:")
+            }
+        );
+        for p in &u.refused {
+            outln!("  {p}");
+        }
+        for s in &u.steps {
+            outln!("  {};", s.sql);
+        }
+        if !u.held_back.is_empty() {
+            outln!("  held back while refused:");
+            for s in &u.held_back {
+                outln!("    {};", s.sql);
+            }
+        }
+    }
+    print::print_diffs(
+        &format!(
+            "diff of CREATE TABLE ({} -> {to}; comments left out)",
+            r.from
+        ),
+        &r.table_diffs,
+    );
+    outln!();
+}

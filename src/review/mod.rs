@@ -1,0 +1,129 @@
+//! Release review (`catalog diff`): what a catalog change does to every
+//! installation still at an older revision, with no database.
+//!
+//! [`review`] compares an OLD catalog with a NEW one and returns a typed
+//! [`Review`]: every change classified with its reason ([`classify`]), the
+//! upgrade `catalog apply` would run on a database at OLD's shape per flavor
+//! ([`upgrade`]: the ordinary offline planner run against OLD's rendered
+//! model), and the consumer rollout order ([`rollout`]). Revisions are read
+//! from directories or git ([`source`]). [`markdown`] renders a report for a
+//! pull-request comment. The library never prints.
+
+pub mod classify;
+pub mod lint;
+pub mod markdown;
+pub mod rollout;
+pub mod source;
+pub mod upgrade;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::flavor::Flavor;
+use crate::textdiff::TableText;
+
+pub use classify::{Class, Finding, FindingKind};
+pub use rollout::Rollout;
+pub use source::{Revision, Source};
+pub use upgrade::Upgrade;
+
+/// The whole `catalog diff` document: NEW judged against each OLD.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DiffReport {
+    /// NEW, as given (`catalog`, `git:v2:catalog`).
+    pub to: String,
+    /// One review per `--from`, in the order given.
+    pub reviews: Vec<Review>,
+    /// Whether every review is deployable (exit 0).
+    pub deployable: bool,
+}
+
+impl DiffReport {
+    /// Builds the document from its reviews.
+    pub fn new(to: String, reviews: Vec<Review>) -> DiffReport {
+        let deployable = reviews.iter().all(|r| r.deployable);
+        DiffReport {
+            to,
+            reviews,
+            deployable,
+        }
+    }
+}
+
+/// NEW judged against one OLD.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Review {
+    /// OLD, as given.
+    pub from: String,
+    /// No change is classed not deployable and NEW has no new lint error.
+    pub deployable: bool,
+    /// Every change, classified, in table order.
+    pub changes: Vec<Finding>,
+    /// Lint errors of NEW that OLD did not have.
+    pub new_lint_errors: Vec<crate::catalog::Problem>,
+    /// What `catalog apply` would run on a database at OLD's shape, per flavor.
+    pub upgrades: Vec<Upgrade>,
+    /// Which consumers must wait for apply, and which lose an item.
+    pub rollout: Rollout,
+    /// OLD -> NEW unified diff of each changed table's CREATE TABLE
+    /// (first flavor asked for; comments left out).
+    pub table_diffs: Vec<TableText>,
+}
+
+impl Review {
+    /// Number of changes of `class`.
+    pub fn count(&self, class: Class) -> usize {
+        self.changes.iter().filter(|c| c.class == class).count()
+    }
+}
+
+/// Reviews NEW against OLD. OLD must load (a revision that shipped);
+/// NEW may fail its lint: the review then holds the errors OLD did not have
+/// and nothing else (there is no model to compare).
+pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Result<Review> {
+    let old_catalog = old.catalog()?;
+    let new_lint_errors = lint::new_errors(&old.report, &new.report);
+    let from = old.label.clone();
+    let to = new.label.clone();
+    let Some(new) = new.report.catalog.as_ref() else {
+        return Ok(Review {
+            from,
+            deployable: false,
+            changes: Vec::new(),
+            new_lint_errors,
+            upgrades: Vec::new(),
+            rollout: Rollout {
+                advice: "do not deploy: NEW does not pass `catalog check`".into(),
+                ..Rollout::default()
+            },
+            table_diffs: Vec::new(),
+        });
+    };
+    let changes = classify::classify(old_catalog, new);
+    let upgrades = flavors
+        .iter()
+        .map(|f| upgrade::upgrade(old_catalog, new, *f, &from))
+        .collect::<crate::Result<Vec<_>>>()?;
+    let rollout = rollout::rollout(old_catalog, new);
+    let flavor = flavors.first().copied().unwrap_or(Flavor::TiDb);
+    let table_diffs = upgrade::table_diffs(old_catalog, new, flavor, &from, &to);
+    let deployable =
+        new_lint_errors.is_empty() && !changes.iter().any(|c| c.class == Class::NotDeployable);
+    Ok(Review {
+        from,
+        deployable,
+        changes,
+        new_lint_errors,
+        upgrades,
+        rollout,
+        table_diffs,
+    })
+}
+
+/// The snake_case name a unit enum value serialises to.
+pub(crate) fn snake_name<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}

@@ -1,0 +1,166 @@
+//! Rollout advice from consumers (`required_by`): whose `verify` fails on an
+//! installation at OLD until apply runs, and who loses an item it required.
+//!
+//! "Fails at OLD" is the verify rule itself: NEW scoped to the consumer,
+//! diffed against OLD's tables; any problem fails the gate.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::diff::{diff_table, Severity};
+use crate::model::Table;
+
+/// The rollout of one OLD -> NEW upgrade.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Rollout {
+    /// Consumers whose `verify --consumer NAME` fails at OLD until apply
+    /// runs, in name order: deploy them after the schema.
+    pub apply_first: Vec<String>,
+    /// Whether a plain `verify` (no `--consumer`: the whole catalog) fails at OLD.
+    pub whole_catalog_waits: bool,
+    /// Consumers whose verify fails even after apply: NEW asks for a shape
+    /// apply refuses (a not-deployable change in their scope).
+    pub blocked: Vec<String>,
+    /// Consumers that pass at OLD already: deploy in any order.
+    pub unaffected: Vec<String>,
+    /// Items a consumer required at OLD that NEW removes or gives to others.
+    pub losses: Vec<Loss>,
+    /// The order, in words: `apply the schema, then deploy: A, B`.
+    pub advice: String,
+}
+
+/// An item a consumer loses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Loss {
+    /// Consumer (`*` for every consumer: a base-contract item).
+    pub consumer: String,
+    /// Table.
+    pub table: String,
+    /// Column or index; `None` for the table.
+    pub object: Option<String>,
+    /// `removed`, or the consumers NEW requires it for.
+    pub now_required_by: Vec<String>,
+    /// Whether NEW removes the item altogether.
+    pub removed: bool,
+}
+
+impl std::fmt::Display for Loss {
+    /// `` every consumer loses `T`.`c` (removed) `` / `` A loses `T` (now required by B) ``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.consumer == "*" {
+            f.write_str("every consumer")?;
+        } else {
+            f.write_str(&self.consumer)?;
+        }
+        write!(f, " loses `{}`", self.table)?;
+        if let Some(o) = &self.object {
+            write!(f, ".`{o}`")?;
+        }
+        if self.removed {
+            f.write_str(" (removed)")
+        } else {
+            write!(f, " (now required by {})", self.now_required_by.join(", "))
+        }
+    }
+}
+
+/// The rollout from OLD to NEW.
+pub fn rollout(old: &Catalog, new: &Catalog) -> Rollout {
+    let olds: Vec<Table> = old.tables.iter().map(|t| t.table.clone()).collect();
+    // (any problem, any drift) for the scope of `consumer`.
+    let gate = |consumer: Option<&str>| {
+        let mut problems = Vec::new();
+        for t in new.scoped(consumer) {
+            let have = olds.iter().find(|o| o.name == t.name);
+            problems.extend(diff_table(&t, have).problems);
+        }
+        let drift = problems
+            .iter()
+            .any(|p| p.kind.severity() == Severity::Drift);
+        (!problems.is_empty(), drift)
+    };
+    let mut r = Rollout::default();
+    for c in new.consumers() {
+        match gate(Some(&c)) {
+            (_, true) => r.blocked.push(c),
+            (true, false) => r.apply_first.push(c),
+            (false, false) => r.unaffected.push(c),
+        }
+    }
+    let (whole, whole_drift) = gate(None);
+    r.whole_catalog_waits = whole;
+    r.losses = losses(old, new);
+    r.advice = match (r.apply_first.is_empty(), whole) {
+        _ if whole_drift || !r.blocked.is_empty() => format!(
+            "do not deploy: apply refuses part of NEW on an installation at OLD{}",
+            if r.blocked.is_empty() {
+                String::new()
+            } else {
+                format!(" (verify stays failing for: {})", r.blocked.join(", "))
+            }
+        ),
+        (true, false) => "no ordering needed: every consumer's verify passes at OLD".into(),
+        (true, true) => {
+            "apply the schema, then deploy services that verify the whole catalog".into()
+        }
+        (false, _) => format!(
+            "apply the schema, then deploy: {}",
+            r.apply_first.join(", ")
+        ),
+    };
+    r
+}
+
+/// What each consumer of OLD loses in NEW.
+fn losses(old: &Catalog, new: &Catalog) -> Vec<Loss> {
+    let mut out = Vec::new();
+    let old_consumers = old.consumers();
+    let mut lose = |table: &Table, object: Option<&str>, was: &[String], now: Option<&[String]>| {
+        let removed = now.is_none();
+        let now = now.unwrap_or_default();
+        // An item now in the base contract is required by everyone: nobody loses it.
+        if !removed && now.is_empty() {
+            return;
+        }
+        let who: Vec<String> = if was.is_empty() {
+            if removed {
+                vec!["*".into()]
+            } else {
+                old_consumers
+                    .iter()
+                    .filter(|c| !now.contains(c))
+                    .cloned()
+                    .collect()
+            }
+        } else {
+            was.iter()
+                .filter(|c| removed || !now.contains(c))
+                .cloned()
+                .collect()
+        };
+        for consumer in who {
+            out.push(Loss {
+                consumer,
+                table: table.name.as_str().to_string(),
+                object: object.map(str::to_string),
+                now_required_by: now.to_vec(),
+                removed,
+            });
+        }
+    };
+    for o in old.tables.iter().map(|t| &t.table) {
+        let n = new.table(o.name.as_str()).map(|t| &t.table);
+        lose(o, None, &o.required_by, n.map(|n| n.required_by.as_slice()));
+        let Some(n) = n else { continue };
+        for c in &o.columns {
+            let now = n.column(&c.name).map(|c| c.required_by.as_slice());
+            lose(o, Some(c.name.as_str()), &c.required_by, now);
+        }
+        for i in &o.indexes {
+            let now = n.index(&i.name).map(|i| i.required_by.as_slice());
+            lose(o, Some(i.name.as_str()), &i.required_by, now);
+        }
+    }
+    out
+}

@@ -1,0 +1,104 @@
+//! The upgrade an installation at OLD gets: OLD's tables rendered for the
+//! flavor, parsed back as a dump (the model `plan --against` plans against),
+//! then the ordinary diff and planner with NEW as the catalog. No second
+//! planner: these are the steps and SQL `catalog apply` would run.
+
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::diff::{diff_table, Problem};
+use crate::dump::{self, Dump};
+use crate::error::Result;
+use crate::flavor::Flavor;
+use crate::model::Table;
+use crate::textdiff::{self, TableText};
+
+/// What apply would do on a database at OLD's shape, for one flavor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Upgrade {
+    /// Flavor the SQL is written for.
+    pub flavor: Flavor,
+    /// The statements apply runs, in order (none when it refuses).
+    pub steps: Vec<UpgradeStep>,
+    /// What apply refuses as drift there, before any DDL.
+    pub refused: Vec<Problem>,
+    /// The additive steps apply holds back while it refuses (what it would
+    /// run once the refused changes are taken out of NEW).
+    pub held_back: Vec<UpgradeStep>,
+}
+
+/// One step of an upgrade.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct UpgradeStep {
+    /// Table.
+    pub table: String,
+    /// `create_table`, `add_column` or `add_index`.
+    pub kind: String,
+    /// The object added.
+    pub object: String,
+    /// The statement (MySQL/MariaDB ADD COLUMN as first tried: INSTANT).
+    pub sql: String,
+}
+
+/// OLD's tables as a server of `flavor` would hold them: rendered by the
+/// greenfield renderer and parsed back by the dump reader.
+pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
+    let text: String = old
+        .tables
+        .iter()
+        .map(|t| format!("{};\n", crate::ddl::create_table(&t.table, flavor)))
+        .collect();
+    dump::parse_dump(&text, Path::new(label), Some(flavor))
+}
+
+/// The upgrade from OLD to NEW on `flavor`.
+pub fn upgrade(old: &Catalog, new: &Catalog, flavor: Flavor, label: &str) -> Result<Upgrade> {
+    let model = old_model(old, flavor, label)?;
+    let diffs: Vec<_> = new
+        .tables
+        .iter()
+        .map(|t| diff_table(&t.table, model.table(t.table.name.as_str())))
+        .collect();
+    let plan = crate::plan::plan(&diffs, flavor);
+    let steps: Vec<UpgradeStep> = plan
+        .steps
+        .iter()
+        .map(|s| UpgradeStep {
+            table: s.change.table().as_str().to_string(),
+            kind: s.change.kind().to_string(),
+            object: s.change.object().as_str().to_string(),
+            sql: s.sql.clone(),
+        })
+        .collect();
+    let (steps, held_back) = if plan.is_refused() {
+        (Vec::new(), steps)
+    } else {
+        (steps, Vec::new())
+    };
+    Ok(Upgrade {
+        flavor,
+        steps,
+        refused: plan.drift,
+        held_back,
+    })
+}
+
+/// OLD -> NEW diff of every table on both sides whose CREATE TABLE changed.
+pub fn table_diffs(
+    old: &Catalog,
+    new: &Catalog,
+    flavor: Flavor,
+    from: &str,
+    to: &str,
+) -> Vec<TableText> {
+    new.tables
+        .iter()
+        .filter_map(|n| {
+            let o: &Table = &old.table(n.table.name.as_str())?.table;
+            textdiff::revision_text(o, &n.table, flavor, from, to)
+        })
+        .collect()
+}
