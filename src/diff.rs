@@ -52,12 +52,17 @@ pub enum ProblemKind {
     IndexUniqueness,
     /// A key part has a prefix length.
     IndexPrefix,
-    /// The index is invisible (MySQL/TiDB) or IGNORED (MariaDB).
+    /// The index's visibility differs: invisible (MySQL/TiDB) or IGNORED
+    /// (MariaDB) where a visible one is declared, or the other way round.
     IndexInvisible,
     /// A key part is an expression.
     IndexExpression,
-    /// FULLTEXT / SPATIAL where a B-tree key is declared.
+    /// Another index kind (B-tree, FULLTEXT, SPATIAL) than the declared one.
     IndexKind,
+    /// A missing index that cannot be added online to the existing table
+    /// (a FULLTEXT index: InnoDB rebuilds the table for the first one and
+    /// never adds one with `LOCK=NONE`); apply refuses it.
+    IndexNotOnline,
     /// A live column the catalog does not name (informational).
     UnmanagedColumn,
     /// A live index the catalog does not name (informational).
@@ -96,7 +101,9 @@ impl ProblemKind {
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
             | ColumnOnUpdate | UnmanagedColumn => Subject::Column,
             MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
-            | IndexInvisible | IndexExpression | IndexKind | UnmanagedIndex => Subject::Index,
+            | IndexInvisible | IndexExpression | IndexKind | IndexNotOnline | UnmanagedIndex => {
+                Subject::Index
+            }
         }
     }
 
@@ -340,6 +347,16 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
     for idx in &want.indexes {
         match have.index(&idx.name) {
             Some(live) => d.problems.extend(index_drift(want, idx, live)),
+            None if not_online_reason(idx).is_some() => d.problems.push(problem(
+                want,
+                idx.name.as_str(),
+                ProblemKind::IndexNotOnline,
+                &describe_index(idx),
+                &format!(
+                    "absent; {}: add it in a maintenance window, or declare it when the table is created",
+                    not_online_reason(idx).unwrap_or_default()
+                ),
+            )),
             None => {
                 d.problems.push(problem(
                     want,
@@ -511,6 +528,24 @@ pub fn describe_index(i: &Index) -> String {
     format!("{kind} {}{vis}", key_parts(&i.parts))
 }
 
+/// Why a missing index cannot be added to an existing table online, if it
+/// cannot: InnoDB rebuilds the table for the first FULLTEXT index and takes
+/// a shared lock for any; MySQL adds a functional key part as a hidden
+/// virtual column, which `LOCK=NONE` refuses (error 1846).
+pub fn not_online_reason(index: &Index) -> Option<&'static str> {
+    if index.kind == IndexKind::FullText {
+        return Some("a FULLTEXT index cannot be added to an existing table online (InnoDB rebuilds the table for the first one and takes a shared lock for any)");
+    }
+    if index
+        .parts
+        .iter()
+        .any(|p| matches!(p, IndexPart::Expression(_)))
+    {
+        return Some("an index with an expression key part cannot be added to an existing table online (MySQL adds it through a hidden virtual column and refuses LOCK=NONE)");
+    }
+    None
+}
+
 /// A same-named index's drift, by the one exact-index rule
 /// ([`readiness::check_index`]), each finding as its problem kind.
 fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem> {
@@ -535,7 +570,7 @@ fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem> {
             IndexProblem::Prefix { .. } => ProblemKind::IndexPrefix,
             IndexProblem::Descending { .. } => ProblemKind::IndexOrder,
             IndexProblem::Expression { .. } => ProblemKind::IndexExpression,
-            IndexProblem::NotVisible => ProblemKind::IndexInvisible,
+            IndexProblem::NotVisible | IndexProblem::Visible => ProblemKind::IndexInvisible,
             IndexProblem::Kind { .. } => ProblemKind::IndexKind,
         };
         if !kinds.contains(&kind) {

@@ -8,8 +8,9 @@
 //!
 //! Anything the catalog format cannot express is *unsupported*: a type
 //! outside SPEC (`enum`, `set`, `bit`, `geometry`, ...), a generated column,
-//! a prefix, descending or expression key part, a FULLTEXT/SPATIAL or
-//! invisible/ignored index, a foreign key, partitioning, `ON UPDATE`, a CHECK
+//! a prefix, descending or expression key part in the primary key, an
+//! expression key part the catalog's expression renderer refuses, a SPATIAL
+//! index, a foreign key, partitioning, `ON UPDATE`, a CHECK
 //! constraint (other than MariaDB's json one), an invisible column, a table
 //! option other than engine/charset/collation/comment, a charset or collation
 //! the catalog does not know. Import refuses them ([`Error::Unsupported`])
@@ -206,21 +207,57 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
     for p in t.primary_key.iter().filter_map(part_problem) {
         push("primary key".into(), p);
     }
+    let columns: Vec<Ident> = t.columns.iter().map(|c| c.name.clone()).collect();
     for i in &t.indexes {
         let object = format!("index {}", quote_ident(i.name.as_str()));
-        match i.kind {
-            IndexKind::BTree => {}
-            IndexKind::FullText => push(object.clone(), "FULLTEXT index".into()),
-            IndexKind::Spatial => push(object.clone(), "SPATIAL index".into()),
+        if i.kind == IndexKind::Spatial {
+            push(object.clone(), "SPATIAL index".into());
         }
-        if !i.visible {
-            push(object.clone(), "invisible / IGNORED index".into());
-        }
-        for p in i.parts.iter().filter_map(part_problem) {
-            push(object.clone(), p);
+        for part in &i.parts {
+            if let IndexPart::Expression(e) = part {
+                if let Err(reason) = crate::sqltext::render_key_expression(e, &columns) {
+                    push(
+                        object.clone(),
+                        format!("expression key part ({e}), which {reason}"),
+                    );
+                }
+            }
         }
     }
     out
+}
+
+/// An index's key parts as catalog YAML: a plain name for an ascending
+/// whole column, else `{column, order, length}` or `{expression}`.
+fn key_parts_yaml(parts: &[IndexPart]) -> Value {
+    let part = |p: &IndexPart| -> Value {
+        let mut m = Mapping::new();
+        match p {
+            IndexPart::Column {
+                name,
+                prefix: None,
+                descending: false,
+            } => return name.as_str().into(),
+            IndexPart::Column {
+                name,
+                prefix,
+                descending,
+            } => {
+                m.insert("column".into(), name.as_str().into());
+                if *descending {
+                    m.insert("order".into(), "desc".into());
+                }
+                if let Some(n) = prefix {
+                    m.insert("length".into(), u64::from(*n).into());
+                }
+            }
+            IndexPart::Expression(e) => {
+                m.insert("expression".into(), crate::expr::canonical(e).into());
+            }
+        }
+        Value::Mapping(m)
+    };
+    Value::Sequence(parts.iter().map(part).collect())
 }
 
 /// Builds the catalog from source tables: filters by `opts.tables`, checks
@@ -296,10 +333,13 @@ fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
     t.columns
         .retain(|c| !bad(format!("column {}", quote_ident(c.name.as_str()))));
     let kept: BTreeSet<String> = t.columns.iter().map(|c| c.name.key()).collect();
+    // An expression part that names a left-out column fails the import's
+    // own check (the expression renderer knows only declared columns).
     let covered = |parts: &[IndexPart]| {
-        parts
-            .iter()
-            .all(|p| p.column_name().is_some_and(|n| kept.contains(&n.key())))
+        parts.iter().all(|p| match p {
+            IndexPart::Column { name, .. } => kept.contains(&name.key()),
+            IndexPart::Expression(_) => true,
+        })
     };
     if bad("primary key".into()) || !covered(&t.primary_key) {
         t.primary_key.clear();
@@ -598,9 +638,21 @@ fn table_value(t: &Table, d: &ImportDefaults) -> Value {
             .map(|i| {
                 let mut im = Mapping::new();
                 im.insert("name".into(), i.name.as_str().into());
-                im.insert("columns".into(), names(&i.parts));
+                im.insert("columns".into(), key_parts_yaml(&i.parts));
                 if i.unique {
                     im.insert("unique".into(), true.into());
+                }
+                match i.kind {
+                    IndexKind::BTree => {}
+                    IndexKind::FullText => {
+                        im.insert("kind".into(), "fulltext".into());
+                    }
+                    IndexKind::Spatial => {
+                        im.insert("kind".into(), "spatial".into());
+                    }
+                }
+                if !i.visible {
+                    im.insert("visible".into(), false.into());
                 }
                 if let Some(c) = &i.comment {
                     im.insert("comment".into(), c.as_str().into());
@@ -673,7 +725,7 @@ mod tests {
 
     #[test]
     fn unsupported_objects_are_named_and_stripped() {
-        let text = "CREATE TABLE t (a int NOT NULL, e enum('x') DEFAULT NULL, b varchar(20), PRIMARY KEY (a), KEY ie (e), KEY ip (b(5)), KEY ok (b)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let text = "CREATE TABLE t (a int NOT NULL, e enum('x') DEFAULT NULL, b varchar(20), PRIMARY KEY (a), KEY ie (e), KEY ip (b(5)), KEY ok (b), SPATIAL KEY sp (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
         let dump = dump::parse_dump(text, Path::new("d.sql"), None).unwrap();
         let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
         assert!(matches!(err, Error::Unsupported { .. }), "{err}");
@@ -686,11 +738,12 @@ mod tests {
         )
         .unwrap();
         let objects: Vec<&str> = got.skipped.iter().map(|s| s.object.as_str()).collect();
-        assert_eq!(objects, ["column `e`", "index `ip`"]);
+        assert_eq!(objects, ["column `e`", "index `sp`"]);
         let t = &got.tables[0];
         assert_eq!(t.columns.len(), 2);
+        // A declared prefix is part of format v2: `ip` is kept.
         let idx: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
-        assert_eq!(idx, ["ok"]);
+        assert_eq!(idx, ["ip", "ok"]);
     }
 
     #[test]

@@ -23,36 +23,47 @@ pub enum IndexProblem {
         /// Live uniqueness.
         have: bool,
     },
-    /// The ordered key columns differ (other columns, count or order).
+    /// The ordered key parts differ (other columns, count or order).
     Columns {
-        /// Declared columns.
-        want: Vec<Ident>,
+        /// Declared key parts, expressions shown as `(expr)`.
+        want: Vec<String>,
         /// Live key parts, expressions shown as `(expr)`.
         have: Vec<String>,
     },
-    /// A key part indexes only a prefix of the column.
+    /// A key part's prefix length differs from the declared one (a prefix
+    /// where the whole column is declared, or another length).
     Prefix {
         /// Column.
         column: Ident,
-        /// SUB_PART.
-        length: u32,
+        /// Live SUB_PART (`None`: the whole column).
+        length: Option<u32>,
+        /// Declared prefix length (`None`: the whole column).
+        want: Option<u32>,
     },
-    /// A key part is descending where the catalog declares ascending.
+    /// A key part's direction differs from the declared one.
     Descending {
         /// Column.
         column: Ident,
+        /// Whether the live part is descending.
+        descending: bool,
     },
-    /// A key part is an expression, not a column.
+    /// A live key part is an expression where the catalog declares a column
+    /// or another expression.
     Expression {
         /// The expression text.
         expression: String,
     },
-    /// The index is invisible (MySQL / TiDB) or IGNORED (MariaDB).
+    /// The index is invisible (MySQL / TiDB) or IGNORED (MariaDB) where a
+    /// visible one is declared.
     NotVisible,
-    /// FULLTEXT or SPATIAL where a B-tree index is declared.
+    /// The index is visible where the catalog declares `visible: false`.
+    Visible,
+    /// Another index kind (B-tree, FULLTEXT, SPATIAL) than the declared one.
     Kind {
         /// Live kind.
         have: IndexKind,
+        /// Declared kind.
+        want: IndexKind,
     },
 }
 
@@ -70,7 +81,6 @@ impl fmt::Display for IndexProblem {
                 )
             }
             IndexProblem::Columns { want, have } => {
-                let want: Vec<String> = want.iter().map(|c| quote_ident(c.as_str())).collect();
                 write!(
                     f,
                     "key columns are ({}) but ({}) are declared",
@@ -78,17 +88,33 @@ impl fmt::Display for IndexProblem {
                     want.join(", ")
                 )
             }
-            IndexProblem::Prefix { column, length } => {
-                write!(
-                    f,
-                    "column {} is indexed by a {length}-character prefix",
-                    quote_ident(column.as_str())
-                )
+            IndexProblem::Prefix {
+                column,
+                length,
+                want,
+            } => {
+                let column = quote_ident(column.as_str());
+                let declared = match want {
+                    Some(n) => format!("a {n}-character prefix is declared"),
+                    None => "the whole column is declared".into(),
+                };
+                match length {
+                    Some(n) => write!(
+                        f,
+                        "column {column} is indexed by a {n}-character prefix but {declared}"
+                    ),
+                    None => write!(f, "column {column} is indexed whole but {declared}"),
+                }
             }
-            IndexProblem::Descending { column } => {
+            IndexProblem::Descending { column, descending } => {
+                let (have, want) = if *descending {
+                    ("descending", "ascending")
+                } else {
+                    ("ascending", "descending")
+                };
                 write!(
                     f,
-                    "column {} is a descending key part",
+                    "column {} is an {have} key part but {want} is declared",
                     quote_ident(column.as_str())
                 )
             }
@@ -96,7 +122,12 @@ impl fmt::Display for IndexProblem {
                 write!(f, "key part is the expression ({expression})")
             }
             IndexProblem::NotVisible => f.write_str("index is invisible / ignored"),
-            IndexProblem::Kind { have } => write!(f, "index is {have:?}, not a B-tree index"),
+            IndexProblem::Visible => f.write_str(
+                "index is visible but `visible: false` (invisible / ignored) is declared",
+            ),
+            IndexProblem::Kind { have, want } => {
+                write!(f, "index is {have:?} but {want:?} is declared")
+            }
         }
     }
 }
@@ -161,8 +192,9 @@ pub async fn index_ready(
 }
 
 /// Compares a live index (`None` when absent) with the declared one:
-/// uniqueness, ordered column names (case-insensitive), no prefix, ascending,
-/// no expression part, visible, B-tree.
+/// uniqueness; ordered key parts, each exactly as declared (column names
+/// case-insensitive, the same prefix length or none, the same direction,
+/// expressions equal after normalisation); visibility; kind.
 pub fn check_index(have: Option<&Index>, want: &Index) -> IndexReadiness {
     let Some(have) = have else {
         return IndexReadiness::NotReady(vec![IndexProblem::Missing]);
@@ -174,55 +206,86 @@ pub fn check_index(have: Option<&Index>, want: &Index) -> IndexReadiness {
             have: have.unique,
         });
     }
-    let want_cols: Vec<Ident> = want
-        .parts
-        .iter()
-        .filter_map(IndexPart::column_name)
-        .cloned()
-        .collect();
-    let have_cols: Vec<Option<&Ident>> = have.parts.iter().map(IndexPart::column_name).collect();
-    let same_columns = have_cols.len() == want_cols.len()
-        && have_cols.iter().zip(&want_cols).all(|(h, w)| *h == Some(w));
-    if !same_columns {
+    let mut same_parts = have.parts.len() == want.parts.len();
+    let mut details = Vec::new();
+    for (h, w) in have.parts.iter().zip(&want.parts) {
+        match (h, w) {
+            (
+                IndexPart::Column {
+                    name,
+                    prefix,
+                    descending,
+                },
+                IndexPart::Column {
+                    name: want_name,
+                    prefix: want_prefix,
+                    descending: want_descending,
+                },
+            ) if name == want_name => {
+                if prefix != want_prefix {
+                    details.push(IndexProblem::Prefix {
+                        column: name.clone(),
+                        length: *prefix,
+                        want: *want_prefix,
+                    });
+                }
+                if descending != want_descending {
+                    details.push(IndexProblem::Descending {
+                        column: name.clone(),
+                        descending: *descending,
+                    });
+                }
+            }
+            (IndexPart::Expression(a), IndexPart::Expression(b)) if same_expression(a, b) => {}
+            (IndexPart::Expression(e), _) => details.push(IndexProblem::Expression {
+                expression: e.clone(),
+            }),
+            _ => same_parts = false,
+        }
+    }
+    // A live expression part past the declared ones is a finding of its own.
+    for part in have.parts.iter().skip(want.parts.len()) {
+        if let IndexPart::Expression(e) = part {
+            details.push(IndexProblem::Expression {
+                expression: e.clone(),
+            });
+        }
+    }
+    if !same_parts {
         problems.push(IndexProblem::Columns {
-            want: want_cols,
+            want: want.parts.iter().map(part_label).collect(),
             have: have.parts.iter().map(part_label).collect(),
         });
     }
-    for part in &have.parts {
-        match part {
-            IndexPart::Column {
-                name,
-                prefix: Some(length),
-                ..
-            } => problems.push(IndexProblem::Prefix {
-                column: name.clone(),
-                length: *length,
-            }),
-            IndexPart::Column {
-                name,
-                descending: true,
-                ..
-            } => problems.push(IndexProblem::Descending {
-                column: name.clone(),
-            }),
-            IndexPart::Column { .. } => {}
-            IndexPart::Expression(e) => problems.push(IndexProblem::Expression {
-                expression: e.clone(),
-            }),
-        }
-    }
-    if !have.visible {
-        problems.push(IndexProblem::NotVisible);
+    problems.extend(details);
+    match (have.visible, want.visible) {
+        (false, true) => problems.push(IndexProblem::NotVisible),
+        (true, false) => problems.push(IndexProblem::Visible),
+        _ => {}
     }
     if have.kind != want.kind {
-        problems.push(IndexProblem::Kind { have: have.kind });
+        problems.push(IndexProblem::Kind {
+            have: have.kind,
+            want: want.kind,
+        });
     }
     if problems.is_empty() {
         IndexReadiness::Ready
     } else {
         IndexReadiness::NotReady(problems)
     }
+}
+
+/// Two key-part expressions compare equal after each server's normalisation:
+/// parsed and re-rendered (charset introducers and outer parentheses
+/// dropped), case-insensitively (MySQL lowercases function names).
+pub fn same_expression(a: &str, b: &str) -> bool {
+    canonical_expression(a) == canonical_expression(b)
+}
+
+/// The text [`same_expression`] compares.
+pub fn canonical_expression(e: &str) -> String {
+    crate::expr::canonical(e).to_lowercase()
 }
 
 fn part_label(part: &IndexPart) -> String {
@@ -276,11 +339,24 @@ mod tests {
         assert!(got
             .iter()
             .any(|p| matches!(p, IndexProblem::Columns { .. })));
-        assert!(got.contains(&IndexProblem::Prefix {
-            column: "a".into(),
-            length: 4
-        }));
         assert!(got.contains(&IndexProblem::NotVisible));
+        // Same parts in the declared order: the prefix is its own finding.
+        let mut have = want.clone();
+        have.parts[1] = IndexPart::Column {
+            name: "b".into(),
+            prefix: Some(4),
+            descending: true,
+        };
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Prefix {
+            column: "b".into(),
+            length: Some(4),
+            want: None,
+        }));
+        assert!(got.contains(&IndexProblem::Descending {
+            column: "b".into(),
+            descending: true,
+        }));
     }
 
     #[test]
@@ -292,6 +368,49 @@ mod tests {
         assert!(got.contains(&IndexProblem::Expression {
             expression: "lower(`a`)".into()
         }));
-        assert!(got[0].to_string().contains("(lower(`a`))"), "{}", got[0]);
+        assert!(got.iter().any(|p| p.to_string().contains("(lower(`a`))")));
+    }
+
+    #[test]
+    fn declared_shapes_compare_exactly() {
+        let mut want = Index::new("ix", false, &["a"]);
+        want.parts = vec![
+            IndexPart::Column {
+                name: "a".into(),
+                prefix: Some(20),
+                descending: true,
+            },
+            IndexPart::Expression("lower(`b`)".into()),
+        ];
+        want.visible = false;
+        let mut have = want.clone();
+        have.parts[1] = IndexPart::Expression("(lower(`B`))".into());
+        assert!(check_index(Some(&have), &want).is_ready());
+        have.parts[0] = IndexPart::Column {
+            name: "A".into(),
+            prefix: Some(10),
+            descending: true,
+        };
+        have.visible = true;
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Prefix {
+            column: "A".into(),
+            length: Some(10),
+            want: Some(20),
+        }));
+        assert!(got.contains(&IndexProblem::Visible));
+        have.parts[1] = IndexPart::Expression("upper(`b`)".into());
+        assert!(problems(&have, &want).contains(&IndexProblem::Expression {
+            expression: "upper(`b`)".into()
+        }));
+        let mut fulltext = Index::new("ix", false, &["a"]);
+        fulltext.kind = IndexKind::FullText;
+        assert_eq!(
+            problems(&Index::new("ix", false, &["a"]), &fulltext),
+            vec![IndexProblem::Kind {
+                have: IndexKind::BTree,
+                want: IndexKind::FullText
+            }]
+        );
     }
 }

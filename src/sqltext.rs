@@ -17,7 +17,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
-use crate::ident::quote_str;
+use crate::ident::{quote_ident, quote_str, Ident};
 
 /// Storage engines a catalog may name, in their canonical spelling (the
 /// one `information_schema.TABLES.ENGINE` reports). Matched case-insensitively.
@@ -76,9 +76,22 @@ pub fn tokens(sql: &str) -> Result<Vec<Token>, String> {
 /// column references), unary `-`/`+`/`NOT` and arithmetic, comparison and
 /// logical operators, and parentheses. Errors name what is wrong.
 pub fn render_default_expression(text: &str) -> Result<String, String> {
+    render_one_expression(text, &[])
+}
+
+/// Parses a functional key part (`{expression: ...}` of an index) the same
+/// way as an expression default, where an unquoted or backquoted name may
+/// also be one of `columns` (the table's declared columns): it is rendered
+/// with the declared spelling through the one quoting helper. Anything else
+/// (another name, a qualified name, a subquery) is refused.
+pub fn render_key_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
+    render_one_expression(text, columns)
+}
+
+fn render_one_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
     let tokens = tokens(text)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
-        return Err("contains `;`: a default is one expression".into());
+        return Err("contains `;`: an expression is one expression".into());
     }
     let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);
     let expr = parser
@@ -90,13 +103,13 @@ pub fn render_default_expression(text: &str) -> Result<String, String> {
             parser.peek_token().token
         ));
     }
-    render_expr(&expr)
+    render_expr(&expr, columns)
 }
 
-fn render_expr(expr: &Expr) -> Result<String, String> {
+fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
     match expr {
         Expr::Value(v) => render_value(&v.value),
-        Expr::Nested(inner) => Ok(format!("({})", render_expr(inner)?)),
+        Expr::Nested(inner) => Ok(format!("({})", render_expr(inner, columns)?)),
         Expr::UnaryOp { op, expr } => {
             let op = match op {
                 UnaryOperator::Minus => "-",
@@ -104,13 +117,31 @@ fn render_expr(expr: &Expr) -> Result<String, String> {
                 UnaryOperator::Not => "NOT ",
                 other => return Err(format!("uses the operator `{other}`, which is not allowed")),
             };
-            Ok(format!("{op}{}", render_expr(expr)?))
+            Ok(format!("{op}{}", render_expr(expr, columns)?))
         }
         Expr::BinaryOp { left, op, right } => {
             let op = binary_operator(op)?;
-            Ok(format!("{} {op} {}", render_expr(left)?, render_expr(right)?))
+            Ok(format!(
+                "{} {op} {}",
+                render_expr(left, columns)?,
+                render_expr(right, columns)?
+            ))
         }
-        Expr::Function(f) => render_function(f),
+        Expr::Function(f) => render_function(f, columns),
+        Expr::Identifier(i) if matches!(i.quote_style, None | Some('`')) => {
+            let name = Ident::new(i.value.clone());
+            match columns.iter().find(|c| **c == name) {
+                Some(c) => Ok(quote_ident(c.as_str())),
+                None if columns.is_empty() => Err(format!(
+                    "names `{}`, a column or keyword: an expression default may use only literals and function calls",
+                    i.value.escape_debug()
+                )),
+                None => Err(format!(
+                    "names `{}`, which is not a column of the table",
+                    i.value.escape_debug()
+                )),
+            }
+        }
         Expr::Identifier(i) => Err(format!(
             "names `{}`, a column or keyword: an expression default may use only literals and function calls",
             i.value.escape_debug()
@@ -157,7 +188,7 @@ fn is_plain_number(n: &str) -> bool {
         && n.chars().filter(|c| *c == '.').count() <= 1
 }
 
-fn render_function(f: &sqlparser::ast::Function) -> Result<String, String> {
+fn render_function(f: &sqlparser::ast::Function, columns: &[Ident]) -> Result<String, String> {
     let name = match f.name.0.as_slice() {
         [part] => part
             .as_ident()
@@ -193,7 +224,7 @@ fn render_function(f: &sqlparser::ast::Function) -> Result<String, String> {
             list.args
                 .iter()
                 .map(|a| match a {
-                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => render_expr(e),
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => render_expr(e, columns),
                     other => Err(format!(
                         "passes `{other}` to `{name}`, which is not allowed"
                     )),
@@ -233,6 +264,28 @@ mod tests {
                 Ok(want),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn key_expressions_may_name_declared_columns_only() {
+        let cols = [Ident::new("Note"), Ident::new("Id")];
+        assert_eq!(
+            render_key_expression("lower(note)", &cols).as_deref(),
+            Ok("lower(`Note`)")
+        );
+        assert_eq!(
+            render_key_expression("`Id` + 1", &cols).as_deref(),
+            Ok("`Id` + 1")
+        );
+        for text in [
+            "lower(Other)",
+            "t.Note",
+            "(select Note)",
+            "Note; drop",
+            "Note -- x",
+        ] {
+            assert!(render_key_expression(text, &cols).is_err(), "{text}");
         }
     }
 

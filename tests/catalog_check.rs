@@ -112,6 +112,11 @@ fixtures! {
     comment_too_long: "comment-too-long", 3, 0;
     identifier_outside_bmp: "identifier-outside-bmp", 3, 0;
     identifier_trailing_space: "identifier-trailing-space", 3, 0;
+    bad_key_part: "bad-key-part", 7, 0;
+    bad_prefix: "bad-prefix", 3, 0;
+    prefix_warning: "prefix-warning", 0, 2;
+    bad_key_expression: "bad-key-expression", 4, 0;
+    bad_index_kind: "bad-index-kind", 5, 0;
 }
 
 #[test]

@@ -434,7 +434,8 @@ async fn index_readiness_is_exact() {
         p,
         [IndexProblem::Prefix {
             column: "a".into(),
-            length: 5
+            length: Some(5),
+            want: None,
         }]
     );
     let p = not_ready(ready(&mut s, &db, ix("ix_prefix_later", false, &["a", "b"])).await);
@@ -442,7 +443,8 @@ async fn index_readiness_is_exact() {
         p,
         [IndexProblem::Prefix {
             column: "b".into(),
-            length: 5
+            length: Some(5),
+            want: None,
         }]
     );
     let p = not_ready(ready(&mut s, &db, ix("uq_ab", false, &["a", "b"])).await);

@@ -38,6 +38,7 @@ fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("contains `;` outside a literal: more than one statement".into());
     }
+    let tokens = without_visibility(tokens, invisible_indexes(change))?;
     let mut statements = Parser::new(&MySqlDialect {})
         .with_tokens(tokens)
         .parse_statements()
@@ -119,6 +120,52 @@ fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
     }
 }
 
+/// How many indexes the step declares invisible / ignored.
+fn invisible_indexes(change: &Change) -> usize {
+    match change {
+        Change::AddTable(t) => t.indexes.iter().filter(|i| !i.visible).count(),
+        Change::AddIndex { index, .. } => usize::from(!index.visible),
+        Change::AddColumn { .. } => 0,
+    }
+}
+
+/// sqlparser has no index visibility option: takes out each `INVISIBLE` /
+/// `IGNORED` word written right after an index's key-part list (a `)`
+/// or its COMMENT literal, followed by `,`, `)` or the end), requiring exactly as many as the step
+/// declares, so that the rest parses and is checked as usual.
+fn without_visibility(tokens: Vec<Token>, expected: usize) -> Result<Vec<Token>, String> {
+    let is_visibility = |t: &Token| {
+        matches!(t, Token::Word(w) if w.quote_style.is_none()
+            && (w.value.eq_ignore_ascii_case("INVISIBLE") || w.value.eq_ignore_ascii_case("IGNORED")))
+    };
+    let significant = |t: &Token| !matches!(t, Token::Whitespace(_));
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    let mut removed = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        if is_visibility(t) {
+            let before = out.iter().rev().find(|t| significant(t));
+            let after = tokens[i + 1..].iter().find(|t| significant(t));
+            // After the key parts, or after the index's COMMENT '...'.
+            let placed = matches!(before, Some(Token::RParen | Token::SingleQuotedString(_)))
+                && matches!(
+                    after,
+                    None | Some(Token::Comma | Token::RParen | Token::EOF)
+                );
+            if placed {
+                removed += 1;
+                continue;
+            }
+        }
+        out.push(t.clone());
+    }
+    if removed != expected {
+        return Err(format!(
+            "marks {removed} indexes invisible / ignored, not the step's {expected}"
+        ));
+    }
+    Ok(out)
+}
+
 /// The name is exactly the step's table, unqualified (the session's schema).
 fn same_table(name: &ObjectName, table: &Ident) -> Result<(), String> {
     match name.0.as_slice() {
@@ -181,6 +228,32 @@ mod tests {
         t
     }
 
+    /// Format v2 shapes: a descending part, a declared prefix, an expression,
+    /// invisible.
+    fn v2_index(unique: bool) -> Index {
+        let mut i = Index::new(if unique { "uq_v2" } else { "ix_v2" }, unique, &[]);
+        i.parts = vec![
+            crate::model::IndexPart::Column {
+                name: "Note".into(),
+                prefix: Some(4),
+                descending: true,
+            },
+            crate::model::IndexPart::Expression("lower(`Note`)".into()),
+        ];
+        i.visible = false;
+        i
+    }
+
+    fn v2_table() -> Table {
+        let mut t = table();
+        t.indexes = vec![v2_index(false), v2_index(true), {
+            let mut ft = Index::new("ft", false, &["Note"]);
+            ft.kind = crate::model::IndexKind::FullText;
+            ft
+        }];
+        t
+    }
+
     #[test]
     fn rendered_steps_pass() {
         let t = table();
@@ -199,6 +272,15 @@ mod tests {
                 table: t.name.clone(),
                 index: Index::new("ix2", false, &["Note", "Id"]),
             },
+            Change::AddIndex {
+                table: t.name.clone(),
+                index: v2_index(false),
+            },
+            Change::AddIndex {
+                table: t.name.clone(),
+                index: v2_index(true),
+            },
+            Change::AddTable(v2_table()),
         ];
         for flavor in [Flavor::MariaDb, Flavor::MySql, Flavor::TiDb] {
             for change in &changes {
@@ -258,6 +340,10 @@ mod tests {
             (&add_idx, "ALTER TABLE `T` ADD UNIQUE INDEX `ix` (`Note`)"),
             (&add_idx, "ALTER TABLE `T` ADD INDEX `iz` (`Note`)"),
             (&add_idx, "ALTER TABLE `T` DROP INDEX `ix`"),
+            (
+                &add_idx,
+                "ALTER TABLE `T` ADD INDEX `ix` (`Note`) INVISIBLE",
+            ),
             (&add_idx, ""),
         ] {
             assert!(check_statement(change, sql).is_err(), "{sql}");

@@ -12,6 +12,7 @@ mod defaults;
 mod load;
 pub(crate) use defaults::default_problem;
 pub mod limits;
+mod keys;
 mod raw;
 mod sink;
 mod table;
@@ -254,7 +255,7 @@ pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32
             _ => None,
         })
         .collect();
-    table::key_bytes(&columns?).map(|(total, _)| total)
+    keys::key_bytes(&columns?).map(|(total, _)| total)
 }
 
 #[cfg(test)]

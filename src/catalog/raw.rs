@@ -40,7 +40,15 @@ const COLUMN_KEYS: &[&str] = &[
     "required_by",
 ];
 /// Keys of one entry of `indexes`.
-const INDEX_KEYS: &[&str] = &["name", "columns", "unique", "comment", "required_by"];
+const INDEX_KEYS: &[&str] = &[
+    "name",
+    "columns",
+    "unique",
+    "kind",
+    "visible",
+    "comment",
+    "required_by",
+];
 
 /// `catalog.yaml`.
 #[derive(Debug, Default, Deserialize)]
@@ -123,10 +131,17 @@ pub(super) struct RawColumn {
 pub(super) struct RawIndex {
     #[serde(default)]
     pub name: String,
+    /// Key parts: a column name, or a mapping `{column, order, length}` /
+    /// `{expression, order}` (read by `catalog::keys`, which names any
+    /// unknown key of a part).
     #[serde(default)]
-    pub columns: Vec<String>,
+    pub columns: Vec<Value>,
     #[serde(default)]
     pub unique: bool,
+    /// `btree` (the default), `fulltext` or `spatial`.
+    pub kind: Option<String>,
+    /// `false` declares the index invisible (MySQL, TiDB) / IGNORED (MariaDB).
+    pub visible: Option<bool>,
     pub comment: Option<String>,
     #[serde(default)]
     pub required_by: Vec<String>,

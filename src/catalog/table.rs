@@ -4,9 +4,10 @@
 use crate::collation;
 use crate::coltype::ColumnType;
 use crate::ident::{invalid_ident_reason, Ident};
-use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table};
+use crate::model::{Column, DefaultValue, Table};
 
-use super::raw::{RawColumn, RawIndex, RawTable};
+use super::keys;
+use super::raw::{RawColumn, RawTable};
 use super::sink::Sink;
 use super::{Defaults, Limits};
 
@@ -16,25 +17,10 @@ decimal(p,s), float, double, char(n), varchar(n), binary(n), varbinary(n), text,
 longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boolean";
 
 /// A declared column as the lint sees it: the model column when its type is known.
-struct Declared {
-    ident: Ident,
-    column: Option<Column>,
-    nullable_explicit: bool,
-}
-
-/// Primary key or secondary index.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum KeyKind {
-    Primary,
-    Index,
-}
-
-/// A key (primary key or index) as declared, for the key checks.
-struct KeySpec<'a> {
-    kind: KeyKind,
-    object: String,
-    columns: &'a [String],
-    required_by: &'a [String],
+pub(super) struct Declared {
+    pub(super) ident: Ident,
+    pub(super) column: Option<Column>,
+    pub(super) nullable_explicit: bool,
 }
 
 /// Builds and lints one table. Returns the table when the file names one
@@ -69,24 +55,19 @@ pub(super) fn build_table(
         );
     }
     let declared = declare_columns(raw_columns, (&charset, &collation), sink);
-    let primary_key = raw.primary_key.as_deref().map(|cols| {
-        let spec = KeySpec {
-            kind: KeyKind::Primary,
-            object: "primary key".into(),
-            columns: cols,
-            required_by: &[],
-        };
-        lint_key(&spec, &declared, limits, sink)
-    });
-    let indexes = lint_indexes(&raw.indexes, &declared, limits, sink);
-    check_auto_increment_keys(
+    let primary_key = raw
+        .primary_key
+        .as_deref()
+        .map(|cols| keys::lint_primary_key(cols, &declared, limits, sink));
+    let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
+    keys::check_auto_increment_keys(
         &declared,
         raw.primary_key.as_deref().unwrap_or_default(),
         &raw.indexes,
         sink,
     );
     let pk_parts = primary_key.flatten().unwrap_or_default();
-    warn_duplicate_indexes(&indexes, &pk_parts, sink);
+    keys::warn_duplicate_indexes(&indexes, &pk_parts, sink);
     let mut table = Table {
         name: Ident::new(name?),
         kind: crate::model::TableKind::Base,
@@ -110,7 +91,7 @@ pub(super) fn build_table(
 }
 
 /// `column \`Name\`` or, for an unnamed entry, `column #3`.
-fn object_name(what: &str, name: &str, pos: usize) -> String {
+pub(super) fn object_name(what: &str, name: &str, pos: usize) -> String {
     if name.is_empty() {
         format!("{what} #{}", pos + 1)
     } else {
@@ -119,7 +100,7 @@ fn object_name(what: &str, name: &str, pos: usize) -> String {
 }
 
 /// Reports a name MySQL cannot use as an identifier.
-fn check_ident(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
+pub(super) fn check_ident(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
     if let Some(reason) = invalid_ident_reason(name) {
         sink.error(
             object,
@@ -131,7 +112,7 @@ fn check_ident(sink: &mut Sink, object: Option<String>, what: &str, name: &str) 
 }
 
 /// Reports `required_by` entries that are not consumer names.
-fn check_consumers(sink: &mut Sink, object: Option<String>, names: &[String]) {
+pub(super) fn check_consumers(sink: &mut Sink, object: Option<String>, names: &[String]) {
     for name in names {
         let valid_chars = name
             .chars()
@@ -406,284 +387,6 @@ fn parse_default(sink: &mut Sink, object: &str, value: &serde_yaml::Value) -> Op
                 "`default` must be a scalar SQL default such as 0, \"'pending'\" or CURRENT_TIMESTAMP(6)",
             );
             None
-        }
-    }
-}
-
-/// `Name(10)` -> `Some(("Name", "10"))`.
-fn split_prefix(entry: &str) -> Option<(&str, &str)> {
-    let open = entry.find('(')?;
-    let len = entry[open + 1..].strip_suffix(')')?;
-    Some((entry[..open].trim(), len.trim()))
-}
-
-/// The column name a key entry refers to, with any prefix length removed.
-fn key_column_name(entry: &str) -> &str {
-    split_prefix(entry).map_or(entry.trim(), |(name, _)| name)
-}
-
-fn lint_indexes(
-    raw: &[RawIndex],
-    declared: &[Declared],
-    limits: Limits,
-    sink: &mut Sink,
-) -> Vec<Index> {
-    let mut indexes: Vec<Index> = Vec::new();
-    let mut names: Vec<Ident> = Vec::new();
-    for (pos, ri) in raw.iter().enumerate() {
-        let object = object_name("index", &ri.name, pos);
-        let ident = Ident::new(ri.name.clone());
-        check_ident(sink, Some(object.clone()), "index", &ri.name);
-        if ident == Ident::new("PRIMARY") {
-            sink.error(Some(object.clone()), "`PRIMARY` is reserved for the primary key: declare it with `primary_key`, or rename the index");
-        }
-        if let Some(first) = names.iter().find(|n| **n == ident) {
-            sink.error(
-                Some(object.clone()),
-                format!("duplicate index name: `{first}` is already declared (index names compare case-insensitively); rename or remove one"),
-            );
-        }
-        names.push(ident.clone());
-        check_consumers(sink, Some(object.clone()), &ri.required_by);
-        let spec = KeySpec {
-            kind: KeyKind::Index,
-            object,
-            columns: &ri.columns,
-            required_by: &ri.required_by,
-        };
-        if let Some(parts) = lint_key(&spec, declared, limits, sink) {
-            indexes.push(Index {
-                name: ident,
-                unique: ri.unique,
-                parts,
-                kind: IndexKind::BTree,
-                visible: true,
-                comment: ri.comment.clone(),
-                required_by: ri.required_by.clone(),
-            });
-        }
-    }
-    indexes
-}
-
-/// Checks every part of a key; returns its parts when all of them are sound.
-fn lint_key(
-    spec: &KeySpec,
-    declared: &[Declared],
-    limits: Limits,
-    sink: &mut Sink,
-) -> Option<Vec<IndexPart>> {
-    let object = Some(spec.object.clone());
-    if spec.columns.is_empty() {
-        let message = match spec.kind {
-            KeyKind::Primary => "`primary_key` is an empty list: name the key columns (e.g. `primary_key: [Id]`) or remove it",
-            KeyKind::Index => "empty index: list its columns under `columns`, or remove the index",
-        };
-        sink.error(object, message);
-        return None;
-    }
-    let mut sound = true;
-    let mut columns: Vec<&Column> = Vec::new();
-    let mut seen: Vec<Ident> = Vec::new();
-    for entry in spec.columns {
-        if let Some((name, len)) = split_prefix(entry) {
-            sink.error(
-                object.clone(),
-                format!("`{entry}` has a prefix length ({len}); the catalog declares exact indexes only: index the whole column `{name}` (if the key is too wide, key a short digest column instead)"),
-            );
-            sound = false;
-        }
-        let ident = Ident::new(key_column_name(entry));
-        if seen.contains(&ident) {
-            sink.error(
-                object.clone(),
-                format!("column `{ident}` appears twice in the key: list each column once"),
-            );
-            sound = false;
-            continue;
-        }
-        seen.push(ident.clone());
-        let Some(found) = declared.iter().find(|d| d.ident == ident) else {
-            sink.error(
-                object.clone(),
-                format!("names column `{ident}`, which the table does not declare: declare it under `columns` or fix the spelling"),
-            );
-            sound = false;
-            continue;
-        };
-        let Some(column) = found.column.as_ref() else {
-            sound = false; // its type is unknown, reported on the column
-            continue;
-        };
-        sound &= check_key_column(spec, found, column, sink);
-        columns.push(column);
-    }
-    if !sound {
-        return None;
-    }
-    check_width(spec, &columns, limits, sink);
-    Some(seen.into_iter().map(IndexPart::column).collect())
-}
-
-/// Checks one key column: indexable whole, NOT NULL in a primary key, and
-/// available to every consumer of the key. Returns whether it can be a key part.
-fn check_key_column(spec: &KeySpec, found: &Declared, column: &Column, sink: &mut Sink) -> bool {
-    let name = &column.name;
-    if spec.kind == KeyKind::Primary && column.nullable {
-        let why = if found.nullable_explicit {
-            "is declared `nullable: true`"
-        } else {
-            "is nullable because `nullable` defaults to true"
-        };
-        sink.error(
-            Some(format!("column `{name}`")),
-            format!("is in the primary key but {why}; primary-key columns are NOT NULL: set `nullable: false`"),
-        );
-    }
-    check_consumer_scope(spec, column, sink);
-    if column.ty.is_indexable_whole() {
-        return true;
-    }
-    sink.error(
-        Some(spec.object.clone()),
-        format!(
-            "column `{name}` is {}: text, blob and json columns cannot be indexed without a prefix length, which the catalog does not allow; key a varchar/varbinary column (or a digest of the value) instead",
-            column.ty
-        ),
-    );
-    false
-}
-
-/// A key may only use columns that every consumer of the key gets.
-fn check_consumer_scope(spec: &KeySpec, column: &Column, sink: &mut Sink) {
-    if column.required_by.is_empty() {
-        return;
-    }
-    let only = column.required_by.join(", ");
-    let name = &column.name;
-    let message = match spec.kind {
-        KeyKind::Primary => format!(
-            "uses column `{name}`, which only [{only}] require; the base contract would depend on a consumer-only column: remove `required_by` from the column"
-        ),
-        KeyKind::Index if spec.required_by.is_empty() => format!(
-            "this base-contract index uses column `{name}`, which only [{only}] require; the base contract would depend on a consumer-only column: add `required_by: [{only}]` to the index, or remove `required_by` from the column"
-        ),
-        KeyKind::Index => {
-            let missing: Vec<&str> = spec
-                .required_by
-                .iter()
-                .filter(|c| !column.required_by.contains(c))
-                .map(String::as_str)
-                .collect();
-            if missing.is_empty() {
-                return;
-            }
-            format!(
-                "uses column `{name}`, which only [{only}] require; [{}] would need a column they do not get: add them to the column's `required_by`",
-                missing.join(", ")
-            )
-        }
-    };
-    sink.error(Some(spec.object.clone()), message);
-}
-
-/// Bytes of one key column, with its description (`Scope varchar(255) utf8mb4`).
-fn key_part_bytes(column: &Column) -> Option<(String, u32)> {
-    let max = match column.charset.as_deref() {
-        Some(cs) => collation::charset(cs)?.max_bytes,
-        None => 1,
-    };
-    let bytes = column.ty.key_bytes(max)?;
-    let charset = column
-        .charset
-        .as_deref()
-        .map(|cs| format!(" {cs}"))
-        .unwrap_or_default();
-    Some((format!("{} {}{charset}", column.name, column.ty), bytes))
-}
-
-/// Total key bytes of `columns`, when every one is known.
-pub(super) fn key_bytes(columns: &[&Column]) -> Option<(u32, Vec<(String, u32)>)> {
-    let parts: Option<Vec<(String, u32)>> = columns.iter().map(|c| key_part_bytes(c)).collect();
-    let parts = parts?;
-    Some((parts.iter().map(|(_, b)| b).sum(), parts))
-}
-
-fn check_width(spec: &KeySpec, columns: &[&Column], limits: Limits, sink: &mut Sink) {
-    let Some((total, parts)) = key_bytes(columns) else {
-        return;
-    };
-    if total <= limits.max_index_bytes {
-        return;
-    }
-    let detail: Vec<String> = parts.iter().map(|(d, b)| format!("{d} = {b}")).collect();
-    sink.error(
-        Some(spec.object.clone()),
-        format!(
-            "key is {total} bytes, over the {}-byte limit: {}; narrow the widest columns or key a short digest column (e.g. char(64)) instead; prefix lengths are not allowed",
-            limits.max_index_bytes,
-            detail.join(", ")
-        ),
-    );
-}
-
-/// An auto_increment column must lead the primary key or some index.
-fn check_auto_increment_keys(
-    declared: &[Declared],
-    primary_key: &[String],
-    indexes: &[RawIndex],
-    sink: &mut Sink,
-) {
-    let leads: Vec<Ident> = std::iter::once(primary_key)
-        .chain(indexes.iter().map(|i| i.columns.as_slice()))
-        .filter_map(|cols| cols.first())
-        .map(|c| Ident::new(key_column_name(c)))
-        .collect();
-    for column in declared
-        .iter()
-        .filter_map(|d| d.column.as_ref())
-        .filter(|c| c.auto_increment)
-    {
-        if !leads.contains(&column.name) {
-            sink.error(
-                Some(format!("column `{}`", column.name)),
-                "an auto_increment column must be the first column of the primary key or of an index: put it first in `primary_key` (e.g. `primary_key: [Id]`)",
-            );
-        }
-    }
-}
-
-/// Warns about an index with the same ordered columns and uniqueness as an
-/// earlier one, or the same columns as the primary key.
-fn warn_duplicate_indexes(indexes: &[Index], primary_key: &[IndexPart], sink: &mut Sink) {
-    for (i, index) in indexes.iter().enumerate() {
-        let object = Some(format!("index `{}`", index.name));
-        let columns = || {
-            index
-                .parts
-                .iter()
-                .filter_map(IndexPart::column_name)
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !primary_key.is_empty() && index.parts == primary_key {
-            sink.warning(
-                object,
-                format!("has the same columns ({}) as the primary key, which is already unique: remove the index", columns()),
-            );
-        } else if let Some(earlier) = indexes[..i]
-            .iter()
-            .find(|e| e.unique == index.unique && e.parts == index.parts)
-        {
-            sink.warning(
-                object,
-                format!(
-                    "duplicates index `{}`: same ordered columns ({}) and uniqueness; remove one of them",
-                    earlier.name,
-                    columns()
-                ),
-            );
         }
     }
 }

@@ -1,0 +1,363 @@
+//! Format v2 index features against the real server (each flavor):
+//! descending and explicit-prefix key parts, functional key parts (MySQL),
+//! FULLTEXT and invisible/ignored indexes. A catalog declaring them is
+//! applied to an empty schema, verified, re-applied with no steps, and
+//! imported back into the same indexes; on an existing table the B-tree
+//! ones are added online with rows unchanged, a FULLTEXT or functional one
+//! is refused as not online; a live index that differs in prefix, direction or visibility
+//! is drift (apply refuses, schema unchanged).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::TestDb;
+use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::catalog::{self, Catalog};
+use schema_catalog::diff::ProblemKind;
+use schema_catalog::import::{self, ImportOptions};
+use schema_catalog::model::{IndexKind, IndexPart};
+use schema_catalog::{db, verify, Flavor, Table};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The table file: `{expr}` is the functional index (MySQL only: MariaDB
+/// has no functional key parts).
+const TABLE: &str = "table: Job
+columns:
+  - name: Id
+    type: bigint unsigned
+    nullable: false
+  - name: Queue
+    type: varchar(64)
+    nullable: false
+  - name: Note
+    type: text
+  - name: Url
+    type: varchar(255)
+  - name: AvailableAt
+    type: datetime(6)
+primary_key: [Id]
+indexes:
+  - name: idx_job_available
+    columns: [Queue, {column: AvailableAt, order: desc}]
+  - name: idx_job_note
+    columns: [{column: Note, length: 20}]
+  - name: uq_job_url
+    unique: true
+    columns: [{column: Url, length: 100}, Id]
+  - name: idx_job_staged
+    columns: [Queue, Id]
+    visible: false
+  - name: ft_job_note
+    kind: fulltext
+    columns: [Note]
+{expr}";
+
+const EXPRESSION_INDEX: &str = "  - name: idx_job_queue_lower
+    columns: [{expression: \"lower(Queue)\"}]
+";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("catalog-index-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn table_yaml(db: &TestDb, without: &[&str]) -> String {
+    let expr = if db.flavor == Flavor::MariaDb {
+        ""
+    } else {
+        EXPRESSION_INDEX
+    };
+    let mut text = TABLE.replace("{expr}", expr);
+    for name in without {
+        // Drop one index entry (its `- name:` line up to the next entry).
+        let start = text
+            .find(&format!("  - name: {name}\n"))
+            .expect("index in TABLE");
+        let end = text[start + 4..]
+            .find("  - name: ")
+            .map_or(text.len(), |e| start + 4 + e);
+        text.replace_range(start..end, "");
+    }
+    text
+}
+
+fn load(dir: &Path, yaml: &str) -> Catalog {
+    std::fs::write(dir.join("job.yaml"), yaml).unwrap();
+    let report = catalog::check(dir);
+    assert_eq!(report.error_count(), 0, "{}", report.render_human());
+    report.catalog.unwrap()
+}
+
+fn tables(c: &Catalog) -> Vec<Table> {
+    c.tables.iter().map(|t| t.table.clone()).collect()
+}
+
+async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
+    let opts = ApplyOptions {
+        lock_timeout: TIMEOUT,
+        read_timeout: TIMEOUT,
+        ..ApplyOptions::default()
+    };
+    apply::apply(&db::parse_url(&db.url()).unwrap(), tables, &opts)
+        .await
+        .expect("apply runs")
+}
+
+/// The declared index shapes, comparable across catalog and import
+/// (expressions in their canonical text).
+fn shapes(t: &Table) -> Vec<String> {
+    let mut out: Vec<String> = t
+        .indexes
+        .iter()
+        .map(|i| {
+            let parts: Vec<String> = i
+                .parts
+                .iter()
+                .map(|p| match p {
+                    IndexPart::Expression(e) => format!(
+                        "expr:{}",
+                        schema_catalog::readiness::canonical_expression(e)
+                    ),
+                    other => other.to_string().to_lowercase(),
+                })
+                .collect();
+            format!(
+                "{} unique={} {:?} visible={} [{}]",
+                i.name.key(),
+                i.unique,
+                i.kind,
+                i.visible,
+                parts.join(", ")
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declared_index_features_round_trip() {
+    let db = TestDb::new().await;
+    let d = dir("roundtrip");
+    let cat = load(&d, &table_yaml(&db, &[]));
+    let want = &cat.tables[0].table;
+
+    let report = run(&db, &tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert_eq!(
+        report.steps.len(),
+        1,
+        "one CREATE TABLE: {:#?}",
+        report.steps
+    );
+    let ddl = db.show_create("Job").await;
+    assert!(ddl.contains("`AvailableAt` DESC"), "{ddl}");
+    assert!(ddl.contains("`Note`(20)"), "{ddl}");
+    assert!(ddl.contains("FULLTEXT KEY `ft_job_note`"), "{ddl}");
+    assert!(ddl.contains(db.hidden_index()), "{ddl}");
+
+    // verify passes; a second apply has nothing to do
+    let target = db::parse_url(&db.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+    let again = run(&db, &tables(&cat)).await;
+    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
+    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+    assert_eq!(again.server_ddl_count, Some(0));
+
+    // import (live and dump) gives the same indexes, and passes check
+    let sources = import::read_live(&mut s, &db.name, &[]).await.unwrap();
+    let imported = import::build(&target.display, sources, &ImportOptions::default()).unwrap();
+    assert!(imported.skipped.is_empty(), "{:#?}", imported.skipped);
+    assert_eq!(shapes(&imported.tables[0]), shapes(want));
+    let out = d.join("imported");
+    schema_catalog::import_gate::write_checked(&imported, &out).unwrap();
+    let reloaded = catalog::load(&out).unwrap();
+    assert_eq!(shapes(&reloaded.tables[0].table), shapes(want));
+    let file = d.join("dump.sql");
+    db.dump_no_data(&file);
+    let dumped = schema_catalog::dump::read_dump(&file, None).unwrap();
+    let from_dump = import::from_dump(&dumped, &ImportOptions::default()).unwrap();
+    assert_eq!(shapes(&from_dump.tables[0]), shapes(want));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn btree_features_are_added_online_and_fulltext_is_refused() {
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE `Job` (`Id` bigint unsigned NOT NULL, `Queue` varchar(64) NOT NULL,
+          `Note` text, `Url` varchar(255), `AvailableAt` datetime(6), PRIMARY KEY (`Id`))
+          ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "INSERT INTO `Job` VALUES (1, 'a', 'first note', 'https://a', '2026-01-01'),
+          (2, 'b', NULL, NULL, NULL), (3, 'a', 'third', 'https://c', '2026-02-01')",
+    ])
+    .await;
+    let columns = ["Id", "Queue", "Note", "Url", "AvailableAt"];
+    let rows = db.checksum("Job", &columns).await;
+    let d = dir("warm");
+
+    // Every B-tree feature but the expression: added one ALTER each, online.
+    let mut later = vec!["ft_job_note"];
+    if db.flavor != Flavor::MariaDb {
+        later.push("idx_job_queue_lower");
+    }
+    let cat = load(&d, &table_yaml(&db, &later));
+    let report = run(&db, &tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert_eq!(report.steps.len(), 4, "{:#?}", report.steps);
+    for step in &report.steps {
+        assert_eq!(step.kind, "add_index");
+        assert_eq!(step.status, StepStatus::Applied);
+        assert!(
+            step.sql.ends_with("ALGORITHM=INPLACE, LOCK=NONE"),
+            "{}",
+            step.sql
+        );
+    }
+    assert_eq!(db.checksum("Job", &columns).await, rows);
+
+    // The FULLTEXT index (and on MySQL the functional one) on the existing
+    // table: refused with the reason, no DDL.
+    let cat = load(&d, &table_yaml(&db, &[]));
+    let before = db.snapshot().await;
+    let report = run(&db, &tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
+    assert_eq!(report.server_ddl_count, Some(0));
+    assert_eq!(report.drift.len(), later.len(), "{:#?}", report.drift);
+    for name in &later {
+        let p = report
+            .drift
+            .iter()
+            .find(|p| p.object == *name)
+            .unwrap_or_else(|| panic!("{name} is reported: {:#?}", report.drift));
+        assert_eq!(p.kind, ProblemKind::IndexNotOnline);
+        assert!(
+            p.actual
+                .contains("cannot be added to an existing table online"),
+            "{p}"
+        );
+    }
+    assert_eq!(db.snapshot().await, before);
+    assert_eq!(db.checksum("Job", &columns).await, rows);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Builds `Job` with the given index lines, applies the full catalog and
+/// requires a refusal with exactly `kind` on `object`, schema unchanged.
+async fn drift_case(indexes: &str, object: &str, kind: ProblemKind) {
+    let db = TestDb::new().await;
+    db.exec(&[&format!(
+        "CREATE TABLE `Job` (`Id` bigint unsigned NOT NULL, `Queue` varchar(64) NOT NULL,
+          `Note` text, `Url` varchar(255), `AvailableAt` datetime(6), PRIMARY KEY (`Id`), {indexes})
+          ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    )])
+    .await;
+    let d = dir(object);
+    let cat = load(&d, &table_yaml(&db, &[]));
+    let before = db.snapshot().await;
+    let report = run(&db, &tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
+    assert!(report.steps.is_empty(), "{:#?}", report.steps);
+    assert_eq!(report.server_ddl_count, Some(0));
+    assert!(
+        report
+            .drift
+            .iter()
+            .any(|p| p.object == object && p.kind == kind),
+        "expected {kind:?} on {object} in {:#?}",
+        report.drift
+    );
+    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_other_prefix_length_is_refused() {
+    drift_case(
+        "KEY `idx_job_note` (`Note`(10))",
+        "idx_job_note",
+        ProblemKind::IndexPrefix,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_ascending_where_descending_is_declared_is_refused() {
+    drift_case(
+        "KEY `idx_job_available` (`Queue`, `AvailableAt`)",
+        "idx_job_available",
+        ProblemKind::IndexOrder,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_visible_where_invisible_is_declared_is_refused() {
+    drift_case(
+        "KEY `idx_job_staged` (`Queue`, `Id`)",
+        "idx_job_staged",
+        ProblemKind::IndexInvisible,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_btree_where_fulltext_is_declared_is_refused() {
+    drift_case(
+        "KEY `ft_job_note` (`Note`(30))",
+        "ft_job_note",
+        ProblemKind::IndexKind,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_other_expression_is_refused_on_mysql() {
+    let db = TestDb::new().await;
+    if db.flavor == Flavor::MariaDb {
+        // MariaDB has no functional key parts: nothing to drift. The
+        // catalog built for MariaDB declares none (see `table_yaml`).
+        assert!(!table_yaml(&db, &[]).contains("expression"));
+        return;
+    }
+    drop(db);
+    drift_case(
+        "KEY `idx_job_queue_lower` ((upper(`Queue`)))",
+        "idx_job_queue_lower",
+        ProblemKind::IndexExpression,
+    )
+    .await;
+}
+
+#[test]
+fn expression_index_kind_is_parsed() {
+    // Offline: the expression part is parsed and re-rendered with the
+    // declared column's spelling.
+    let d = dir("offline");
+    std::fs::write(
+        d.join("job.yaml"),
+        TABLE.replace("{expr}", EXPRESSION_INDEX),
+    )
+    .unwrap();
+    let cat = catalog::load(&d).unwrap();
+    let t = &cat.tables[0].table;
+    let i = t
+        .indexes
+        .iter()
+        .find(|i| i.name.as_str() == "idx_job_queue_lower")
+        .unwrap();
+    assert_eq!(
+        i.parts,
+        vec![IndexPart::Expression("lower(`Queue`)".into())]
+    );
+    let ft = t.indexes.iter().find(|i| i.kind == IndexKind::FullText);
+    assert!(ft.is_some());
+    let _ = std::fs::remove_dir_all(&d);
+}
