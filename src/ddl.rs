@@ -63,6 +63,15 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
             .iter()
             .map(|i| index_definition(i, "KEY", flavor)),
     );
+    // A catalog check's condition was rendered by the closed renderer at
+    // load; it is written inside its own parentheses.
+    items.extend(table.checks.iter().map(|c| {
+        format!(
+            "CONSTRAINT {} CHECK ({})",
+            quote_ident(c.name.as_str()),
+            c.expression
+        )
+    }));
     let body = items
         .iter()
         .map(|i| format!("  {i}"))
@@ -275,6 +284,7 @@ mod tests {
                 Index::new("uq", true, &["Key"]),
                 Index::new("idx", false, &["CreatedAt", "Id"]),
             ],
+            checks: Vec::new(),
             required_by: vec![],
         }
     }

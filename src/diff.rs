@@ -63,6 +63,12 @@ pub enum ProblemKind {
     /// (a FULLTEXT index: InnoDB rebuilds the table for the first one and
     /// never adds one with `LOCK=NONE`); apply refuses it.
     IndexNotOnline,
+    /// A CHECK constraint of the catalog's name holds another condition.
+    CheckExpression,
+    /// A catalog CHECK constraint is missing from an existing table: adding
+    /// one validates every row (MySQL and MariaDB copy the table), so apply
+    /// refuses it.
+    CheckNotOnline,
     /// A live column the catalog does not name (informational).
     UnmanagedColumn,
     /// A live index the catalog does not name (informational).
@@ -96,7 +102,9 @@ impl ProblemKind {
     pub fn subject(self) -> Subject {
         use ProblemKind::*;
         match self {
-            MissingTable | NotATable | PrimaryKey => Subject::Table,
+            MissingTable | NotATable | PrimaryKey | CheckExpression | CheckNotOnline => {
+                Subject::Table
+            }
             MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
             | ColumnOnUpdate | UnmanagedColumn => Subject::Column,
@@ -372,6 +380,7 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
             }
         }
     }
+    d.problems.extend(check_drift(want, have));
     for col in have
         .columns
         .iter()
@@ -528,6 +537,34 @@ pub fn describe_index(i: &Index) -> String {
     format!("{kind} {}{vis}", key_parts(&i.parts))
 }
 
+/// The catalog's CHECK constraints against the live table's (by name, case
+/// -insensitively; conditions after normalisation). A missing one is not
+/// added: validating the rows copies the table.
+fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for c in &want.checks {
+        let expected = format!("CHECK ({})", c.expression);
+        match have.checks.iter().find(|h| h.name == c.name) {
+            Some(h) if readiness::same_expression(&h.expression, &c.expression) => {}
+            Some(h) => out.push(problem(
+                want,
+                c.name.as_str(),
+                ProblemKind::CheckExpression,
+                &expected,
+                &format!("CHECK ({})", h.expression),
+            )),
+            None => out.push(problem(
+                want,
+                c.name.as_str(),
+                ProblemKind::CheckNotOnline,
+                &expected,
+                "absent; adding a CHECK constraint to an existing table validates every row with a table copy (MySQL ALGORITHM=COPY, MariaDB likewise), which is not online: add it in a maintenance window, or declare it when the table is created",
+            )),
+        }
+    }
+    out
+}
+
 /// Why a missing index cannot be added to an existing table online, if it
 /// cannot: InnoDB rebuilds the table for the first FULLTEXT index and takes
 /// a shared lock for any; MySQL adds a functional key part as a hidden
@@ -627,6 +664,7 @@ mod tests {
                 Index::new("uq_key", true, &["Key"]),
                 Index::new("idx_at", false, &["At", "Id"]),
             ],
+            checks: Vec::new(),
             required_by: vec![],
         }
     }

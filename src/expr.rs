@@ -58,14 +58,110 @@ fn is_one_introduced_string(tokens: &[Token]) -> bool {
     matches!(core.as_slice(), [a, b] if is_introducer(a) && is_string(b))
 }
 
-/// Drops a `_charset` word written right before a string literal.
+/// A structural text of `text` as one expression, for comparing a declared
+/// condition with a server's spelling of it: charset introducers dropped;
+/// every operator application printed in its own parentheses and every
+/// written grouping dropped (the parse tree already holds it), so MySQL's
+/// fully parenthesised `((a <> 'x') or (b is null))` and `a <> 'x' OR b IS
+/// NULL` agree while `(a or b) and c` and `a or b and c` do not; names,
+/// keywords and function names lowercased and unquoted; literals kept as
+/// written. Text that does not parse falls back to [`canonical`], lowercased.
+pub fn structural(text: &str) -> String {
+    let dialect = MySqlDialect {};
+    let parsed = Tokenizer::new(&dialect, text)
+        .tokenize()
+        .ok()
+        .and_then(|tokens| {
+            let mut parser = Parser::new(&dialect).with_tokens(without_introducers(tokens));
+            let expr = parser.parse_expr().ok()?;
+            (parser.peek_token().token == Token::EOF).then_some(expr)
+        });
+    match parsed {
+        Some(expr) => tree(&expr),
+        None => canonical(text).to_lowercase(),
+    }
+}
+
+fn tree(expr: &Expr) -> String {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments, InTarget};
+    let not = |negated: bool| if negated { "not " } else { "" };
+    match expr {
+        Expr::Nested(inner) => tree(inner),
+        Expr::Identifier(i) => i.value.to_lowercase(),
+        Expr::CompoundIdentifier(parts) => parts
+            .iter()
+            .map(|i| i.value.to_lowercase())
+            .collect::<Vec<_>>()
+            .join("."),
+        Expr::BinaryOp { left, op, right } => format!(
+            "({} {} {})",
+            tree(left),
+            op.to_string().to_lowercase(),
+            tree(right)
+        ),
+        Expr::UnaryOp { op, expr } => format!("({} {})", op.to_string().to_lowercase(), tree(expr)),
+        Expr::IsNull(e) => format!("({} is null)", tree(e)),
+        Expr::IsNotNull(e) => format!("({} is not null)", tree(e)),
+        Expr::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => format!(
+            "({} {}between {} and {})",
+            tree(expr),
+            not(*negated),
+            tree(low),
+            tree(high)
+        ),
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            negated,
+            ..
+        } => format!(
+            "({} {}in ({}))",
+            tree(expr),
+            not(*negated),
+            list.iter().map(tree).collect::<Vec<_>>().join(", ")
+        ),
+        Expr::Like {
+            negated,
+            expr,
+            pattern,
+            escape_char: None,
+            ..
+        } => format!("({} {}like {})", tree(expr), not(*negated), tree(pattern)),
+        Expr::Function(f) => {
+            let args = match &f.args {
+                FunctionArguments::List(list) if list.clauses.is_empty() => list
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => tree(e),
+                        other => other.to_string().to_lowercase(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                FunctionArguments::None => return f.name.to_string().to_lowercase(),
+                other => other.to_string().to_lowercase(),
+            };
+            format!("{}({args})", f.name.to_string().to_lowercase())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Drops a `_charset` word written right before a string literal (spaces
+/// between them allowed, as MySQL allows and sqlparser prints them).
 fn without_introducers(tokens: Vec<Token>) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
-    let mut it = tokens.into_iter().peekable();
-    while let Some(t) = it.next() {
-        let introducer = is_introducer(&t) && it.peek().is_some_and(is_string);
-        if !introducer {
-            out.push(t);
+    for (i, t) in tokens.iter().enumerate() {
+        let next = tokens[i + 1..]
+            .iter()
+            .find(|t| !matches!(t, Token::Whitespace(_)));
+        if !(is_introducer(t) && next.is_some_and(is_string)) {
+            out.push(t.clone());
         }
     }
     out
@@ -114,6 +210,22 @@ mod tests {
             canonical("(_utf8mb4'{}')")
         );
         assert!(canonical("(_utf8mb4'{}')").contains("_utf8mb4"));
+    }
+
+    #[test]
+    fn structure_compares_servers_spellings_of_a_condition() {
+        let declared = structural("`State` <> 'done' OR `FinishedAt` IS NOT NULL");
+        let mysql = unescape_mysql_default(
+            r"((`State` <> _utf8mb4\'done\') or (`FinishedAt` is not null))",
+        );
+        assert_eq!(structural(&mysql), declared);
+        assert_eq!(
+            structural("(`State` in (_utf8mb4'a',_utf8mb4'b'))"),
+            structural("State IN ('a', 'b')")
+        );
+        assert_eq!(structural("(lower(`Queue`))"), structural("LOWER(Queue)"));
+        assert_ne!(structural("(a or b) and c"), structural("a or b and c"));
+        assert_ne!(structural("a = 'X'"), structural("a = 'x'"));
     }
 
     #[test]

@@ -208,6 +208,15 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
         push("primary key".into(), p);
     }
     let columns: Vec<Ident> = t.columns.iter().map(|c| c.name.clone()).collect();
+    for c in &t.checks {
+        let text = crate::expr::canonical(&c.expression);
+        if let Err(reason) = crate::sqltext::render_check_expression(&text, &columns) {
+            push(
+                format!("check {}", quote_ident(c.name.as_str())),
+                format!("CHECK ({}), whose condition {reason}", c.expression),
+            );
+        }
+    }
     for i in &t.indexes {
         let object = format!("index {}", quote_ident(i.name.as_str()));
         if i.kind == IndexKind::Spatial {
@@ -346,6 +355,10 @@ fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
     }
     t.indexes
         .retain(|i| !bad(format!("index {}", quote_ident(i.name.as_str()))) && covered(&i.parts));
+    // A check naming a left-out column fails the import's own check, like
+    // an expression key part.
+    t.checks
+        .retain(|c| !bad(format!("check {}", quote_ident(c.name.as_str()))));
     if t.columns.is_empty() {
         return None;
     }
@@ -661,6 +674,23 @@ fn table_value(t: &Table, d: &ImportDefaults) -> Value {
             })
             .collect();
         m.insert("indexes".into(), Value::Sequence(indexes));
+    }
+    if !t.checks.is_empty() {
+        let mut sorted: Vec<&crate::model::Check> = t.checks.iter().collect();
+        sorted.sort_by_key(|c| c.name.key());
+        let checks: Vec<Value> = sorted
+            .into_iter()
+            .map(|c| {
+                let mut cm = Mapping::new();
+                cm.insert("name".into(), c.name.as_str().into());
+                cm.insert(
+                    "expression".into(),
+                    crate::expr::canonical(&c.expression).into(),
+                );
+                Value::Mapping(cm)
+            })
+            .collect();
+        m.insert("checks".into(), Value::Sequence(checks));
     }
     Value::Mapping(m)
 }

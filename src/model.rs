@@ -312,6 +312,19 @@ impl Index {
     }
 }
 
+/// A named CHECK constraint (table level). MariaDB's implicit
+/// `json_valid(col)` check of a json column is not one: it belongs to the
+/// column's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// Constraint name (unique per schema on MySQL).
+    pub name: Ident,
+    /// The condition: from a catalog, rendered by the closed expression
+    /// renderer; from a server or dump, its text (compared after
+    /// normalisation, see [`crate::readiness::same_expression`]).
+    pub expression: String,
+}
+
 /// What a live name is: a base table, or something else under that name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum TableKind {
@@ -355,6 +368,8 @@ pub struct Table {
     pub primary_key: Vec<IndexPart>,
     /// Secondary indexes.
     pub indexes: Vec<Index>,
+    /// Named CHECK constraints.
+    pub checks: Vec<Check>,
     /// Consumers that require this table; empty = base contract.
     pub required_by: Vec<String>,
 }
@@ -373,6 +388,7 @@ impl Table {
             columns: Vec::new(),
             primary_key: Vec::new(),
             indexes: Vec::new(),
+            checks: Vec::new(),
             required_by: Vec::new(),
         }
     }

@@ -276,16 +276,17 @@ pub fn check_index(have: Option<&Index>, want: &Index) -> IndexReadiness {
     }
 }
 
-/// Two key-part expressions compare equal after each server's normalisation:
-/// parsed and re-rendered (charset introducers and outer parentheses
-/// dropped), case-insensitively (MySQL lowercases function names).
+/// Two expressions (key parts, CHECK conditions) compare equal after each
+/// server's normalisation: parsed, charset introducers and written
+/// groupings dropped, names case-insensitive, compared by their parse tree
+/// (see `expr::structural`).
 pub fn same_expression(a: &str, b: &str) -> bool {
     canonical_expression(a) == canonical_expression(b)
 }
 
 /// The text [`same_expression`] compares.
 pub fn canonical_expression(e: &str) -> String {
-    crate::expr::canonical(e).to_lowercase()
+    crate::expr::structural(e)
 }
 
 fn part_label(part: &IndexPart) -> String {

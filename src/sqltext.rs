@@ -11,7 +11,8 @@
 //! a closed list. Anything else is refused with the offending text.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator,
+    Value,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -88,6 +89,13 @@ pub fn render_key_expression(text: &str, columns: &[Ident]) -> Result<String, St
     render_one_expression(text, columns)
 }
 
+/// Parses a CHECK constraint's condition like [`render_key_expression`]
+/// (the table's declared columns may be named), where `IN (...)`,
+/// `BETWEEN`, `IS [NOT] NULL` and `LIKE` are also allowed.
+pub fn render_check_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
+    render_one_expression(text, columns)
+}
+
 fn render_one_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
     let tokens = tokens(text)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
@@ -128,6 +136,53 @@ fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
             ))
         }
         Expr::Function(f) => render_function(f, columns),
+        Expr::IsNull(e) => Ok(format!("{} IS NULL", render_expr(e, columns)?)),
+        Expr::IsNotNull(e) => Ok(format!("{} IS NOT NULL", render_expr(e, columns)?)),
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            negated,
+            global: false,
+        } => {
+            let items = list
+                .iter()
+                .map(|e| render_expr(e, columns))
+                .collect::<Result<Vec<_>, _>>()?;
+            let not = if *negated { "NOT " } else { "" };
+            Ok(format!(
+                "{} {not}IN ({})",
+                render_expr(expr, columns)?,
+                items.join(", ")
+            ))
+        }
+        Expr::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => {
+            let not = if *negated { "NOT " } else { "" };
+            Ok(format!(
+                "{} {not}BETWEEN {} AND {}",
+                render_expr(expr, columns)?,
+                render_expr(low, columns)?,
+                render_expr(high, columns)?
+            ))
+        }
+        Expr::Like {
+            negated,
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+        } => {
+            let not = if *negated { "NOT " } else { "" };
+            Ok(format!(
+                "{} {not}LIKE {}",
+                render_expr(expr, columns)?,
+                render_expr(pattern, columns)?
+            ))
+        }
         Expr::Identifier(i) if matches!(i.quote_style, None | Some('`')) => {
             let name = Ident::new(i.value.clone());
             match columns.iter().find(|c| **c == name) {
@@ -287,6 +342,28 @@ mod tests {
         ] {
             assert!(render_key_expression(text, &cols).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn check_conditions_render_from_the_ast() {
+        let cols = [Ident::new("State"), Ident::new("Attempts")];
+        for (text, want) in [
+            ("Attempts >= 0", "`Attempts` >= 0"),
+            ("state in ('a','b')", "`State` IN ('a', 'b')"),
+            ("Attempts between 0 and 9", "`Attempts` BETWEEN 0 AND 9"),
+            (
+                "State is not null or Attempts is null",
+                "`State` IS NOT NULL OR `Attempts` IS NULL",
+            ),
+            ("State not like 'x%'", "`State` NOT LIKE 'x%'"),
+        ] {
+            assert_eq!(
+                render_check_expression(text, &cols).as_deref(),
+                Ok(want),
+                "{text}"
+            );
+        }
+        assert!(render_check_expression("State in (select 1)", &cols).is_err());
     }
 
     #[test]

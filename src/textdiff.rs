@@ -180,6 +180,7 @@ mod tests {
             columns: vec![id],
             primary_key: vec![crate::IndexPart::column("Id")],
             indexes: vec![],
+            checks: Vec::new(),
             required_by: vec![],
         }
     }

@@ -34,6 +34,7 @@ fn jobs() -> Table {
             false,
             &["State", "CreatedAt", "Id"],
         )],
+        checks: vec![],
         required_by: vec![],
     }
 }

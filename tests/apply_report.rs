@@ -31,6 +31,7 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         columns: vec![id, c],
         primary_key: vec![IndexPart::column("Id")],
         indexes: vec![index],
+        checks: Vec::new(),
         required_by: vec![],
     };
     let db = TestDb::new().await;

@@ -60,6 +60,7 @@ fn table(
         columns: vec![id, note],
         primary_key: vec![IndexPart::column("Id")],
         indexes: vec![Index::new(idx.as_str(), false, &[col.as_str()])],
+        checks: Vec::new(),
         required_by: vec![],
     }
 }

@@ -26,10 +26,13 @@ fn render_all(flavor: Flavor) -> String {
     out.join(";\n") + ";\n"
 }
 
-/// The format v2 index fixture: CREATE TABLE, then each index as an ADD.
-fn render_v2_indexes(flavor: Flavor) -> String {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/format-v2/indexes");
-    let cat = schema_catalog::catalog::load(&dir).expect("the v2 index fixture loads");
+/// A format v2 fixture (`fixtures/format-v2/<name>`): CREATE TABLE, then
+/// each index as an ADD.
+fn render_v2(name: &str, flavor: Flavor) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/format-v2")
+        .join(name);
+    let cat = schema_catalog::catalog::load(&dir).expect("the v2 fixture loads");
     let t = &cat.tables[0].table;
     let mut out = vec![create_table(t, flavor)];
     out.extend(t.indexes.iter().map(|i| add_index(&t.name, i, flavor)));
@@ -38,17 +41,32 @@ fn render_v2_indexes(flavor: Flavor) -> String {
 
 #[test]
 fn v2_indexes_tidb() {
-    insta::assert_snapshot!(render_v2_indexes(Flavor::TiDb));
+    insta::assert_snapshot!(render_v2("indexes", Flavor::TiDb));
 }
 
 #[test]
 fn v2_indexes_mysql() {
-    insta::assert_snapshot!(render_v2_indexes(Flavor::MySql));
+    insta::assert_snapshot!(render_v2("indexes", Flavor::MySql));
 }
 
 #[test]
 fn v2_indexes_mariadb() {
-    insta::assert_snapshot!(render_v2_indexes(Flavor::MariaDb));
+    insta::assert_snapshot!(render_v2("indexes", Flavor::MariaDb));
+}
+
+#[test]
+fn v2_checks_tidb() {
+    insta::assert_snapshot!(render_v2("checks", Flavor::TiDb));
+}
+
+#[test]
+fn v2_checks_mysql() {
+    insta::assert_snapshot!(render_v2("checks", Flavor::MySql));
+}
+
+#[test]
+fn v2_checks_mariadb() {
+    insta::assert_snapshot!(render_v2("checks", Flavor::MariaDb));
 }
 
 #[test]

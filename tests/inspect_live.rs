@@ -161,6 +161,7 @@ fn expected_kinds() -> Table {
             prefix,
             Index::new("uq_token", true, &["Token"]),
         ],
+        checks: Vec::new(),
         required_by: Vec::new(),
     }
 }

@@ -191,7 +191,8 @@ fn import_declines_what_the_format_cannot_express() {
     ]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("table `t`: column `Kind`"), "{stderr}");
-    assert!(stderr.contains("index `idx_name`"), "{stderr}");
+    // A prefix index is format v2: declared, not declined.
+    assert!(!stderr.contains("index `idx_name`"), "{stderr}");
     assert!(
         stderr.contains("(use --skip-unsupported to leave it out)"),
         "the CLI adds its advice: {stderr}"
@@ -215,7 +216,11 @@ fn import_declines_what_the_format_cannot_express() {
         "{stdout}"
     );
     let t = std::fs::read_to_string(out.join("t.yaml")).unwrap();
-    assert!(!t.contains("Kind") && !t.contains("idx_name"), "{t}");
+    assert!(!t.contains("Kind"), "{t}");
+    assert!(
+        t.contains("idx_name") && t.contains("length: 10"),
+        "the prefix is declared: {t}"
+    );
     let (code, _, stderr) = run(&["--catalog", out.to_str().unwrap(), "check"]);
     assert_eq!(code, Some(0), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -278,31 +283,24 @@ mod live {
     }
 
     #[tokio::test]
-    async fn live_import_refuses_a_prefix_index_unless_skipping() {
+    async fn live_import_declares_a_prefix_index() {
         let (db, _) = load_drifted().await;
         let url = db.url();
         let out = scratch("live-import");
-        let (code, _, stderr) = run(&[
-            "--database-url",
-            &url,
-            "import",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(code, Some(2), "{stderr}");
-        assert!(
-            stderr.contains("table `_System_FileUploadOperation`: index `idx_file_upload_lifecycle`: prefix key part `State`(8)"),
-            "{stderr}"
-        );
         let (code, stdout, stderr) = run(&[
             "--database-url",
             &url,
             "import",
             "--out",
             out.to_str().unwrap(),
-            "--skip-unsupported",
         ]);
         assert_eq!(code, Some(0), "{stderr}");
+        let upload =
+            std::fs::read_to_string(out.join("system_file_upload_operation.yaml")).unwrap();
+        assert!(
+            upload.contains("column: State") && upload.contains("length: 8"),
+            "the live prefix is declared as such: {upload}"
+        );
         assert!(stdout.contains("imported 8 table(s)"), "{stdout}");
         let (code, _, stderr) = run(&[
             "--catalog",

@@ -72,7 +72,9 @@ fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
                     names(&want)
                 ));
             }
-            let keys = usize::from(!table.primary_key.is_empty()) + table.indexes.len();
+            let keys = usize::from(!table.primary_key.is_empty())
+                + table.indexes.len()
+                + table.checks.len();
             if ct.constraints.len() != keys {
                 return Err(format!(
                     "declares {} keys or constraints, not the catalog's {keys}",
@@ -246,6 +248,10 @@ mod tests {
 
     fn v2_table() -> Table {
         let mut t = table();
+        t.checks = vec![crate::model::Check {
+            name: "chk_note".into(),
+            expression: "`Note` <> ''".into(),
+        }];
         t.indexes = vec![v2_index(false), v2_index(true), {
             let mut ft = Index::new("ft", false, &["Note"]);
             ft.kind = crate::model::IndexKind::FullText;

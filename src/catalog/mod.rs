@@ -12,6 +12,7 @@ mod defaults;
 mod load;
 pub(crate) use defaults::default_problem;
 pub mod limits;
+mod checks;
 mod keys;
 mod raw;
 mod sink;
@@ -376,6 +377,7 @@ primary_key: [Id]
             ],
             primary_key: vec![],
             indexes: vec![],
+            checks: Vec::new(),
             required_by: vec![],
         };
         t.columns[0].charset = Some("utf8mb4".into());

@@ -25,8 +25,11 @@ const TABLE_KEYS: &[&str] = &[
     "columns",
     "primary_key",
     "indexes",
+    "checks",
     "required_by",
 ];
+/// Keys of one entry of `checks`.
+const CHECK_KEYS: &[&str] = &["name", "expression"];
 /// Keys of one entry of `columns`.
 const COLUMN_KEYS: &[&str] = &[
     "name",
@@ -96,7 +99,19 @@ pub(super) struct RawTable {
     #[serde(default)]
     pub indexes: Vec<RawIndex>,
     #[serde(default)]
+    pub checks: Vec<RawCheck>,
+    #[serde(default)]
     pub required_by: Vec<String>,
+}
+
+/// One entry of `checks`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "a check: a mapping with `name` and `expression`")]
+pub(super) struct RawCheck {
+    #[serde(default)]
+    pub name: String,
+    pub expression: Option<String>,
 }
 
 /// One entry of `columns`.
@@ -341,6 +356,7 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
         for (key, what, known) in [
             ("columns", "column", COLUMN_KEYS),
             ("indexes", "index", INDEX_KEYS),
+            ("checks", "check", CHECK_KEYS),
         ] {
             if let Some(Value::Sequence(items)) = map.get_mut(key) {
                 for (pos, item) in items.iter_mut().enumerate() {

@@ -6,9 +6,9 @@ use crate::coltype::ColumnType;
 use crate::ident::{invalid_ident_reason, Ident};
 use crate::model::{Column, DefaultValue, Table};
 
-use super::keys;
 use super::raw::{RawColumn, RawTable};
 use super::sink::Sink;
+use super::{checks, keys};
 use super::{Defaults, Limits};
 
 /// The types a catalog accepts, for messages.
@@ -60,6 +60,7 @@ pub(super) fn build_table(
         .as_deref()
         .map(|cols| keys::lint_primary_key(cols, &declared, limits, sink));
     let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
+    let checks = checks::lint_checks(&raw.checks, &declared, sink);
     keys::check_auto_increment_keys(
         &declared,
         raw.primary_key.as_deref().unwrap_or_default(),
@@ -83,6 +84,7 @@ pub(super) fn build_table(
         columns: declared.into_iter().filter_map(|d| d.column).collect(),
         primary_key: pk_parts,
         indexes,
+        checks,
         required_by: raw.required_by,
     };
     table.normalize();

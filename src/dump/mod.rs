@@ -408,6 +408,11 @@ fn is_constraint_start(word: &str) -> bool {
     .any(|k| word.eq_ignore_ascii_case(k))
 }
 
+/// Whether a CHECK condition is a `json_valid(...)` call.
+fn is_json_valid(expr: &Expr) -> bool {
+    matches!(expr, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("json_valid"))
+}
+
 /// Maps one parsed statement onto the model. `hidden_constraints` are
 /// positions in `constraints` (see [`Prepared::hidden_constraints`]) whose
 /// index is invisible.
@@ -451,6 +456,7 @@ struct TableBuilder {
     primary_key: Vec<IndexPart>,
     indexes: Vec<Index>,
     json_columns: BTreeSet<String>,
+    checks: Vec<crate::model::Check>,
     options: ParseOptions,
     features: Vec<Feature>,
 }
@@ -463,6 +469,7 @@ impl TableBuilder {
             primary_key: Vec::new(),
             indexes: Vec::new(),
             json_columns: BTreeSet::new(),
+            checks: Vec::new(),
             options,
             features: Vec::new(),
         }
@@ -511,6 +518,7 @@ impl TableBuilder {
             columns: std::mem::take(&mut self.columns),
             primary_key: std::mem::take(&mut self.primary_key),
             indexes: std::mem::take(&mut self.indexes),
+            checks: std::mem::take(&mut self.checks),
             required_by: Vec::new(),
         };
         self.finish_columns(&mut table);
@@ -626,6 +634,7 @@ impl TableBuilder {
     }
 
     /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
+    /// (See [`is_json_valid`].)
     /// Any other CHECK is a [`Feature`].
     fn note_check(&mut self, name: Option<&str>, expr: &Expr) {
         if let Expr::Function(f) = expr {
@@ -655,7 +664,17 @@ impl TableBuilder {
             }
             TableConstraint::Check(check) => {
                 let name = check.name.as_ref().map(|n| n.value.clone());
-                self.note_check(name.as_deref(), &check.expr);
+                match name {
+                    // A named table-level CHECK is format v2, unless it is
+                    // MariaDB's json one (named after its column).
+                    Some(n) if !is_json_valid(&check.expr) => {
+                        self.checks.push(crate::model::Check {
+                            name: Ident::new(n),
+                            expression: check.expr.to_string(),
+                        })
+                    }
+                    _ => self.note_check(name.as_deref(), &check.expr),
+                }
                 return Ok(());
             }
             TableConstraint::ForeignKey(fk) => {

@@ -21,15 +21,15 @@ use crate::coltype::ColumnType;
 use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
-use crate::model::{Column, Table, TableKind};
+use crate::model::{Check, Column, Table, TableKind};
 use crate::normalize::{self, RawIndexRow};
 
 use row::{check_clauses, raw_column};
 pub(crate) use row::{params, raw_index_row, RowReader};
 pub(crate) use sql::IndexSource;
 use sql::{
-    inspection_sql, pairs_per_table, COLUMN_FIELDS, INDEX_FIELDS, SRC_COLUMN, SRC_INDEX, SRC_TABLE,
-    TABLE_FIELDS,
+    inspection_sql, inspection_sql_with, pairs_with, COLUMN_FIELDS, CONSTRAINT_FIELDS,
+    INDEX_FIELDS, SRC_COLUMN, SRC_CONSTRAINT, SRC_INDEX, SRC_TABLE, TABLE_FIELDS,
 };
 
 /// The statement [`inspect_table`] runs on this server, for EXPLAIN and
@@ -65,9 +65,9 @@ pub async fn inspect_catalog_tables(
     schema: &str,
     wants: &[Table],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<(Ident, bool)> = wants
+    let names: Vec<(Ident, bool, bool)> = wants
         .iter()
-        .map(|t| (t.name.clone(), needs_checks(t)))
+        .map(|t| (t.name.clone(), needs_checks(t), !t.checks.is_empty()))
         .collect();
     read(session, schema, &names).await
 }
@@ -81,6 +81,25 @@ pub async fn inspect_table(
 ) -> Result<Option<Table>> {
     let mut out = inspect_tables(session, schema, &[Ident::new(table)]).await?;
     Ok(out.pop().and_then(|(_, t)| t))
+}
+
+/// The live checks without MariaDB's implicit `json_valid(col)` check of a
+/// json column (named after the column): that one belongs to the type.
+fn explicit_checks(mut checks: Vec<Check>, table: &Table) -> Vec<Check> {
+    checks.sort_by_key(|c| c.name.key());
+    checks
+        .into_iter()
+        .filter(|c| {
+            let implicit = table.column(&c.name).is_some_and(|col| {
+                col.ty == ColumnType::Json
+                    && crate::readiness::same_expression(
+                        &c.expression,
+                        &format!("json_valid({})", quote_ident(col.name.as_str())),
+                    )
+            });
+            !implicit
+        })
+        .collect()
 }
 
 /// What the TABLES branch found for one name.
@@ -100,18 +119,20 @@ pub async fn inspect_tables(
     schema: &str,
     names: &[Ident],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<(Ident, bool)> = names.iter().map(|n| (n.clone(), true)).collect();
+    let names: Vec<(Ident, bool, bool)> = names.iter().map(|n| (n.clone(), true, true)).collect();
     read(session, schema, &names).await
 }
 
-/// Reads `(name, with CHECK clauses)` tables in one statement.
+/// Reads `(name, with MariaDB's json CHECK clauses, with the table's
+/// constraints)` tables in one statement.
 async fn read(
     session: &mut Session<'_>,
     schema: &str,
-    tables: &[(Ident, bool)],
+    tables: &[(Ident, bool, bool)],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<&Ident> = tables.iter().map(|(n, _)| n).collect();
-    let checks: Vec<bool> = tables.iter().map(|(_, c)| *c).collect();
+    let names: Vec<&Ident> = tables.iter().map(|(n, _, _)| n).collect();
+    let checks: Vec<bool> = tables.iter().map(|(_, c, _)| *c).collect();
+    let constraints: Vec<bool> = tables.iter().map(|(_, _, c)| *c).collect();
     if names.is_empty() {
         return Ok(Vec::new());
     }
@@ -128,15 +149,15 @@ async fn read(
     };
     let values: Vec<Value> = tables
         .iter()
-        .flat_map(|(t, checks)| {
-            (0..pairs_per_table(flavor, *checks)).flat_map(move |_| [schema, t.as_str()])
+        .flat_map(|(t, checks, constraints)| {
+            (0..pairs_with(flavor, *checks, *constraints)).flat_map(move |_| [schema, t.as_str()])
         })
         .map(Value::from)
         .collect();
     let rows = session
         .exec_rows(
             &what,
-            &inspection_sql(&info, &checks),
+            &inspection_sql_with(&info, &checks, &constraints),
             mysql_async::Params::Positional(values),
         )
         .await?;
@@ -144,6 +165,7 @@ async fn read(
     let mut heads: Vec<Option<Head>> = (0..n).map(|_| None).collect();
     let mut raw_columns: Vec<Vec<&mysql_async::Row>> = vec![Vec::new(); n];
     let mut index_rows: Vec<Vec<RawIndexRow>> = vec![Vec::new(); n];
+    let mut table_checks: Vec<Vec<Check>> = vec![Vec::new(); n];
     for row in &rows {
         let plain = RowReader::new(row, &what);
         let i = plain.branch(n)?;
@@ -169,6 +191,28 @@ async fn read(
                 &what,
                 INDEX_FIELDS,
             ))?),
+            Some(SRC_CONSTRAINT) => {
+                let r = RowReader::slotted(row, &what, CONSTRAINT_FIELDS);
+                let is_check = r
+                    .opt_text("constraint_type")?
+                    .is_some_and(|t| t.eq_ignore_ascii_case("CHECK"));
+                if let (true, Some(name), Some(clause)) = (
+                    is_check,
+                    r.opt_text("constraint_name")?,
+                    r.opt_text("check_clause")?,
+                ) {
+                    // MySQL backslash-escapes quotes in CHECK_CLAUSE, as
+                    // in an expression default's COLUMN_DEFAULT.
+                    let expression = match flavor {
+                        crate::Flavor::MariaDb => clause,
+                        _ => crate::expr::unescape_mysql_default(&clause),
+                    };
+                    table_checks[i].push(Check {
+                        name: Ident::new(name),
+                        expression,
+                    });
+                }
+            }
             other => {
                 return Err(crate::Error::Database {
                     context: what.clone(),
@@ -182,9 +226,10 @@ async fn read(
 
     let base = |h: &Head| TableKind::from_table_type(&h.table_type) == TableKind::Base;
     let mut out = Vec::with_capacity(n);
-    for (i, (head, (raw_columns, index_rows))) in heads
+    for (i, ((head, (raw_columns, index_rows)), checks)) in heads
         .into_iter()
         .zip(raw_columns.into_iter().zip(index_rows))
+        .zip(table_checks)
         .enumerate()
     {
         let table = match head {
@@ -218,8 +263,10 @@ async fn read(
                     columns,
                     primary_key,
                     indexes,
+                    checks: Vec::new(),
                     required_by: Vec::new(),
                 };
+                t.checks = explicit_checks(checks, &t);
                 t.normalize();
                 Some(t)
             }

@@ -43,6 +43,33 @@ pub(crate) const COLUMN_FIELDS: &[&str] = &[
     "col_comment",
 ];
 
+/// `src` of a table-constraint row (read for tables with catalog checks).
+pub(crate) const SRC_CONSTRAINT: u64 = 3;
+
+/// What the slots of a table-constraint row hold: TABLE_CONSTRAINTS' name
+/// and type, and for a CHECK its clause (a correlated lookup of
+/// CHECK_CONSTRAINTS by schema and constraint name).
+pub(crate) const CONSTRAINT_FIELDS: &[&str] =
+    &["constraint_name", "constraint_type", "check_clause"];
+
+/// The CHECK clause of the TABLE_CONSTRAINTS row at hand, bounded by
+/// equality on its schema, (MariaDB) table and constraint name.
+fn check_clause(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::MariaDb => {
+            "(SELECT cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc \
+             WHERE cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA \
+             AND cc.TABLE_NAME = TABLE_CONSTRAINTS.TABLE_NAME \
+             AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)"
+        }
+        Flavor::MySql | Flavor::TiDb => {
+            "(SELECT cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc \
+             WHERE cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA \
+             AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)"
+        }
+    }
+}
+
 /// What the slots of an index row hold (also the aliases of the
 /// single-index statement of [`IndexSource::sql`]).
 pub(crate) const INDEX_FIELDS: &[&str] = &[
@@ -189,6 +216,16 @@ const MARIADB_CHECKS: &str =
 /// table in turn: schema and table name once per pair of `?` (see
 /// [`pairs_per_table`]).
 pub(crate) fn inspection_sql(info: &ServerInfo, checks: &[bool]) -> String {
+    inspection_sql_with(info, checks, &vec![false; checks.len()])
+}
+
+/// [`inspection_sql`], plus for each table whose `constraints[i]` is set a
+/// fourth branch: its TABLE_CONSTRAINTS rows with each CHECK's clause.
+pub(crate) fn inspection_sql_with(
+    info: &ServerInfo,
+    checks: &[bool],
+    constraints: &[bool],
+) -> String {
     let (index_from, index_exprs) = IndexSource::for_server(info).columns();
     let table_exprs = |checks: bool| {
         [
@@ -215,15 +252,30 @@ pub(crate) fn inspection_sql(info: &ServerInfo, checks: &[bool]) -> String {
         "GENERATION_EXPRESSION",
         "COLUMN_COMMENT",
     ];
+    let constraint_exprs = [
+        "CONSTRAINT_NAME",
+        "CONSTRAINT_TYPE",
+        check_clause(info.flavor),
+    ];
     let branches: Vec<String> = checks
         .iter()
         .enumerate()
         .flat_map(|(i, checks)| {
-            [
+            let mut b = vec![
                 branch(SRC_TABLE, i, "0", &table_exprs(*checks), "TABLES"),
                 branch(SRC_COLUMN, i, "ORDINAL_POSITION", &column_exprs, "COLUMNS"),
                 branch(SRC_INDEX, i, "SEQ_IN_INDEX", &index_exprs, index_from),
-            ]
+            ];
+            if constraints.get(i).copied().unwrap_or(false) {
+                b.push(branch(
+                    SRC_CONSTRAINT,
+                    i,
+                    "0",
+                    &constraint_exprs,
+                    "TABLE_CONSTRAINTS",
+                ));
+            }
+            b
         })
         .collect();
     format!("{} ORDER BY src, branch, ord", branches.join(" UNION ALL "))
@@ -238,6 +290,11 @@ pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
     } else {
         3
     }
+}
+
+/// [`pairs_per_table`] with the constraint branch when `constraints`.
+pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usize {
+    pairs_per_table(flavor, checks) + usize::from(constraints)
 }
 
 #[cfg(test)]
@@ -302,6 +359,24 @@ mod tests {
             CONVERT(ENGINE USING utf8mb4) COLLATE utf8mb4_bin AS d, CONVERT(TABLE_COMMENT USING utf8mb4) COLLATE utf8mb4_bin AS e, \
             CONVERT((SELECT JSON_ARRAYAGG"));
         assert_eq!(some.matches('?').count(), 2 * (3 + 4 + 3));
+    }
+
+    /// The constraint branch, for tables with catalog checks only, bounded
+    /// like every other branch; the clause lookup by equality, no join.
+    #[test]
+    fn constraint_branch_only_where_asked() {
+        for v in VERSIONS {
+            let info = info(v);
+            let sql = inspection_sql_with(&info, &[false, false], &[false, true]);
+            assert_eq!(sql.matches("FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?").count(), 1, "{v}");
+            assert!(sql.contains("SELECT 3 AS src, 1 AS branch"), "{v}");
+            assert!(!sql.to_uppercase().contains(" JOIN "), "{v}");
+            assert_eq!(
+                sql.matches('?').count(),
+                2 * (pairs_with(info.flavor, false, false) + pairs_with(info.flavor, false, true)),
+                "{v}"
+            );
+        }
     }
 
     #[test]

@@ -72,6 +72,7 @@ pub fn table(name: &str, comment: Option<&str>) -> Table {
         columns: vec![],
         primary_key: vec![],
         indexes: vec![],
+        checks: Vec::new(),
         required_by: vec![],
     }
 }

@@ -1,0 +1,166 @@
+//! Format v2 CHECK constraints against the real server (each flavor): a
+//! catalog declaring them is applied to an empty schema, verified,
+//! re-applied with no steps, and imported back (live and from a dump) into
+//! the same checks; a live check with another condition is drift, and a
+//! declared check missing from an existing table is refused as not online
+//! (apply issues no DDL, schema and rows unchanged).
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::TestDb;
+use schema_catalog::apply::{self, ApplyOptions, Outcome};
+use schema_catalog::catalog::{self, Catalog};
+use schema_catalog::diff::ProblemKind;
+use schema_catalog::import::{self, ImportOptions};
+use schema_catalog::readiness::canonical_expression;
+use schema_catalog::{db, verify, Table};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+fn fixture() -> Catalog {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/format-v2/checks");
+    catalog::load(&dir).expect("the checks fixture loads")
+}
+
+fn tables(c: &Catalog) -> Vec<Table> {
+    c.tables.iter().map(|t| t.table.clone()).collect()
+}
+
+async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
+    let opts = ApplyOptions {
+        lock_timeout: TIMEOUT,
+        read_timeout: TIMEOUT,
+        ..ApplyOptions::default()
+    };
+    apply::apply(&db::parse_url(&db.url()).unwrap(), tables, &opts)
+        .await
+        .expect("apply runs")
+}
+
+/// `name: condition` of each check, conditions in their compared form.
+fn checks(t: &Table) -> Vec<String> {
+    let mut v: Vec<String> = t
+        .checks
+        .iter()
+        .map(|c| format!("{}: {}", c.name.key(), canonical_expression(&c.expression)))
+        .collect();
+    v.sort();
+    v
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("catalog-checks-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declared_checks_round_trip() {
+    let db = TestDb::new().await;
+    let cat = fixture();
+    let want = &cat.tables[0].table;
+    let report = run(&db, &tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let ddl = db.show_create("Job").await;
+    for name in ["chk_job_attempts", "chk_job_state", "chk_job_finished"] {
+        assert!(ddl.contains(&format!("CONSTRAINT `{name}` CHECK")), "{ddl}");
+    }
+    // The server enforces them: a violating row is refused.
+    let mut conn = db.pool.get_conn().await.unwrap();
+    use mysql_async::prelude::Queryable;
+    let bad = conn
+        .query_drop("INSERT INTO `Job` (`Id`, `State`, `Attempts`) VALUES (1, 'lost', 0)")
+        .await;
+    assert!(bad.is_err(), "the state check holds");
+    drop(conn);
+
+    let target = db::parse_url(&db.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+    let again = run(&db, &tables(&cat)).await;
+    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
+    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+
+    // import, live and from a dump: the same checks, a catalog check accepts
+    let sources = import::read_live(&mut s, &db.name, &[]).await.unwrap();
+    let imported = import::build(&target.display, sources, &ImportOptions::default()).unwrap();
+    assert!(imported.skipped.is_empty(), "{:#?}", imported.skipped);
+    assert_eq!(checks(&imported.tables[0]), checks(want));
+    let out = out_dir("import");
+    schema_catalog::import_gate::write_checked(&imported, &out).unwrap();
+    let reloaded = catalog::load(&out).unwrap();
+    assert_eq!(checks(&reloaded.tables[0].table), checks(want));
+    let file = out.with_extension("sql");
+    db.dump_no_data(&file);
+    let dumped = schema_catalog::dump::read_dump(&file, None).unwrap();
+    let from_dump = import::from_dump(&dumped, &ImportOptions::default()).unwrap();
+    assert_eq!(checks(&from_dump.tables[0]), checks(want));
+    let (_, live_files) = import::to_yaml(&imported);
+    let (_, dump_files) = import::to_yaml(&from_dump);
+    assert_eq!(dump_files, live_files);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_file(&file);
+}
+
+/// Builds `Job` with `checks` (SQL constraint lines, may be empty), one
+/// row, applies the fixture and requires a refusal with `kind` on `object`.
+async fn refused(checks: &str, object: &str, kind: ProblemKind) {
+    let db = TestDb::new().await;
+    db.exec(&[
+        &format!(
+            "CREATE TABLE `Job` (`Id` bigint unsigned NOT NULL, `State` varchar(32) NOT NULL,
+              `Attempts` int NOT NULL DEFAULT 0, `FinishedAt` datetime(6) NULL,
+              PRIMARY KEY (`Id`){checks})
+              ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        ),
+        "INSERT INTO `Job` VALUES (1, 'pending', 3, NULL)",
+    ])
+    .await;
+    let rows = db
+        .checksum("Job", &["Id", "State", "Attempts", "FinishedAt"])
+        .await;
+    let before = db.snapshot().await;
+    let report = run(&db, &tables(&fixture())).await;
+    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
+    assert!(report.steps.is_empty(), "{:#?}", report.steps);
+    assert_eq!(report.server_ddl_count, Some(0));
+    let p = report
+        .drift
+        .iter()
+        .find(|p| p.object == object)
+        .unwrap_or_else(|| panic!("{object} in {:#?}", report.drift));
+    assert_eq!(p.kind, kind, "{p}");
+    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
+    assert_eq!(
+        db.checksum("Job", &["Id", "State", "Attempts", "FinishedAt"])
+            .await,
+        rows
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_other_check_condition_is_refused() {
+    refused(
+        ", CONSTRAINT `chk_job_attempts` CHECK (`Attempts` between 0 and 10),
+           CONSTRAINT `chk_job_state` CHECK (`State` in ('pending','running','done')),
+           CONSTRAINT `chk_job_finished` CHECK (`State` <> 'done' or `FinishedAt` is not null)",
+        "chk_job_attempts",
+        ProblemKind::CheckExpression,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adding_a_check_to_an_existing_table_is_refused_as_not_online() {
+    refused(
+        ", CONSTRAINT `chk_job_attempts` CHECK (`Attempts` between 0 and 100),
+           CONSTRAINT `chk_job_finished` CHECK (`State` <> 'done' or `FinishedAt` is not null)",
+        "chk_job_state",
+        ProblemKind::CheckNotOnline,
+    )
+    .await;
+}
