@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::TestDb;
-use schema_catalog::apply::{self, ApplyOptions, Outcome};
+use schema_catalog::apply::{self, Outcome};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
@@ -26,18 +26,11 @@ fn fixture() -> Catalog {
 }
 
 fn tables(c: &Catalog) -> Vec<Table> {
-    c.tables.iter().map(|t| t.table.clone()).collect()
+    common::catalog_tables(c)
 }
 
 async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
-    let opts = ApplyOptions {
-        lock_timeout: TIMEOUT,
-        read_timeout: TIMEOUT,
-        ..ApplyOptions::default()
-    };
-    apply::apply(&db::parse_url(&db.url()).unwrap(), tables, &opts)
-        .await
-        .expect("apply runs")
+    common::apply_tables(db, tables).await
 }
 
 /// `name: condition` of each check, conditions in their compared form.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::TestDb;
-use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::apply::{self, Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
@@ -94,18 +94,11 @@ fn load(dir: &Path, yaml: &str) -> Catalog {
 }
 
 fn tables(c: &Catalog) -> Vec<Table> {
-    c.tables.iter().map(|t| t.table.clone()).collect()
+    common::catalog_tables(c)
 }
 
 async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
-    let opts = ApplyOptions {
-        lock_timeout: TIMEOUT,
-        read_timeout: TIMEOUT,
-        ..ApplyOptions::default()
-    };
-    apply::apply(&db::parse_url(&db.url()).unwrap(), tables, &opts)
-        .await
-        .expect("apply runs")
+    common::apply_tables(db, tables).await
 }
 
 /// The declared index shapes, comparable across catalog and import

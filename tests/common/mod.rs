@@ -275,6 +275,29 @@ pub async fn enable_stage_progress(db: &TestDb) {
     .await;
 }
 
+/// The tables of a loaded catalog.
+pub fn catalog_tables(c: &schema_catalog::catalog::Catalog) -> Vec<schema_catalog::Table> {
+    c.tables.iter().map(|t| t.table.clone()).collect()
+}
+
+/// Applies `tables` to the test schema with 20-second lock and read
+/// budgets; panics on a database error (the outcome is the caller's).
+pub async fn apply_tables(
+    db: &TestDb,
+    tables: &[schema_catalog::Table],
+) -> schema_catalog::apply::ApplyReport {
+    let budget = std::time::Duration::from_secs(20);
+    let opts = schema_catalog::apply::ApplyOptions {
+        lock_timeout: budget,
+        read_timeout: budget,
+        ..schema_catalog::apply::ApplyOptions::default()
+    };
+    let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
+    schema_catalog::apply::apply(&target, tables, &opts)
+        .await
+        .expect("apply runs")
+}
+
 /// A legacy `Jobs` table (Id, State, CreatedAt; no secondary index) with
 /// 262,144 rows, so that an ADD INDEX on it takes a measurable while.
 pub async fn unindexed_jobs(db: &TestDb) {
