@@ -10,11 +10,10 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::TestDb;
-use schema_catalog::apply::{self, Outcome};
+use common::{apply_tables, catalog_tables, TestDb};
+use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::import::{self, ImportOptions};
 use schema_catalog::readiness::canonical_expression;
 use schema_catalog::{db, verify, Table};
 
@@ -23,14 +22,6 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 fn fixture() -> Catalog {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/format-v2/checks");
     catalog::load(&dir).expect("the checks fixture loads")
-}
-
-fn tables(c: &Catalog) -> Vec<Table> {
-    common::catalog_tables(c)
-}
-
-async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
-    common::apply_tables(db, tables).await
 }
 
 /// `name: condition` of each check, conditions in their compared form.
@@ -55,7 +46,7 @@ async fn declared_checks_round_trip() {
     let db = TestDb::new().await;
     let cat = fixture();
     let want = &cat.tables[0].table;
-    let report = run(&db, &tables(&cat)).await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     let ddl = db.show_create("Job").await;
     for name in ["chk_job_attempts", "chk_job_state", "chk_job_finished"] {
@@ -74,29 +65,15 @@ async fn declared_checks_round_trip() {
     let mut s = db::connect(&target, TIMEOUT).await.unwrap();
     let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
     assert!(v.ok, "{:#?}", v.problems);
-    let again = run(&db, &tables(&cat)).await;
+    let again = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
     assert!(again.steps.is_empty(), "{:#?}", again.steps);
 
     // import, live and from a dump: the same checks, a catalog check accepts
-    let sources = import::read_live(&mut s, &db.name, &[]).await.unwrap();
-    let imported = import::build(&target.display, sources, &ImportOptions::default()).unwrap();
-    assert!(imported.skipped.is_empty(), "{:#?}", imported.skipped);
-    assert_eq!(checks(&imported.tables[0]), checks(want));
-    let out = out_dir("import");
-    schema_catalog::import_gate::write_checked(&imported, &out).unwrap();
-    let reloaded = catalog::load(&out).unwrap();
-    assert_eq!(checks(&reloaded.tables[0].table), checks(want));
-    let file = out.with_extension("sql");
-    db.dump_no_data(&file);
-    let dumped = schema_catalog::dump::read_dump(&file, None).unwrap();
-    let from_dump = import::from_dump(&dumped, &ImportOptions::default()).unwrap();
-    assert_eq!(checks(&from_dump.tables[0]), checks(want));
-    let (_, live_files) = import::to_yaml(&imported);
-    let (_, dump_files) = import::to_yaml(&from_dump);
-    assert_eq!(dump_files, live_files);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_file(&file);
+    drop(s);
+    for tables in common::import_three_ways(&db, &out_dir("import")).await {
+        assert_eq!(checks(&tables[0]), checks(want));
+    }
 }
 
 /// Builds `Job` with `checks` (SQL constraint lines, may be empty), one
@@ -117,7 +94,7 @@ async fn refused(checks: &str, object: &str, kind: ProblemKind) {
         .checksum("Job", &["Id", "State", "Attempts", "FinishedAt"])
         .await;
     let before = db.snapshot().await;
-    let report = run(&db, &tables(&fixture())).await;
+    let report = apply_tables(&db, &catalog_tables(&fixture())).await;
     assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
     assert!(report.steps.is_empty(), "{:#?}", report.steps);
     assert_eq!(report.server_ddl_count, Some(0));

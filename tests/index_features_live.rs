@@ -12,11 +12,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::TestDb;
-use schema_catalog::apply::{self, Outcome, StepStatus};
+use common::{apply_tables, catalog_tables, TestDb};
+use schema_catalog::apply::{Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::import::{self, ImportOptions};
 use schema_catalog::model::{IndexKind, IndexPart};
 use schema_catalog::{db, verify, Flavor, Table};
 
@@ -93,14 +92,6 @@ fn load(dir: &Path, yaml: &str) -> Catalog {
     report.catalog.unwrap()
 }
 
-fn tables(c: &Catalog) -> Vec<Table> {
-    common::catalog_tables(c)
-}
-
-async fn run(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
-    common::apply_tables(db, tables).await
-}
-
 /// The declared index shapes, comparable across catalog and import
 /// (expressions in their canonical text).
 fn shapes(t: &Table) -> Vec<String> {
@@ -140,7 +131,7 @@ async fn declared_index_features_round_trip() {
     let cat = load(&d, &table_yaml(&db, &[]));
     let want = &cat.tables[0].table;
 
-    let report = run(&db, &tables(&cat)).await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(
         report.steps.len(),
@@ -159,26 +150,16 @@ async fn declared_index_features_round_trip() {
     let mut s = db::connect(&target, TIMEOUT).await.unwrap();
     let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
     assert!(v.ok, "{:#?}", v.problems);
-    let again = run(&db, &tables(&cat)).await;
+    let again = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
     assert!(again.steps.is_empty(), "{:#?}", again.steps);
     assert_eq!(again.server_ddl_count, Some(0));
 
-    // import (live and dump) gives the same indexes, and passes check
-    let sources = import::read_live(&mut s, &db.name, &[]).await.unwrap();
-    let imported = import::build(&target.display, sources, &ImportOptions::default()).unwrap();
-    assert!(imported.skipped.is_empty(), "{:#?}", imported.skipped);
-    assert_eq!(shapes(&imported.tables[0]), shapes(want));
-    let out = d.join("imported");
-    schema_catalog::import_gate::write_checked(&imported, &out).unwrap();
-    let reloaded = catalog::load(&out).unwrap();
-    assert_eq!(shapes(&reloaded.tables[0].table), shapes(want));
-    let file = d.join("dump.sql");
-    db.dump_no_data(&file);
-    let dumped = schema_catalog::dump::read_dump(&file, None).unwrap();
-    let from_dump = import::from_dump(&dumped, &ImportOptions::default()).unwrap();
-    assert_eq!(shapes(&from_dump.tables[0]), shapes(want));
-    let _ = std::fs::remove_dir_all(&d);
+    // import (live, reloaded after check, and from a dump) gives the same indexes
+    drop(s);
+    for tables in common::import_three_ways(&db, &d).await {
+        assert_eq!(shapes(&tables[0]), shapes(want));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -202,7 +183,7 @@ async fn btree_features_are_added_online_and_fulltext_is_refused() {
         later.push("idx_job_queue_lower");
     }
     let cat = load(&d, &table_yaml(&db, &later));
-    let report = run(&db, &tables(&cat)).await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(report.steps.len(), 4, "{:#?}", report.steps);
     for step in &report.steps {
@@ -220,7 +201,7 @@ async fn btree_features_are_added_online_and_fulltext_is_refused() {
     // table: refused with the reason, no DDL.
     let cat = load(&d, &table_yaml(&db, &[]));
     let before = db.snapshot().await;
-    let report = run(&db, &tables(&cat)).await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
     assert_eq!(report.server_ddl_count, Some(0));
     assert_eq!(report.drift.len(), later.len(), "{:#?}", report.drift);
@@ -255,7 +236,7 @@ async fn drift_case(indexes: &str, object: &str, kind: ProblemKind) {
     let d = dir(object);
     let cat = load(&d, &table_yaml(&db, &[]));
     let before = db.snapshot().await;
-    let report = run(&db, &tables(&cat)).await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
     assert!(report.steps.is_empty(), "{:#?}", report.steps);
     assert_eq!(report.server_ddl_count, Some(0));

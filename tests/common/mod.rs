@@ -298,6 +298,38 @@ pub async fn apply_tables(
         .expect("apply runs")
 }
 
+/// Imports the test schema three ways and returns each result's tables:
+/// live (nothing skipped), that import written through the import gate
+/// (which runs `catalog check`) and loaded back, and from a `--no-data`
+/// dump by the flavor's own client (which must write the same files as
+/// the live import). `dir` is scratch space, removed afterwards.
+pub async fn import_three_ways(
+    db: &TestDb,
+    dir: &std::path::Path,
+) -> [Vec<schema_catalog::Table>; 3] {
+    use schema_catalog::import::{self, ImportOptions};
+    let _ = std::fs::remove_dir_all(dir);
+    let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .expect("connect");
+    let sources = import::read_live(&mut s, &db.name, &[])
+        .await
+        .expect("read live");
+    let live = import::build(&target.display, sources, &ImportOptions::default()).expect("import");
+    assert!(live.skipped.is_empty(), "{:#?}", live.skipped);
+    let out = dir.join("imported");
+    schema_catalog::import_gate::write_checked(&live, &out).expect("import passes check");
+    let reloaded = schema_catalog::catalog::load(&out).expect("the import loads");
+    let file = dir.join("dump.sql");
+    db.dump_no_data(&file);
+    let dumped = schema_catalog::dump::read_dump(&file, None).expect("dump parses");
+    let from_dump = import::from_dump(&dumped, &ImportOptions::default()).expect("dump imports");
+    assert_eq!(import::to_yaml(&from_dump).1, import::to_yaml(&live).1);
+    let _ = std::fs::remove_dir_all(dir);
+    [live.tables, catalog_tables(&reloaded), from_dump.tables]
+}
+
 /// A legacy `Jobs` table (Id, State, CreatedAt; no secondary index) with
 /// 262,144 rows, so that an ADD INDEX on it takes a measurable while.
 pub async fn unindexed_jobs(db: &TestDb) {
