@@ -117,7 +117,7 @@ fixtures! {
     prefix_warning: "prefix-warning", 0, 2;
     bad_key_expression: "bad-key-expression", 4, 0;
     bad_index_kind: "bad-index-kind", 5, 0;
-    bad_check: "bad-check", 6, 0;
+    bad_check: "bad-check", 7, 0;
 }
 
 #[test]

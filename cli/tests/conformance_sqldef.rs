@@ -6,9 +6,10 @@
 //! `catalog import` a catalog from it, load `current` into another scratch
 //! schema, `catalog apply` the catalog there, and judge the outcome with this
 //! test's own information_schema comparison:
-//! - desired reachable from current by additions only (new tables, new
-//!   nullable or defaulted columns, new indexes): apply must converge and
-//!   every desired column and index must exist exactly;
+//! - desired reachable from current by online additions only (new tables,
+//!   new nullable or defaulted columns, new B-tree indexes; not a FULLTEXT
+//!   or functional index or a CHECK on an existing table): apply must
+//!   converge and every desired column, index and check must exist exactly;
 //! - otherwise apply must refuse (exit 1) and leave current byte-identical.
 //!
 //! Import or apply declining with exit 2/3 is "unsupported", never a pass.
@@ -94,14 +95,22 @@ type Key = (String, String);
 /// Column type, IS_NULLABLE, COLUMN_DEFAULT, COLLATION_NAME, lowercase EXTRA.
 type ColumnShape = (String, String, Option<String>, Option<String>, String);
 /// NON_UNIQUE, ordered (lowercase column or expression, SUB_PART, COLLATION),
-/// hidden (MariaDB IGNORED / MySQL IS_VISIBLE).
-type IndexShape = (i64, Vec<(String, Option<i64>, Option<String>)>, String);
+/// hidden (MariaDB IGNORED / MySQL IS_VISIBLE), INDEX_TYPE.
+type IndexShape = (
+    i64,
+    Vec<(String, Option<i64>, Option<String>)>,
+    String,
+    String,
+);
 
-/// Columns and indexes of a schema, as this test compares them.
+/// Columns, indexes and CHECK constraints (clause as the server prints it;
+/// MariaDB's json_valid checks left out: they are the json type) of a
+/// schema, as this test compares them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Shape {
     columns: BTreeMap<Key, ColumnShape>,
     indexes: BTreeMap<Key, IndexShape>,
+    checks: BTreeMap<Key, String>,
     tables: BTreeSet<String>,
 }
 
@@ -155,6 +164,7 @@ async fn shape(db: &TestDb) -> Shape {
         Option<i64>,
         Option<String>,
         String,
+        String,
     );
     // A functional key part has no COLUMN_NAME; MySQL gives its EXPRESSION.
     let (part, hidden) = match db.flavor {
@@ -164,19 +174,36 @@ async fn shape(db: &TestDb) -> Shape {
     let rows: Vec<IdxRow> = conn
         .exec(
             format!(
-                "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, {part}, SUB_PART, COLLATION, {hidden} \
+                "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, {part}, SUB_PART, COLLATION, {hidden}, INDEX_TYPE \
                  FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX"
             ),
             (db.name.as_str(),),
         )
         .await
         .unwrap();
-    for (t, i, non_unique, col, sub, order, hidden) in rows {
-        let e = s
-            .indexes
-            .entry((t, i.to_lowercase()))
-            .or_insert((non_unique, Vec::new(), hidden));
+    for (t, i, non_unique, col, sub, order, hidden, kind) in rows {
+        let e = s.indexes.entry((t, i.to_lowercase())).or_insert((
+            non_unique,
+            Vec::new(),
+            hidden,
+            kind,
+        ));
         e.1.push((col.unwrap_or_default().to_lowercase(), sub, order));
+    }
+    let checks: Vec<(String, String, String)> = conn
+        .exec(
+            "SELECT tc.TABLE_NAME, tc.CONSTRAINT_NAME, cc.CHECK_CLAUSE \
+             FROM information_schema.TABLE_CONSTRAINTS tc JOIN information_schema.CHECK_CONSTRAINTS cc \
+             ON cc.CONSTRAINT_SCHEMA = tc.TABLE_SCHEMA AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME \
+             WHERE tc.TABLE_SCHEMA = ? AND tc.CONSTRAINT_TYPE = 'CHECK'",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    for (t, name, clause) in checks {
+        if !clause.to_lowercase().starts_with("json_valid(") {
+            s.checks.insert((t, name.to_lowercase()), clause);
+        }
     }
     s
 }
@@ -197,9 +224,23 @@ fn without_display_width(ty: &str) -> String {
     ty.to_string()
 }
 
-/// Whether `desired` is reachable from `current` by additions only, and if
-/// not, why.
+/// Whether `desired` is reachable from `current` by online additions only,
+/// and if not, why. Not online, so refused by design (docs/catalog-format.md):
+/// a FULLTEXT index or an index with an expression part, or a CHECK
+/// constraint, added to an existing table.
 fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
+    for ((t, name), want) in &desired.checks {
+        match current.checks.get(&(t.clone(), name.clone())) {
+            Some(have) if have == want => {}
+            Some(have) => return Err(format!("check {t}.{name}: {have} -> {want}")),
+            None if !current.tables.contains(t) => {}
+            None => {
+                return Err(format!(
+                    "check {t}.{name} added to an existing table (not online)"
+                ))
+            }
+        }
+    }
     for ((t, c), want) in &desired.columns {
         match current.columns.get(&(t.clone(), c.clone())) {
             Some(have) if have == want => {}
@@ -222,6 +263,15 @@ fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
             None if i == "primary" && current.tables.contains(t) => {
                 return Err(format!("primary key of {t} added"))
             }
+            None if current.tables.contains(t)
+                && (want.3 == "FULLTEXT"
+                    || want.1.iter().any(|(part, _, _)| part.contains('('))) =>
+            {
+                return Err(format!(
+                    "{} index {t}.{i} added to an existing table (not online)",
+                    want.3
+                ))
+            }
             None => {}
         }
     }
@@ -243,6 +293,14 @@ fn contains_exactly(after: &Shape, desired: &Shape) -> Result<(), String> {
             return Err(format!(
                 "index {k:?}: want {want:?}, have {:?}",
                 after.indexes.get(k)
+            ));
+        }
+    }
+    for (k, want) in &desired.checks {
+        if after.checks.get(k) != Some(want) {
+            return Err(format!(
+                "check {k:?}: want {want}, have {:?}",
+                after.checks.get(k)
             ));
         }
     }

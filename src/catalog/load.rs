@@ -162,6 +162,9 @@ fn read_catalog(
         );
     }
     let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+    // MySQL names CHECK constraints per schema, not per table.
+    // (check name key) -> (table key, table name)
+    let mut check_names: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut out = Vec::new();
     for name in tables {
         let file = dir.join(&name);
@@ -180,6 +183,22 @@ fn read_catalog(
             continue;
         }
         seen.insert(table.name.key(), file.clone());
+        for c in &table.checks {
+            match check_names.get(&c.name.key()) {
+                // A duplicate within the table is reported by its own lint.
+                Some((key, _)) if *key == table.name.key() => {}
+                Some((_, other)) => sink.error(
+                    Some(format!("check `{}`", c.name)),
+                    format!(
+                        "check name `{}` is also used by table `{other}`; MySQL check names are unique per schema (the CREATE TABLE would fail): rename one",
+                        c.name
+                    ),
+                ),
+                None => {
+                    check_names.insert(c.name.key(), (table.name.key(), table.name.to_string()));
+                }
+            }
+        }
         out.push(CatalogTable { file, table });
     }
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
