@@ -291,6 +291,10 @@ fn table(o: &Table, n: &Table, out: &mut Out) {
         columns,
         primary_key,
         indexes,
+        // Format v2 CHECK constraints are not classified by the release
+        // review yet (a check added to an existing table is refused by
+        // apply as not online; the review does not say so).
+        checks: _,
         required_by,
     } = n;
     out.informational(
