@@ -19,6 +19,7 @@ pub mod ddl;
 pub mod diff;
 pub mod dump;
 pub mod error;
+pub mod explain;
 mod expr;
 pub mod flavor;
 pub mod ident;

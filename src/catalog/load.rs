@@ -166,10 +166,11 @@ fn read_catalog(
     // (check name key) -> (table key, table name)
     let mut check_names: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut out = Vec::new();
+    let mut raw_queries = Vec::new();
     for name in tables {
         let file = dir.join(&name);
         let mut sink = Sink::new(&file, problems);
-        let Some(table) = read_table(&name, read, &defaults, limits, &mut sink) else {
+        let Some((table, queries)) = read_table(&name, read, &defaults, limits, &mut sink) else {
             continue;
         };
         if let Some(first) = seen.get(&table.name.key()) {
@@ -199,7 +200,20 @@ fn read_catalog(
                 }
             }
         }
-        out.push(CatalogTable { file, table });
+        raw_queries.push(queries);
+        out.push(CatalogTable {
+            file,
+            table,
+            queries: Vec::new(),
+        });
+    }
+    // Queries may name any catalog table, so they are linted once all are read.
+    let all: Vec<Table> = out.iter().map(|t| t.table.clone()).collect();
+    let refs: Vec<&Table> = all.iter().collect();
+    for (t, raw) in out.iter_mut().zip(raw_queries) {
+        let mut sink = Sink::new(&t.file, problems);
+        sink.table = Some(t.table.name.to_string());
+        t.queries = super::queries::lint_queries(raw, &t.table, &refs, &mut sink);
     }
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
@@ -227,10 +241,11 @@ fn read_table(
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
-) -> Option<Table> {
+) -> Option<(Table, Vec<super::queries::RawQuery>)> {
     let text = read_text(name, read, sink)?;
-    let raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
-    table::build_table(raw, defaults, limits, sink)
+    let mut raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
+    let queries = std::mem::take(&mut raw.queries);
+    table::build_table(raw, defaults, limits, sink).map(|t| (t, queries))
 }
 
 /// Reads `catalog.yaml` (optional): defaults and limits, validated.

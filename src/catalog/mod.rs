@@ -14,6 +14,8 @@ pub(crate) use defaults::default_problem;
 mod checks;
 mod keys;
 pub mod limits;
+mod queries;
+pub use queries::{FixtureSpec, Query};
 mod raw;
 mod sink;
 mod table;
@@ -78,6 +80,8 @@ pub struct CatalogTable {
     pub file: PathBuf,
     /// The table, fully resolved (defaults applied, collations canonical).
     pub table: Table,
+    /// The hot queries declared on it (`queries:`), linted.
+    pub queries: Vec<Query>,
 }
 
 /// A loaded, valid catalog. Tables are sorted by name (case-insensitive).

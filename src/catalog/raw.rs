@@ -27,6 +27,7 @@ const TABLE_KEYS: &[&str] = &[
     "indexes",
     "checks",
     "required_by",
+    "queries",
 ];
 /// Keys of one entry of `checks`.
 const CHECK_KEYS: &[&str] = &["name", "expression"];
@@ -102,6 +103,9 @@ pub(super) struct RawTable {
     pub checks: Vec<RawCheck>,
     #[serde(default)]
     pub required_by: Vec<String>,
+    /// `queries:`, linted in [`super::queries`].
+    #[serde(default)]
+    pub queries: Vec<super::queries::RawQuery>,
 }
 
 /// One entry of `checks`.
@@ -357,6 +361,7 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
             ("columns", "column", COLUMN_KEYS),
             ("indexes", "index", INDEX_KEYS),
             ("checks", "check", CHECK_KEYS),
+            ("queries", "query", super::queries::QUERY_KEYS),
         ] {
             if let Some(Value::Sequence(items)) = map.get_mut(key) {
                 for (pos, item) in items.iter_mut().enumerate() {

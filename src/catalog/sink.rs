@@ -43,6 +43,14 @@ impl<'a> Sink<'a> {
         self.push(Severity::Error, object, line, column, message);
     }
 
+    /// Errors recorded so far for this file.
+    pub fn error_count(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error && p.file == self.file)
+            .count()
+    }
+
     fn push(
         &mut self,
         severity: Severity,

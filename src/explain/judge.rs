@@ -1,0 +1,246 @@
+//! The judgement of one query's plan (docs/explain.md): the declared index
+//! is the access path of every read of the declared table; no full table
+//! scan, full index scan, skip scan or index merge of it; rows examined
+//! within the bound; and a plan that never reads the table is not proof.
+
+use super::plan::{Access, Method, PlanFacts};
+use crate::ident::Ident;
+
+/// Why a query failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The plan never reads the table: it proves nothing.
+    NotProof,
+    /// Every row of the table is read.
+    FullTableScan,
+    /// Every entry of an index is read.
+    FullIndexScan,
+    /// A skip scan: the index's leading column is unconstrained.
+    SkipScan,
+    /// The server merged index scans (an OR across columns).
+    IndexMerge,
+    /// The table is read through another index than declared.
+    OtherIndex,
+    /// A declared index is not used by any read.
+    IndexUnused,
+    /// More rows examined than the bound.
+    RowsExamined,
+}
+
+/// One reason a query failed, with the plan excerpt it rests on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Failure {
+    /// Kind.
+    pub kind: FailureKind,
+    /// What the server chose instead and why that matters.
+    pub message: String,
+    /// The plan line(s) it rests on.
+    pub excerpt: String,
+}
+
+/// The inputs of the judgement besides the plan.
+pub struct Expectation<'a> {
+    /// The declared table.
+    pub table: &'a Ident,
+    /// The declared index(es).
+    pub uses: &'a [Ident],
+    /// Bound on rows examined, where one applies.
+    pub bound: Option<u64>,
+}
+
+/// Rows actually examined on the table (sum over its reads), when every
+/// read has an actual count.
+pub fn rows_examined(facts: &PlanFacts, table: &Ident) -> Option<f64> {
+    let reads: Vec<&Access> = reads_of(facts, table);
+    if reads.is_empty() {
+        return None;
+    }
+    reads.iter().map(|a| a.rows_actual).sum()
+}
+
+fn reads_of<'a>(facts: &'a PlanFacts, table: &Ident) -> Vec<&'a Access> {
+    facts
+        .accesses
+        .iter()
+        .filter(|a| Ident::new(a.table.clone()) == *table)
+        .collect()
+}
+
+fn declared(uses: &[Ident]) -> String {
+    uses.iter()
+        .map(|u| format!("`{u}`"))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// Judges a plan; an empty list means the query passes.
+pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
+    let reads = reads_of(facts, want.table);
+    let uses = declared(want.uses);
+    let mut out = Vec::new();
+    if reads.is_empty() {
+        let said = if facts.messages.is_empty() {
+            "no read of it at all".to_string()
+        } else {
+            format!("\"{}\"", facts.messages.join("\", \""))
+        };
+        out.push(Failure {
+            kind: FailureKind::NotProof,
+            message: format!(
+                "the plan never reads `{}` (the server says {said}): a constant or impossible WHERE, or a value resolved while planning, proves nothing about {uses}; give parameters that match rows and a WHERE the index can serve",
+                want.table
+            ),
+            excerpt: said,
+        });
+        return out;
+    }
+    for a in &reads {
+        let index = a.index.as_deref().unwrap_or("none");
+        let failure = match &a.method {
+            Method::FullTableScan => Some((
+                FailureKind::FullTableScan,
+                format!(
+                    "the server scans all of `{}` instead of reading through {uses}: every row is examined, so the cost grows with the table, not with the rows the query wants",
+                    want.table
+                ),
+            )),
+            Method::FullIndexScan => Some((
+                FailureKind::FullIndexScan,
+                format!(
+                    "the server reads every entry of `{index}` (a full index scan) instead of seeking {uses}: the WHERE cannot seek the index (a function or cast on the column, such as `BINARY col = BINARY ?`, or a condition that skips the index's leading column), so every entry is examined"
+                ),
+            )),
+            Method::SkipScan => Some((
+                FailureKind::SkipScan,
+                format!(
+                    "the server skip-scans `{index}`: the query does not constrain the index's leading column, so it probes every distinct leading value; constrain the leading column (e.g. the State the index begins with) or declare an index that begins with the filtered column"
+                ),
+            )),
+            Method::IndexMerge => Some((
+                FailureKind::IndexMerge,
+                format!(
+                    "the server merges index scans (`{index}`) for an OR across columns: the merge is not the declared access path and other servers (TiDB) scan instead; write a UNION ALL of branches that each read through one index"
+                ),
+            )),
+            Method::Lookup | Method::Range => {
+                let ok = a
+                    .index
+                    .as_deref()
+                    .is_some_and(|i| want.uses.iter().any(|u| *u == Ident::new(i)));
+                (!ok).then(|| {
+                    (
+                        FailureKind::OtherIndex,
+                        format!(
+                            "the server reads `{}` through `{index}` instead of {uses}: the declared index does not serve this query as written, or another index looks cheaper on these statistics",
+                            want.table
+                        ),
+                    )
+                })
+            }
+            Method::Other(how) => Some((
+                FailureKind::OtherIndex,
+                format!(
+                    "the server reads `{}` by `{how}` (index `{index}`), which is not a seek through {uses}",
+                    want.table
+                ),
+            )),
+        };
+        if let Some((kind, message)) = failure {
+            out.push(Failure {
+                kind,
+                message,
+                excerpt: a.excerpt.clone(),
+            });
+        }
+    }
+    if out.is_empty() {
+        for u in want.uses {
+            let used = reads
+                .iter()
+                .any(|a| a.index.as_deref().is_some_and(|i| Ident::new(i) == *u));
+            if !used {
+                out.push(Failure {
+                    kind: FailureKind::IndexUnused,
+                    message: format!(
+                        "no read of `{}` goes through `{u}`, which the query declares",
+                        want.table
+                    ),
+                    excerpt: reads
+                        .iter()
+                        .map(|a| a.excerpt.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                });
+            }
+        }
+    }
+    if let (Some(bound), Some(rows)) = (want.bound, rows_examined(facts, want.table)) {
+        if rows > bound as f64 {
+            out.push(Failure {
+                kind: FailureKind::RowsExamined,
+                message: format!(
+                    "{rows} rows of `{}` examined, over the bound of {bound}: the index narrows too little for this query (an ORDER BY the index does not deliver, or a filter after the seek)",
+                    want.table
+                ),
+                excerpt: reads
+                    .iter()
+                    .map(|a| a.excerpt.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(method: Method, index: &str, actual: f64) -> Access {
+        Access {
+            table: "t".into(),
+            index: Some(index.into()),
+            method,
+            rows_estimate: None,
+            rows_actual: Some(actual),
+            excerpt: "x".into(),
+        }
+    }
+
+    #[test]
+    fn judgement() {
+        let t = Ident::new("T");
+        let uses = [Ident::new("ia")];
+        let want = Expectation {
+            table: &t,
+            uses: &uses,
+            bound: Some(10),
+        };
+        let good = PlanFacts {
+            accesses: vec![access(Method::Lookup, "IA", 1.0)],
+            messages: vec![],
+        };
+        assert!(judge(&good, &want).is_empty());
+        let kinds = |f: &PlanFacts| judge(f, &want).iter().map(|x| x.kind).collect::<Vec<_>>();
+        let scan = PlanFacts {
+            accesses: vec![access(Method::FullIndexScan, "ia", 10000.0)],
+            messages: vec![],
+        };
+        assert_eq!(
+            kinds(&scan),
+            vec![FailureKind::FullIndexScan, FailureKind::RowsExamined]
+        );
+        let other = PlanFacts {
+            accesses: vec![access(Method::Range, "ib", 5.0)],
+            messages: vec![],
+        };
+        assert_eq!(kinds(&other), vec![FailureKind::OtherIndex]);
+        let none = PlanFacts {
+            accesses: vec![],
+            messages: vec!["Impossible WHERE".into()],
+        };
+        assert_eq!(kinds(&none), vec![FailureKind::NotProof]);
+    }
+}
