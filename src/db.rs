@@ -121,6 +121,28 @@ pub fn parse_url(url: &str) -> Result<Target> {
     Ok(Target::from_opts(opts))
 }
 
+/// Like [`parse_url`], for a server rather than a schema: the database may
+/// be absent (`catalog explain --scratch` makes its own schema); `schema`
+/// is then empty.
+pub fn parse_server_url(url: &str) -> Result<Target> {
+    match parse_url(url) {
+        Ok(t) => Ok(t),
+        Err(Error::Usage(_)) if crate::dburl::parse(url).is_ok() => {
+            let opts = crate::dburl::parse(url).map_err(Error::Usage)?;
+            let display = match opts.socket() {
+                Some(socket) => format!("{socket} (Unix socket)"),
+                None => format!("{}:{}", opts.ip_or_hostname(), opts.tcp_port()),
+            };
+            Ok(Target {
+                url: opts,
+                schema: String::new(),
+                display,
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The URL with the password (userinfo or `password=`) replaced by `***`;
 /// `<unparseable URL>` for text that is not a `mysql://` URL with a host.
 pub fn redact(url: &str) -> String {

@@ -129,6 +129,26 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Prove each declared query (`queries:`) reads its table through the
+    /// index it names, from the server's own plan. Exit 0 all pass, 1 a
+    /// query fails, 2 usage/catalog error, 3 database error.
+    Explain {
+        /// Only the base queries and those whose required_by lists NAME.
+        #[arg(long, value_name = "NAME")]
+        consumer: Option<String>,
+        /// Build a uniquely named scratch schema on the --database-url
+        /// server, fill it with fixture rows, judge, drop it. Without it the
+        /// URL's schema is read only (EXPLAIN; no UPDATE/DELETE runs).
+        #[arg(long)]
+        scratch: bool,
+        /// Live mode: run each SELECT under the server's analyzing EXPLAIN
+        /// for actual rows examined (UPDATE/DELETE are never run live).
+        #[arg(long, conflicts_with = "scratch")]
+        analyze: bool,
+        /// Seed of the scratch fixture rows.
+        #[arg(long, default_value_t = 1, requires = "scratch")]
+        seed: u64,
+    },
     /// Startup gate: does the live schema satisfy the catalog (or NAME's part of it)?
     /// Exit 0 satisfied, 1 not satisfied, 2 usage/catalog error, 3 database error.
     Verify {

@@ -65,6 +65,20 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         }
         Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
         Command::Diff { from, to, flavor } => crate::review::diff(cli, from, to.as_deref(), flavor),
+        Command::Explain {
+            consumer,
+            scratch,
+            analyze,
+            seed,
+        } => {
+            let opts = schema_catalog::explain::ExplainOptions {
+                consumer: consumer.clone(),
+                analyze: *analyze,
+                seed: *seed,
+                timeout: Duration::from_secs(cli.timeout.max(30)),
+            };
+            crate::explain_cmd::run(cli, *scratch, &opts).await
+        }
     }
 }
 

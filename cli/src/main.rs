@@ -20,6 +20,7 @@ macro_rules! errln {
 
 mod args;
 mod commands;
+mod explain_cmd;
 mod offline;
 mod print;
 mod review;

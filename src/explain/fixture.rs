@@ -117,11 +117,35 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
     let mut seq = Seq(seed);
     let total = u64::from(matching) + u64::from(query.fixture.unrelated);
     let mut rows = Vec::with_capacity(total as usize);
+    // The bound columns present in the insert; an unrelated row breaks a
+    // random non-empty subset of them, so no single column's index sees
+    // all the unrelated rows as excluded.
+    let bound_cols: Vec<&Ident> = columns
+        .iter()
+        .map(|c| &c.name)
+        .filter(|n| bounds.contains_key(*n))
+        .collect();
+    let subsets = 1u64 << bound_cols.len().min(16);
     for n in 0..total {
-        let is_match = n < u64::from(matching);
+        let row_matches = n < u64::from(matching);
+        let broken = if row_matches || subsets < 2 {
+            0
+        } else {
+            1 + seq.below(subsets - 1)
+        };
         let mut row = Vec::with_capacity(columns.len());
         for c in &columns {
             let unique = unique_cols.contains(&&c.name);
+            // A unique column bound by equality breaks in every unrelated
+            // row: the matching row holds the parameter's value.
+            let unique_eq = unique && matches!(bounds.get(&c.name), Some(Bound::Eq(_)));
+            let breaks = !row_matches
+                && (unique_eq
+                    || bound_cols
+                        .iter()
+                        .position(|b| **b == c.name)
+                        .is_some_and(|i| broken & (1 << i) != 0));
+            let is_match = !breaks;
             let value = match (is_match, query.fixture.values.get(&c.name), bounds.get(&c.name)) {
                 (true, Some(v), _) => v.text().map(str::to_string),
                 (true, None, Some(Bound::Eq(p))) => p.text().map(str::to_string),

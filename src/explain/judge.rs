@@ -108,7 +108,7 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
             Method::FullIndexScan => Some((
                 FailureKind::FullIndexScan,
                 format!(
-                    "the server reads every entry of `{index}` (a full index scan) instead of seeking {uses}: the WHERE cannot seek the index (a function or cast on the column, such as `BINARY col = BINARY ?`, or a condition that skips the index's leading column), so every entry is examined"
+                    "the server reads every entry of `{index}` (a full index scan) instead of seeking {uses}: the WHERE as written cannot seek the declared index (a function or cast on the column such as `BINARY col = BINARY ?`, an OR across columns, or no condition on the index's leading column), so every entry is examined"
                 ),
             )),
             Method::SkipScan => Some((
@@ -120,7 +120,8 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
             Method::IndexMerge => Some((
                 FailureKind::IndexMerge,
                 format!(
-                    "the server merges index scans (`{index}`) for an OR across columns: the merge is not the declared access path and other servers (TiDB) scan instead; write a UNION ALL of branches that each read through one index"
+                    "the server merges index scans{} for an OR across columns: the merge is not the declared access path and other servers (TiDB) scan instead; write a UNION ALL of branches that each read through one index",
+                    a.index.as_deref().map(|i| format!(" (`{i}`)")).unwrap_or_default()
                 ),
             )),
             Method::Lookup | Method::Range => {

@@ -158,10 +158,12 @@ fn access(map: &serde_json::Map<String, Value>, table: &str) -> Access {
 }
 
 /// Adds MySQL `EXPLAIN ANALYZE` actual row counts to the accesses of
-/// `facts`: each tree line reading `table` (`... on <table> ...`) with
-/// `(actual time=.. rows=N loops=L)` adds N x L examined rows to the access
-/// whose operation text is the same line.
+/// `facts` (read from version-1 JSON): each tree line reading a table
+/// (`... on <table> [using <index>] ...`) with `(actual time=.. rows=N
+/// loops=L)` adds N x L examined rows to the access of that table and index
+/// (`Table scan on <table>` to the access without an index).
 pub fn add_mysql_analyze(facts: &mut PlanFacts, tree: &str) {
+    let mut totals: Vec<(String, Option<String>, f64)> = Vec::new();
     for line in tree.lines() {
         let line = line.trim().trim_start_matches("-> ");
         let Some(at) = line.find("(actual time=") else {
@@ -179,13 +181,40 @@ pub fn add_mysql_analyze(facts: &mut PlanFacts, tree: &str) {
         let (Some(rows), Some(loops)) = (field(" rows="), field(" loops=")) else {
             continue;
         };
-        let operation = line[..line.find(" (cost=").unwrap_or(at)].trim();
-        if let Some(a) = facts
-            .accesses
+        let operation = &line[..at];
+        let word_after = |marker: &str| -> Option<String> {
+            let i = operation.find(marker)? + marker.len();
+            operation[i..]
+                .split_whitespace()
+                .next()
+                .map(|w| w.trim_matches('`').to_string())
+        };
+        let scans = ["scan on ", "lookup on "];
+        if !scans.iter().any(|s| operation.contains(s)) {
+            continue;
+        }
+        let Some(table) = word_after(" on ") else {
+            continue;
+        };
+        let index = word_after(" using ");
+        match totals
             .iter_mut()
-            .find(|a| a.excerpt == operation && a.rows_actual.is_none())
+            .find(|(t, i, _)| *t == table && *i == index)
         {
-            a.rows_actual = Some(rows * loops);
+            Some(entry) => entry.2 += rows * loops,
+            None => totals.push((table, index, rows * loops)),
+        }
+    }
+    for a in &mut facts.accesses {
+        let key = match a.method {
+            Method::FullTableScan => None,
+            _ => a.index.clone(),
+        };
+        if let Some((_, _, rows)) = totals
+            .iter()
+            .find(|(t, i, _)| *t == a.table && *i == key)
+        {
+            a.rows_actual = Some(*rows);
         }
     }
 }
@@ -214,8 +243,11 @@ mod tests {
         let plan = r#"{"query_plan": {"limit": 1, "inputs": [{"operation": "Covering index lookup on t using ia (A = 'a1', S = 's1')",
             "index_name": "ia", "table_name": "t", "access_type": "index", "estimated_rows": 200.0,
             "index_access_type": "index_lookup"}], "operation": "Limit: 1 row(s)", "access_type": "limit"}}"#;
-        let mut f = from_json(plan).unwrap();
+        let f = from_json(plan).unwrap();
         assert_eq!(f.accesses[0].method, Method::Lookup);
+        let v1 = r#"{"query_block": {"select_id": 1, "table": {"table_name": "t", "access_type": "ref",
+            "key": "ia", "rows_examined_per_scan": 200}}}"#;
+        let mut f = from_json(v1).unwrap();
         let tree = "-> Limit: 1 row(s)  (cost=21.5 rows=1) (actual time=0.0206..0.0207 rows=1 loops=1)\n    -> Covering index lookup on t using ia (A = 'a1', S = 's1')  (cost=21.5 rows=200) (actual time=0.0194..0.0194 rows=1 loops=1)";
         add_mysql_analyze(&mut f, tree);
         assert_eq!(f.accesses[0].rows_actual, Some(1.0));

@@ -1,0 +1,42 @@
+//! `catalog explain`: judge the declared queries' plans, live or on a scratch schema.
+
+use anyhow::Result;
+use schema_catalog::db;
+use schema_catalog::explain::{self, ExplainOptions, ExplainReport};
+
+use crate::args::{Cli, Format};
+use crate::commands::load;
+use crate::exit;
+use crate::print::emit_json;
+
+/// Runs `explain` and returns its exit code.
+pub async fn run(cli: &Cli, scratch: bool, opts: &ExplainOptions) -> Result<u8> {
+    let catalog = load(cli)?;
+    explain::scoped_queries(&catalog, opts.consumer.as_deref())?;
+    let url = cli.database_url.as_deref().ok_or_else(|| {
+        schema_catalog::Error::Usage(
+            "no database: pass --database-url (with --scratch, the server to build the scratch schema on)"
+                .into(),
+        )
+    })?;
+    let report = if scratch {
+        let server = db::parse_server_url(url)?;
+        explain::explain_scratch(&server, &catalog, opts).await?
+    } else {
+        let target = db::parse_url(url)?;
+        let mut session = db::connect(&target, opts.timeout).await?;
+        let report = explain::explain_live(&mut session, &catalog, opts).await;
+        let _ = session.disconnect().await;
+        report?
+    };
+    print(cli.format, &report);
+    Ok(if report.ok { exit::OK } else { exit::DRIFT })
+}
+
+/// Prints the report: one JSON document, or the human lines on stdout.
+pub fn print(format: Format, report: &ExplainReport) {
+    match format {
+        Format::Json => emit_json(&serde_json::to_value(report).expect("report serialises")),
+        Format::Human => print!("{}", report.render_human()),
+    }
+}
