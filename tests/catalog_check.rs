@@ -118,6 +118,7 @@ fixtures! {
     bad_key_expression: "bad-key-expression", 4, 0;
     bad_index_kind: "bad-index-kind", 5, 0;
     bad_check: "bad-check", 7, 0;
+    bad_queries: "bad-queries", 10, 0;
 }
 
 #[test]

@@ -269,7 +269,9 @@ fn lint_shape(
             ),
         );
     }
-    for (qualifier, col) in &shape.columns {
+    // Columns are checked against the tables the query names (when any is known).
+    let columns = if named.is_empty() { &[][..] } else { &shape.columns[..] };
+    for (qualifier, col) in columns {
         let scope: Vec<&&Table> = match qualifier {
             Some(q) => named.iter().filter(|t| t.name == *q).collect(),
             None => named.iter().collect(),
