@@ -155,6 +155,10 @@ pub enum Command {
         /// Check the base contract plus the items whose required_by lists NAME.
         #[arg(long, value_name = "NAME")]
         consumer: Option<String>,
+        /// Also judge the plans of the consumer's declared queries on the
+        /// live schema (EXPLAIN only, within the same --timeout budget).
+        #[arg(long)]
+        plans: bool,
     },
     /// Release review, no database: classify every change from OLD to NEW,
     /// the upgrade SQL each installation at OLD gets per flavor, and the

@@ -63,7 +63,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             };
             apply_cmd(cli, opts).await
         }
-        Command::Verify { consumer } => verify_cmd(cli, consumer.as_deref()).await,
+        Command::Verify { consumer, plans } => verify_cmd(cli, consumer.as_deref(), *plans).await,
         Command::Diff { from, to, flavor } => crate::review::diff(cli, from, to.as_deref(), flavor),
         Command::Explain {
             consumer,
@@ -115,9 +115,14 @@ async fn plan(cli: &Cli) -> Result<u8> {
     Ok(report_plan(cli, &tables, &plan, &target.display))
 }
 
-async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
+async fn verify_cmd(cli: &Cli, consumer: Option<&str>, plans: bool) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
+    let explain_opts = plans.then(|| schema_catalog::explain::ExplainOptions {
+        consumer: consumer.map(str::to_string),
+        timeout: timeout(cli),
+        ..Default::default()
+    });
     let target = target(cli, NO_DATABASE)?;
     // The whole gate (connect and every read) fits in one --timeout budget.
     let report = db::bounded(
@@ -126,11 +131,22 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>) -> Result<u8> {
         async {
             let mut session = db::connect(&target, timeout(cli)).await?;
             let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
+            // --plans: the same judgement as `catalog explain`, EXPLAIN only.
+            let plans = match &explain_opts {
+                Some(opts) if report.ok => Some(
+                    schema_catalog::explain::explain_live(&mut session, &catalog, opts).await?,
+                ),
+                _ => None,
+            };
             let _ = session.disconnect().await;
-            Ok::<_, schema_catalog::Error>(report)
+            Ok::<_, schema_catalog::Error>((report, plans))
         },
     )
     .await??;
+    let (report, plans) = report;
+    if let Some(plans) = &plans {
+        return Ok(crate::explain_cmd::verify_with_plans(cli, &target.display, &report, plans));
+    }
     print::verify(cli.format, &target.display, &report);
     let tables = verify::scope(&catalog, consumer)?;
     print::table_diffs(

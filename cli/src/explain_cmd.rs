@@ -5,7 +5,7 @@ use schema_catalog::db;
 use schema_catalog::explain::{self, ExplainOptions, ExplainReport};
 
 use crate::args::{Cli, Format};
-use crate::commands::load;
+use crate::shared::load;
 use crate::exit;
 use crate::print::emit_json;
 
@@ -31,6 +31,33 @@ pub async fn run(cli: &Cli, scratch: bool, opts: &ExplainOptions) -> Result<u8> 
     };
     print(cli.format, &report);
     Ok(if report.ok { exit::OK } else { exit::DRIFT })
+}
+
+/// `verify --plans` output and exit code: the verify report with the plan
+/// judgement (JSON: the verify document with a `plans` member).
+pub fn verify_with_plans(
+    cli: &Cli,
+    target: &str,
+    report: &schema_catalog::verify::VerifyReport,
+    plans: &ExplainReport,
+) -> u8 {
+    match cli.format {
+        Format::Json => {
+            let mut doc = serde_json::to_value(report).expect("report serialises");
+            doc["plans"] = serde_json::to_value(plans).expect("report serialises");
+            doc["ok"] = serde_json::Value::Bool(report.ok && plans.ok);
+            emit_json(&doc);
+        }
+        Format::Human => {
+            crate::print::verify(cli.format, target, report);
+            print!("plans: {}", plans.render_human());
+        }
+    }
+    if report.ok && plans.ok {
+        exit::OK
+    } else {
+        exit::DRIFT
+    }
 }
 
 /// Prints the report: one JSON document, or the human lines on stdout.

@@ -156,11 +156,12 @@ impl Default for Limits {
 }
 
 impl Catalog {
-    /// Every consumer named in any `required_by` (tables, columns, indexes).
+    /// Every consumer named in any `required_by` (tables, columns, indexes, queries).
     pub fn consumers(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        for t in &self.tables {
-            let t = &t.table;
+        for ct in &self.tables {
+            out.extend(ct.queries.iter().flat_map(|q| q.required_by.iter().cloned()));
+            let t = &ct.table;
             let lists = std::iter::once(&t.required_by)
                 .chain(t.columns.iter().map(|c| &c.required_by))
                 .chain(t.indexes.iter().map(|i| &i.required_by));

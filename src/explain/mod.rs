@@ -68,13 +68,7 @@ pub fn scoped_queries<'a>(
         Some(name) => required_by.is_empty() || required_by.iter().any(|r| r == name),
     };
     if let Some(name) = consumer {
-        let known = catalog.consumers().contains(name)
-            || catalog
-                .tables
-                .iter()
-                .flat_map(|t| &t.queries)
-                .any(|q| q.required_by.iter().any(|r| r == name));
-        if !known {
+        if !catalog.consumers().contains(name) {
             return Err(Error::Usage(format!(
                 "unknown consumer `{name}`: no table, column, index or query of the catalog names it in `required_by`"
             )));
@@ -146,7 +140,7 @@ pub async fn explain_scratch(
         .run("dropping the scratch schema", |c| c.query_drop(drop))
         .await;
     let _ = admin.disconnect().await;
-    let mut report = result?;
+    let mut report = result.map_err(|e| on_scratch(e, &name, dropped.is_ok()))?;
     dropped?;
     report.scratch_schema = Some(name);
     Ok(report)
@@ -192,6 +186,26 @@ async fn run_scratch(
     let report = ExplainReport::new(Mode::Scratch, &session, None, results);
     let _ = session.disconnect().await;
     Ok(report)
+}
+
+/// Names the scratch schema (and whether it was dropped) in an error of a scratch run.
+fn on_scratch(e: Error, name: &str, dropped: bool) -> Error {
+    let state = if dropped { "dropped" } else { "NOT dropped: drop it by hand" };
+    match e {
+        Error::Usage(m) => Error::Usage(format!("{m} (scratch schema {name}, {state})")),
+        Error::Database {
+            context,
+            code,
+            message,
+            source,
+        } => Error::Database {
+            context: format!("{context} (scratch schema {name}, {state})"),
+            code,
+            message,
+            source,
+        },
+        other => other,
+    }
 }
 
 /// A per-query seed, so each query's rows are its own but reproducible.
