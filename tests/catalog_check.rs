@@ -163,7 +163,12 @@ fn shipped_catalog_consumers_and_scopes() {
     let consumers: Vec<String> = catalog.consumers().into_iter().collect();
     assert_eq!(
         consumers,
-        ["integration-reconciler", "runtime-upload-lifecycle"]
+        // runtime-platform-command is named only by a declared query (claim_next).
+        [
+            "integration-reconciler",
+            "runtime-platform-command",
+            "runtime-upload-lifecycle"
+        ]
     );
     let has_index = |tables: &[schema_catalog::Table], name: &str| {
         tables.iter().any(|t| t.index(&name.into()).is_some())
