@@ -7,7 +7,7 @@ use super::plan::{Access, Method, PlanFacts};
 use crate::ident::Ident;
 
 /// Why a query failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// The plan never reads the table: it proves nothing.
@@ -29,7 +29,7 @@ pub enum FailureKind {
 }
 
 /// One reason a query failed, with the plan excerpt it rests on.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Failure {
     /// Kind.
     pub kind: FailureKind,

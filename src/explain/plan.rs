@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 /// How a table was read.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// Equality lookup (ref, eq_ref, const, point get).
@@ -32,7 +32,7 @@ pub enum Method {
 }
 
 /// One read of a table in a plan.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Access {
     /// Table name as the plan gives it.
     pub table: String,
@@ -49,7 +49,7 @@ pub struct Access {
 }
 
 /// What a plan says.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct PlanFacts {
     /// Every table read.
     pub accesses: Vec<Access>,
