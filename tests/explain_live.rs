@@ -67,7 +67,8 @@ async fn case(dir: &str, historical: &str, corrected: &str, kind: fn(Flavor) -> 
     assert!(good.ok, "{dir}:\n{rendered}");
     assert!(good.failures.is_empty());
     assert!(
-        rendered.contains(&format!("FAIL {}.{historical}", bad.table)) && rendered.contains("plan: "),
+        rendered.contains(&format!("FAIL {}.{historical}", bad.table))
+            && rendered.contains("plan: "),
         "{rendered}"
     );
 }
@@ -113,8 +114,15 @@ async fn or_over_lanes_fails_union_all_passes() {
     .await;
     let report = scratch("fixtures/explain/lane-or").await;
     let good = result(&report, "corrected_union_all");
-    let indexes: Vec<&str> = good.accesses.iter().filter_map(|a| a.index.as_deref()).collect();
-    assert_eq!(indexes, ["idx_work_item_target_lane", "idx_work_item_source_lane"]);
+    let indexes: Vec<&str> = good
+        .accesses
+        .iter()
+        .filter_map(|a| a.index.as_deref())
+        .collect();
+    assert_eq!(
+        indexes,
+        ["idx_work_item_target_lane", "idx_work_item_source_lane"]
+    );
     assert_eq!(good.rows_examined, Some(200.0), "{}", report.render_human());
 }
 
@@ -141,7 +149,12 @@ async fn shipped_catalog_queries_pass_on_a_scratch_schema() {
     names.sort();
     assert_eq!(
         names,
-        ["claim_next", "lifecycle_page", "reconcile_page", "wake_dependents"]
+        [
+            "claim_next",
+            "lifecycle_page",
+            "reconcile_page",
+            "wake_dependents"
+        ]
     );
     let claim = result(&report, "claim_next");
     assert_eq!(claim.rows_examined, Some(1.0), "{}", report.render_human());
@@ -157,7 +170,10 @@ async fn live_mode_reads_only_and_never_runs_an_update() {
     let applied = schema_catalog::apply::apply(&target, &tables, &Default::default())
         .await
         .unwrap();
-    assert!(matches!(applied.outcome, schema_catalog::apply::Outcome::Converged));
+    assert!(matches!(
+        applied.outcome,
+        schema_catalog::apply::Outcome::Converged
+    ));
     // Rows the wake UPDATE would change if it ran.
     test.exec(&[
         "INSERT INTO _System_IntegrationOutboundCommand (CommandKey, IntegrationKey, ExecutionScopeDigest, CommandKind, State, DependencyKey, Payload, WaitingSince, Attempts, AvailableAt) \
@@ -165,23 +181,44 @@ async fn live_mode_reads_only_and_never_runs_an_update() {
                 ('c2', 'i', REPEAT('a', 64), 'k', 'waiting', 'order:4711', '{}', '2025-01-02', 0, '2025-01-02')",
     ])
     .await;
-    let cols = ["Id", "CommandKey", "State", "DependencyKey", "WaitingSince", "AvailableAt"];
-    let before = test.checksum("_System_IntegrationOutboundCommand", &cols).await;
-    let mut session = db::connect(&target, std::time::Duration::from_secs(10)).await.unwrap();
+    let cols = [
+        "Id",
+        "CommandKey",
+        "State",
+        "DependencyKey",
+        "WaitingSince",
+        "AvailableAt",
+    ];
+    let before = test
+        .checksum("_System_IntegrationOutboundCommand", &cols)
+        .await;
+    let mut session = db::connect(&target, std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
     let opts = ExplainOptions {
         analyze: true,
         ..ExplainOptions::default()
     };
-    let report = explain::explain_live(&mut session, &catalog, &opts).await.unwrap();
+    let report = explain::explain_live(&mut session, &catalog, &opts)
+        .await
+        .unwrap();
     session.disconnect().await.unwrap();
     assert_eq!(report.mode, Mode::Live);
     assert_eq!(report.queries.len(), 4);
     let wake = result(&report, "wake_dependents");
-    assert_eq!(wake.plan_statement, "EXPLAIN FORMAT=JSON", "an UPDATE is only explained");
+    assert_eq!(
+        wake.plan_statement, "EXPLAIN FORMAT=JSON",
+        "an UPDATE is only explained"
+    );
     assert_eq!(wake.rows_examined, None);
     let page = result(&report, "reconcile_page");
-    assert_ne!(page.plan_statement, "EXPLAIN FORMAT=JSON", "--analyze runs SELECTs");
-    let after = test.checksum("_System_IntegrationOutboundCommand", &cols).await;
+    assert_ne!(
+        page.plan_statement, "EXPLAIN FORMAT=JSON",
+        "--analyze runs SELECTs"
+    );
+    let after = test
+        .checksum("_System_IntegrationOutboundCommand", &cols)
+        .await;
     assert_eq!(before, after, "live explain changed rows");
     assert_eq!(before.0, 2);
 }

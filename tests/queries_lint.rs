@@ -24,10 +24,16 @@ fn every_query_rule_names_file_table_and_query() {
     let expect = [
         ("two_statements", "contains `;`"),
         ("an_insert", "one SELECT, UPDATE or DELETE"),
-        ("other_table", "names the table `Elsewhere`, which the catalog does not declare"),
+        (
+            "other_table",
+            "names the table `Elsewhere`, which the catalog does not declare",
+        ),
         ("other_table", "does not read `T`"),
         ("unknown_column", "names the column `Missing`"),
-        ("missing_value", "2 `?` placeholder(s) but `params` gives 1 value(s)"),
+        (
+            "missing_value",
+            "2 `?` placeholder(s) but `params` gives 1 value(s)",
+        ),
         ("unknown_index", "`uses: idx_nope` names no index of `T`"),
         ("DUP", "duplicate query name"),
         ("misspelled_key", "unknown key `use`"),
@@ -40,10 +46,18 @@ fn every_query_rule_names_file_table_and_query() {
                 && l.contains(&format!("query `{query}`"))
                 && l.contains(message)
         });
-        assert!(found, "no error for query `{query}` saying {message:?}:\n{}", lines.join("\n"));
+        assert!(
+            found,
+            "no error for query `{query}` saying {message:?}:\n{}",
+            lines.join("\n")
+        );
     }
     // `dup` itself is fine: only the second of the pair is reported.
-    assert!(!lines.iter().any(|l| l.contains("query `dup`")), "{}", lines.join("\n"));
+    assert!(
+        !lines.iter().any(|l| l.contains("query `dup`")),
+        "{}",
+        lines.join("\n")
+    );
 }
 
 #[test]
@@ -77,7 +91,12 @@ fn queries_are_scoped_by_consumer() {
     };
     assert_eq!(
         names(None),
-        ["claim_next", "lifecycle_page", "reconcile_page", "wake_dependents"]
+        [
+            "claim_next",
+            "lifecycle_page",
+            "reconcile_page",
+            "wake_dependents"
+        ]
     );
     assert_eq!(
         names(Some("integration-reconciler")),
@@ -88,7 +107,10 @@ fn queries_are_scoped_by_consumer() {
         ["claim_next", "wake_dependents"]
     );
     let err = explain::scoped_queries(&catalog, Some("nobody")).unwrap_err();
-    assert!(err.to_string().contains("unknown consumer `nobody`"), "{err}");
+    assert!(
+        err.to_string().contains("unknown consumer `nobody`"),
+        "{err}"
+    );
 }
 
 #[test]

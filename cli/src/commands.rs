@@ -133,9 +133,9 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>, plans: bool) -> Result<u8
             let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
             // --plans: the same judgement as `catalog explain`, EXPLAIN only.
             let plans = match &explain_opts {
-                Some(opts) if report.ok => Some(
-                    schema_catalog::explain::explain_live(&mut session, &catalog, opts).await?,
-                ),
+                Some(opts) if report.ok => {
+                    Some(schema_catalog::explain::explain_live(&mut session, &catalog, opts).await?)
+                }
                 _ => None,
             };
             let _ = session.disconnect().await;
@@ -145,7 +145,12 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>, plans: bool) -> Result<u8
     .await??;
     let (report, plans) = report;
     if let Some(plans) = &plans {
-        return Ok(crate::explain_cmd::verify_with_plans(cli, &target.display, &report, plans));
+        return Ok(crate::explain_cmd::verify_with_plans(
+            cli,
+            &target.display,
+            &report,
+            plans,
+        ));
     }
     print::verify(cli.format, &target.display, &report);
     let tables = verify::scope(&catalog, consumer)?;

@@ -5,9 +5,9 @@ use schema_catalog::db;
 use schema_catalog::explain::{self, ExplainOptions, ExplainReport};
 
 use crate::args::{Cli, Format};
-use crate::shared::load;
 use crate::exit;
 use crate::print::emit_json;
+use crate::shared::load;
 
 /// Runs `explain` and returns its exit code.
 pub async fn run(cli: &Cli, scratch: bool, opts: &ExplainOptions) -> Result<u8> {

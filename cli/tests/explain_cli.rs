@@ -3,9 +3,9 @@
 //! valid against docs/schemas/explain.schema.json, the human line per query
 //! with the plan excerpt on failure, and `verify --plans`.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
-mod cli_support;
 
 use std::path::Path;
 
@@ -31,12 +31,17 @@ fn validator() -> jsonschema::Validator {
     let generated = schema_catalog::explain::json_schema();
     if std::env::var_os("CATALOG_WRITE_SCHEMAS").is_some() {
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(&file, serde_json::to_string_pretty(&generated).unwrap() + "\n").unwrap();
+        std::fs::write(
+            &file,
+            serde_json::to_string_pretty(&generated).unwrap() + "\n",
+        )
+        .unwrap();
     }
     let published: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(
-        published, generated,
+        published,
+        generated,
         "{} is stale: rerun with CATALOG_WRITE_SCHEMAS=1",
         file.display()
     );
@@ -61,7 +66,12 @@ async fn shipped_catalog_scratch_json_is_one_valid_document_exit_0() {
     ]))
     .await;
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
     assert_eq!(doc["ok"], true);
     assert_eq!(doc["mode"], "scratch");
@@ -86,7 +96,10 @@ async fn a_failing_query_is_exit_1_with_its_plan_excerpt() {
     assert!(lines[0].starts_with("FAIL _System_ConnectorRemoteLink.historical_binary_cast uses uq_connector_remote_link_key"), "{text}");
     assert!(text.contains("a full index scan"), "{text}");
     assert!(text.contains("       plan: table _System_ConnectorRemoteLink: access_type index, key uq_connector_remote_link_key"), "{text}");
-    assert!(text.contains("ok   _System_ConnectorRemoteLink.corrected_plain_equality"), "{text}");
+    assert!(
+        text.contains("ok   _System_ConnectorRemoteLink.corrected_plain_equality"),
+        "{text}"
+    );
     assert!(text.contains("1 of 2 queries passed"), "{text}");
     // JSON of a failure validates too.
     let out = run(args(&[
@@ -110,9 +123,23 @@ async fn a_failing_query_is_exit_1_with_its_plan_excerpt() {
 async fn usage_and_catalog_errors_are_exit_2_database_errors_exit_3() {
     let url = common::server_url();
     for (extra, what) in [
-        (vec!["explain", "--scratch", "--consumer", "nobody"], "unknown consumer"),
-        (vec!["--catalog", "fixtures/bad-catalogs/bad-queries", "explain", "--scratch"], "invalid"),
-        (vec!["explain", "--scratch", "--analyze"], "cannot be used with"),
+        (
+            vec!["explain", "--scratch", "--consumer", "nobody"],
+            "unknown consumer",
+        ),
+        (
+            vec![
+                "--catalog",
+                "fixtures/bad-catalogs/bad-queries",
+                "explain",
+                "--scratch",
+            ],
+            "invalid",
+        ),
+        (
+            vec!["explain", "--scratch", "--analyze"],
+            "cannot be used with",
+        ),
     ] {
         let mut list = vec!["--database-url", url.as_str()];
         list.extend(extra);
@@ -141,7 +168,12 @@ async fn verify_plans_adds_the_judgement_of_the_consumers_queries() {
     let test = TestDb::new().await;
     let url = test.url();
     let out = run(args(&["--database-url", &url, "apply"])).await;
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = run(args(&[
         "--database-url",
         &url,
@@ -169,7 +201,11 @@ async fn verify_plans_adds_the_judgement_of_the_consumers_queries() {
         assert_eq!(q["plan_statement"], "EXPLAIN FORMAT=JSON", "{q:#}");
     }
     let ok = doc["ok"].as_bool().unwrap();
-    assert_eq!(ok, plans["ok"].as_bool().unwrap(), "the schema itself satisfies the catalog");
+    assert_eq!(
+        ok,
+        plans["ok"].as_bool().unwrap(),
+        "the schema itself satisfies the catalog"
+    );
     assert_eq!(out.status.code(), Some(if ok { 0 } else { 1 }));
     let explain_schema = validator();
     assert!(explain_schema.is_valid(plans), "{plans:#}");

@@ -160,7 +160,11 @@ impl Catalog {
     pub fn consumers(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         for ct in &self.tables {
-            out.extend(ct.queries.iter().flat_map(|q| q.required_by.iter().cloned()));
+            out.extend(
+                ct.queries
+                    .iter()
+                    .flat_map(|q| q.required_by.iter().cloned()),
+            );
             let t = &ct.table;
             let lists = std::iter::once(&t.required_by)
                 .chain(t.columns.iter().map(|c| &c.required_by))

@@ -260,7 +260,7 @@ fn lint_shape(
             ),
         }
     }
-    if !shape.tables.iter().any(|t| *t == table.name) {
+    if !shape.tables.contains(&table.name) {
         sink.error(
             Some(obj.to_string()),
             format!(
@@ -270,7 +270,11 @@ fn lint_shape(
         );
     }
     // Columns are checked against the tables the query names (when any is known).
-    let columns = if named.is_empty() { &[][..] } else { &shape.columns[..] };
+    let columns = if named.is_empty() {
+        &[][..]
+    } else {
+        &shape.columns[..]
+    };
     for (qualifier, col) in columns {
         let scope: Vec<&&Table> = match qualifier {
             Some(q) => named.iter().filter(|t| t.name == *q).collect(),
@@ -280,7 +284,9 @@ fn lint_shape(
             if scope.is_empty() {
                 sink.error(
                     Some(obj.to_string()),
-                    format!("the SQL qualifies `{col}` with `{q}`, which is not a table of the query"),
+                    format!(
+                        "the SQL qualifies `{col}` with `{q}`, which is not a table of the query"
+                    ),
                 );
                 continue;
             }

@@ -91,7 +91,12 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
         .indexes
         .iter()
         .filter(|i| i.unique)
-        .map(|i| i.parts.iter().filter_map(|p| p.column_name()).collect::<Vec<_>>())
+        .map(|i| {
+            i.parts
+                .iter()
+                .filter_map(|p| p.column_name())
+                .collect::<Vec<_>>()
+        })
         .chain(std::iter::once(
             table
                 .primary_key
@@ -146,12 +151,20 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
                         .position(|b| **b == c.name)
                         .is_some_and(|i| broken & (1 << i) != 0));
             let is_match = !breaks;
-            let value = match (is_match, query.fixture.values.get(&c.name), bounds.get(&c.name)) {
+            let value = match (
+                is_match,
+                query.fixture.values.get(&c.name),
+                bounds.get(&c.name),
+            ) {
                 (true, Some(v), _) => v.text().map(str::to_string),
                 (true, None, Some(Bound::Eq(p))) => p.text().map(str::to_string),
-                (false, _, Some(Bound::Eq(p))) => {
-                    Some(other_than(&c.ty, p.text().unwrap_or(""), n, &mut seq, unique)?)
-                }
+                (false, _, Some(Bound::Eq(p))) => Some(other_than(
+                    &c.ty,
+                    p.text().unwrap_or(""),
+                    n,
+                    &mut seq,
+                    unique,
+                )?),
                 (_, _, Some(Bound::Range { matching })) => {
                     let side = match (is_match, matching) {
                         (true, s) => *s,
@@ -176,13 +189,18 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
 fn cannot(c: &crate::model::Column) -> String {
     format!(
         "cannot generate values for column `{}` of type {}: declare `fixture.values` for it",
-        c.name,
-        c.ty
+        c.name, c.ty
     )
 }
 
 /// A value of `ty` unlike `param` (for rows that must not match).
-fn other_than(ty: &ColumnType, param: &str, n: u64, seq: &mut Seq, unique: bool) -> Result<String, String> {
+fn other_than(
+    ty: &ColumnType,
+    param: &str,
+    n: u64,
+    seq: &mut Seq,
+    unique: bool,
+) -> Result<String, String> {
     for _ in 0..8 {
         if let Some(v) = value(ty, n, seq, unique) {
             if v != param {
@@ -215,12 +233,13 @@ fn ranged(ty: &ColumnType, side: Side, seq: &mut Seq) -> Option<String> {
             };
             datetime(year, seq)
         }
-        ColumnType::Int { .. } | ColumnType::Decimal { .. } | ColumnType::Float | ColumnType::Double => {
-            match side {
-                Side::Low => seq.below(1000).to_string(),
-                Side::High => (1_000_000_000 + seq.below(1000)).to_string(),
-            }
-        }
+        ColumnType::Int { .. }
+        | ColumnType::Decimal { .. }
+        | ColumnType::Float
+        | ColumnType::Double => match side {
+            Side::Low => seq.below(1000).to_string(),
+            Side::High => (1_000_000_000 + seq.below(1000)).to_string(),
+        },
         _ => return None,
     })
 }
@@ -337,7 +356,10 @@ mod tests {
     fn matching_rows_match_and_unrelated_do_not() {
         let q = query(
             "SELECT Id FROM T WHERE S = ? AND At <= ?",
-            vec![Param::Text("a".into()), Param::Text("2026-01-01 00:00:00".into())],
+            vec![
+                Param::Text("a".into()),
+                Param::Text("2026-01-01 00:00:00".into()),
+            ],
         );
         let f = generate(&table(), &q, 7).unwrap();
         assert_eq!(f.matching, MATCHING);
@@ -350,12 +372,19 @@ mod tests {
         assert!(!f.rows[1000..].iter().any(matches));
         let keys: std::collections::BTreeSet<_> = f.rows.iter().map(|r| r[0].clone()).collect();
         assert_eq!(keys.len(), f.rows.len(), "unique column values are unique");
-        assert_eq!(f, generate(&table(), &q, 7).unwrap(), "deterministic from the seed");
+        assert_eq!(
+            f,
+            generate(&table(), &q, 7).unwrap(),
+            "deterministic from the seed"
+        );
     }
 
     #[test]
     fn equality_on_a_unique_key_is_one_matching_row() {
-        let q = query("SELECT Id FROM T WHERE K = ?", vec![Param::Text("x".into())]);
+        let q = query(
+            "SELECT Id FROM T WHERE K = ?",
+            vec![Param::Text("x".into())],
+        );
         assert_eq!(generate(&table(), &q, 1).unwrap().matching, 1);
     }
 }

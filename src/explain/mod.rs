@@ -104,12 +104,7 @@ pub async fn explain_live(
         };
         results.push(judge_query(session, table, query, run, None).await?);
     }
-    Ok(ExplainReport::new(
-        Mode::Live,
-        session,
-        None,
-        results,
-    ))
+    Ok(ExplainReport::new(Mode::Live, session, None, results))
 }
 
 /// Builds a scratch schema on the server of `server` (its database, if
@@ -167,8 +162,8 @@ async fn run_scratch(
     let mut session = db::connect(scratch, opts.timeout).await?;
     let mut results = Vec::new();
     for (table, query) in queries {
-        let fix = fixture::generate(&table.table, query, seed_for(opts.seed, query))
-            .map_err(|e| {
+        let fix =
+            fixture::generate(&table.table, query, seed_for(opts.seed, query)).map_err(|e| {
                 Error::Usage(format!(
                     "{}: table `{}`, query `{}`: {e}",
                     table.file.display(),
@@ -190,7 +185,11 @@ async fn run_scratch(
 
 /// Names the scratch schema (and whether it was dropped) in an error of a scratch run.
 fn on_scratch(e: Error, name: &str, dropped: bool) -> Error {
-    let state = if dropped { "dropped" } else { "NOT dropped: drop it by hand" };
+    let state = if dropped {
+        "dropped"
+    } else {
+        "NOT dropped: drop it by hand"
+    };
     match e {
         Error::Usage(m) => Error::Usage(format!("{m} (scratch schema {name}, {state})")),
         Error::Database {
@@ -228,8 +227,8 @@ fn scratch_name() -> String {
 
 /// `server` with another (or no) database.
 fn with_schema(server: &Target, schema: Option<&str>) -> Target {
-    let opts = mysql_async::OptsBuilder::from_opts(server.url.clone())
-        .db_name(schema.map(str::to_string));
+    let opts =
+        mysql_async::OptsBuilder::from_opts(server.url.clone()).db_name(schema.map(str::to_string));
     let url = mysql_async::Opts::from(opts);
     let schema = schema.unwrap_or_default().to_string();
     let display = match url.socket() {
@@ -245,12 +244,20 @@ fn with_schema(server: &Target, schema: Option<&str>) -> Target {
 
 /// Replaces the table's rows with the fixture (bound parameters, batches),
 /// then ANALYZE TABLE so the plan sees real statistics.
-async fn fill(session: &mut Session<'_>, table: &crate::ident::Ident, fix: &fixture::Fixture) -> Result<()> {
+async fn fill(
+    session: &mut Session<'_>,
+    table: &crate::ident::Ident,
+    fix: &fixture::Fixture,
+) -> Result<()> {
     let t = quote_ident(table.as_str());
     let what = format!("filling `{table}` with fixture rows");
     let delete = format!("DELETE FROM {t}");
     session.run(&what, |c| c.query_drop(delete)).await?;
-    let cols: Vec<String> = fix.columns.iter().map(|c| quote_ident(c.as_str())).collect();
+    let cols: Vec<String> = fix
+        .columns
+        .iter()
+        .map(|c| quote_ident(c.as_str()))
+        .collect();
     let one = format!("({})", vec!["?"; cols.len()].join(", "));
     for batch in fix.rows.chunks(500) {
         let sql = format!(
@@ -267,12 +274,16 @@ async fn fill(session: &mut Session<'_>, table: &crate::ident::Ident, fix: &fixt
             })
             .collect();
         session
-            .run_within(Some(session.timeout() * 4), &what, |c| c.exec_drop(sql, params))
+            .run_within(Some(session.timeout() * 4), &what, |c| {
+                c.exec_drop(sql, params)
+            })
             .await?;
     }
     let analyze = format!("ANALYZE TABLE {t}");
     session
-        .run(&format!("ANALYZE TABLE `{table}`"), |c| c.query_drop(analyze))
+        .run(&format!("ANALYZE TABLE `{table}`"), |c| {
+            c.query_drop(analyze)
+        })
         .await
 }
 
@@ -303,11 +314,13 @@ async fn judge_query(
         ))
     })?;
     let (facts, plan_statement) = read_plan(session, &statement, query.shape.kind, run).await?;
-    let bound = query.max_rows_examined.or_else(|| match (query.shape.limit, matching) {
-        (Some(limit), _) => Some(limit.max(1) * 10),
-        (None, Some(m)) => Some(u64::from(m) * 2 + 10),
-        (None, None) => None,
-    });
+    let bound = query
+        .max_rows_examined
+        .or_else(|| match (query.shape.limit, matching) {
+            (Some(limit), _) => Some(limit.max(1) * 10),
+            (None, Some(m)) => Some(u64::from(m) * 2 + 10),
+            (None, None) => None,
+        });
     let want = Expectation {
         table: &table.table.name,
         uses: &query.uses,
@@ -350,7 +363,9 @@ async fn read_plan(
             };
             let sql = format!("{prefix} {statement}");
             if wrap {
-                session.run(what, |c| c.query_drop("START TRANSACTION")).await?;
+                session
+                    .run(what, |c| c.query_drop("START TRANSACTION"))
+                    .await?;
             }
             let text: Result<Option<String>> = session.run(what, |c| c.query_first(sql)).await;
             let text = match text {
@@ -375,7 +390,13 @@ async fn read_plan(
             // and no such variable (error 1193), which is fine.
             let set = "SET SESSION explain_json_format_version = 1";
             if let Err(e) = session.run(what, |c| c.query_drop(set)).await {
-                if !matches!(e, Error::Database { code: Some(1193), .. }) {
+                if !matches!(
+                    e,
+                    Error::Database {
+                        code: Some(1193),
+                        ..
+                    }
+                ) {
                     return Err(e);
                 }
             }

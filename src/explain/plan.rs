@@ -60,8 +60,7 @@ pub struct PlanFacts {
 
 /// Reads a JSON plan (MariaDB or MySQL, either format version).
 pub fn from_json(text: &str) -> Result<PlanFacts, String> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| format!("the plan is not JSON ({e})"))?;
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("the plan is not JSON ({e})"))?;
     let mut facts = PlanFacts::default();
     walk(&v, &mut facts);
     Ok(facts)
@@ -210,10 +209,7 @@ pub fn add_mysql_analyze(facts: &mut PlanFacts, tree: &str) {
             Method::FullTableScan => None,
             _ => a.index.clone(),
         };
-        if let Some((_, _, rows)) = totals
-            .iter()
-            .find(|(t, i, _)| *t == a.table && *i == key)
-        {
+        if let Some((_, _, rows)) = totals.iter().find(|(t, i, _)| *t == a.table && *i == key) {
             a.rows_actual = Some(*rows);
         }
     }
@@ -233,7 +229,10 @@ mod tests {
         assert_eq!(f.accesses[0].method, Method::FullIndexScan);
         assert_eq!(f.accesses[0].index.as_deref(), Some("uk"));
         assert_eq!(f.accesses[0].rows_actual, Some(10000.0));
-        let none = from_json(r#"{"query_block": {"select_id": 1, "table": {"message": "Impossible WHERE"}}}"#).unwrap();
+        let none = from_json(
+            r#"{"query_block": {"select_id": 1, "table": {"message": "Impossible WHERE"}}}"#,
+        )
+        .unwrap();
         assert!(none.accesses.is_empty());
         assert_eq!(none.messages, vec!["Impossible WHERE".to_string()]);
     }
@@ -252,15 +251,24 @@ mod tests {
         add_mysql_analyze(&mut f, tree);
         assert_eq!(f.accesses[0].rows_actual, Some(1.0));
         let scan = r#"{"query_plan": {"operation": "Table scan on t", "table_name": "t", "access_type": "table", "estimated_rows": 10000}}"#;
-        assert_eq!(from_json(scan).unwrap().accesses[0].method, Method::FullTableScan);
+        assert_eq!(
+            from_json(scan).unwrap().accesses[0].method,
+            Method::FullTableScan
+        );
         let zero = r#"{"query_plan": {"operation": "Zero rows (Impossible WHERE)", "access_type": "zero_rows", "zero_rows_cause": "Impossible WHERE"}}"#;
-        assert_eq!(from_json(zero).unwrap().messages, vec!["Impossible WHERE".to_string()]);
+        assert_eq!(
+            from_json(zero).unwrap().messages,
+            vec!["Impossible WHERE".to_string()]
+        );
     }
 
     #[test]
     fn mysql_v1_json() {
         let plan = r#"{"query_block": {"select_id": 1, "table": {"table_name": "t", "access_type": "range",
             "key": "ise", "rows_examined_per_scan": 3234, "using_index_for_skip_scan": true}}}"#;
-        assert_eq!(from_json(plan).unwrap().accesses[0].method, Method::SkipScan);
+        assert_eq!(
+            from_json(plan).unwrap().accesses[0].method,
+            Method::SkipScan
+        );
     }
 }

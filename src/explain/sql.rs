@@ -661,7 +661,10 @@ fn single_name(name: &ObjectName) -> Result<Ident, String> {
 }
 
 fn first_words(text: &str) -> String {
-    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -682,10 +685,7 @@ mod tests {
         );
         let shape = analyze(sql).unwrap();
         assert_eq!(shape.limit, Some(1));
-        assert_eq!(
-            shape.bindings[1].column,
-            Some((Ident::new("B"), Cmp::Le))
-        );
+        assert_eq!(shape.bindings[1].column, Some((Ident::new("B"), Cmp::Le)));
     }
 
     #[test]

@@ -128,7 +128,13 @@ mod tests {
                 "table:t, index:idx_a(a, b)",
                 "range:[1,1], keep order:false",
             ),
-            row("└─TableRowIDScan_9(Probe)", "10.00", "1", "table:t", "keep order:false"),
+            row(
+                "└─TableRowIDScan_9(Probe)",
+                "10.00",
+                "1",
+                "table:t",
+                "keep order:false",
+            ),
         ];
         let f = from_rows(&lookup);
         assert_eq!(f.accesses.len(), 1);
@@ -145,7 +151,10 @@ mod tests {
         assert_eq!(from_rows(&full).accesses[0].method, Method::FullIndexScan);
         let point = [row("Point_Get_1", "1.00", "1", "table:t1", "handle:1")];
         let f = from_rows(&point);
-        assert_eq!((f.accesses[0].method.clone(), f.accesses[0].index.as_deref()), (Method::Lookup, Some("PRIMARY")));
+        assert_eq!(
+            (f.accesses[0].method.clone(), f.accesses[0].index.as_deref()),
+            (Method::Lookup, Some("PRIMARY"))
+        );
         let dual = [row("TableDual_6", "1.00", "1", "", "rows:1")];
         let f = from_rows(&dual);
         assert!(f.accesses.is_empty());
