@@ -20,6 +20,20 @@ fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// `catalog [--catalog DIR] [--format json] --database-url <server> explain --scratch`.
+async fn scratch(catalog: Option<&str>, json: bool) -> std::process::Output {
+    let url = common::server_url();
+    let mut list: Vec<&str> = Vec::new();
+    if let Some(dir) = catalog {
+        list.extend(["--catalog", dir]);
+    }
+    if json {
+        list.extend(["--format", "json"]);
+    }
+    list.extend(["--database-url", url.as_str(), "explain", "--scratch"]);
+    run(args(&list)).await
+}
+
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -56,15 +70,7 @@ fn assert_valid(doc: &serde_json::Value) {
 
 #[tokio::test]
 async fn shipped_catalog_scratch_json_is_one_valid_document_exit_0() {
-    let out = run(args(&[
-        "--format",
-        "json",
-        "--database-url",
-        &common::server_url(),
-        "explain",
-        "--scratch",
-    ]))
-    .await;
+    let out = scratch(None, true).await;
     let text = stdout(&out);
     assert_eq!(
         out.status.code(),
@@ -81,15 +87,7 @@ async fn shipped_catalog_scratch_json_is_one_valid_document_exit_0() {
 
 #[tokio::test]
 async fn a_failing_query_is_exit_1_with_its_plan_excerpt() {
-    let out = run(args(&[
-        "--catalog",
-        "fixtures/explain/binary-key",
-        "--database-url",
-        &common::server_url(),
-        "explain",
-        "--scratch",
-    ]))
-    .await;
+    let out = scratch(Some("fixtures/explain/binary-key"), false).await;
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     let lines: Vec<&str> = text.lines().collect();
@@ -102,17 +100,7 @@ async fn a_failing_query_is_exit_1_with_its_plan_excerpt() {
     );
     assert!(text.contains("1 of 2 queries passed"), "{text}");
     // JSON of a failure validates too.
-    let out = run(args(&[
-        "--catalog",
-        "fixtures/explain/binary-key",
-        "--format",
-        "json",
-        "--database-url",
-        &common::server_url(),
-        "explain",
-        "--scratch",
-    ]))
-    .await;
+    let out = scratch(Some("fixtures/explain/binary-key"), true).await;
     assert_eq!(out.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(doc["queries"][0]["failures"][0]["kind"], "full_index_scan");

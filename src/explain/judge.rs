@@ -67,6 +67,15 @@ fn reads_of<'a>(facts: &'a PlanFacts, table: &Ident) -> Vec<&'a Access> {
         .collect()
 }
 
+/// The plan lines of the table's reads, for a failure about all of them.
+fn excerpts(reads: &[&Access]) -> String {
+    reads
+        .iter()
+        .map(|a| a.excerpt.as_str())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn declared(uses: &[Ident]) -> String {
     uses.iter()
         .map(|u| format!("`{u}`"))
@@ -167,11 +176,7 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
                         "no read of `{}` goes through `{u}`, which the query declares",
                         want.table
                     ),
-                    excerpt: reads
-                        .iter()
-                        .map(|a| a.excerpt.as_str())
-                        .collect::<Vec<_>>()
-                        .join("; "),
+                    excerpt: excerpts(&reads),
                 });
             }
         }
@@ -184,11 +189,7 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
                     "{rows} rows of `{}` examined, over the bound of {bound}: the index narrows too little for this query (an ORDER BY the index does not deliver, or a filter after the seek)",
                     want.table
                 ),
-                excerpt: reads
-                    .iter()
-                    .map(|a| a.excerpt.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; "),
+                excerpt: excerpts(&reads),
             });
         }
     }
