@@ -27,6 +27,21 @@ impl Document for ApplyDoc {}
 impl Document for ImportDoc {}
 impl Document for ErrorDoc {}
 impl Document for crate::review::DiffReport {}
+impl Document for crate::explain::ExplainReport {}
+impl Document for VerifyPlansDoc {}
+
+/// `catalog verify --plans --format json`: the verify report and the plan
+/// judgement of the consumer's declared queries (`catalog explain`, live).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct VerifyPlansDoc {
+    /// The schema satisfies the catalog and every plan passes.
+    pub ok: bool,
+    /// The verify report.
+    pub verify: VerifyReport,
+    /// The plan judgement (EXPLAIN only).
+    pub plans: crate::explain::ExplainReport,
+}
 
 /// `catalog check --format json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -205,5 +220,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("import", schema::<ImportDoc>()),
         ("diff", schema::<crate::review::DiffReport>()),
         ("error", schema::<ErrorDoc>()),
+        ("explain", schema::<crate::explain::ExplainReport>()),
+        ("verify-plans", schema::<VerifyPlansDoc>()),
     ]
 }

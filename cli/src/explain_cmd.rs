@@ -34,26 +34,26 @@ pub async fn run(cli: &Cli, scratch: bool, opts: &ExplainOptions) -> Result<u8> 
 }
 
 /// `verify --plans` output and exit code: the verify report with the plan
-/// judgement (JSON: the verify document with a `plans` member).
+/// judgement (JSON: one `VerifyPlansDoc`).
 pub fn verify_with_plans(
     cli: &Cli,
     target: &str,
     report: &schema_catalog::verify::VerifyReport,
     plans: &ExplainReport,
 ) -> u8 {
+    let ok = report.ok && plans.ok;
     match cli.format {
-        Format::Json => {
-            let mut doc = serde_json::to_value(report).expect("report serialises");
-            doc["plans"] = serde_json::to_value(plans).expect("report serialises");
-            doc["ok"] = serde_json::Value::Bool(report.ok && plans.ok);
-            emit_json(&doc);
-        }
+        Format::Json => emit_json(&schema_catalog::report::VerifyPlansDoc {
+            ok,
+            verify: report.clone(),
+            plans: plans.clone(),
+        }),
         Format::Human => {
             crate::print::verify(cli.format, target, report);
             print!("plans: {}", plans.render_human());
         }
     }
-    if report.ok && plans.ok {
+    if ok {
         exit::OK
     } else {
         exit::DRIFT
@@ -63,7 +63,7 @@ pub fn verify_with_plans(
 /// Prints the report: one JSON document, or the human lines on stdout.
 pub fn print(format: Format, report: &ExplainReport) {
     match format {
-        Format::Json => emit_json(&serde_json::to_value(report).expect("report serialises")),
+        Format::Json => emit_json(report),
         Format::Human => print!("{}", report.render_human()),
     }
 }

@@ -25,7 +25,7 @@ mod report;
 pub mod sql;
 pub mod tidb;
 
-pub use report::{json_schema, ExplainReport, Mode, QueryResult};
+pub use report::{ExplainReport, Mode, QueryResult};
 
 use judge::Expectation;
 use plan::PlanFacts;

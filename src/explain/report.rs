@@ -54,40 +54,13 @@ pub struct ExplainReport {
     /// Live or scratch.
     pub mode: Mode,
     /// The server's flavor.
-    #[schemars(schema_with = "flavor_schema")]
     pub flavor: Flavor,
     /// The server it talked to.
-    #[schemars(schema_with = "server_schema")]
     pub server: ServerIdentity,
     /// The scratch schema used (and dropped), in scratch mode.
     pub scratch_schema: Option<String>,
     /// One entry per query in scope.
     pub queries: Vec<QueryResult>,
-}
-
-/// `flavor` as serialized (see `Flavor`'s Serialize).
-fn flavor_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "string", "enum": ["tidb", "mysql", "mariadb"]})
-}
-
-/// `server` as serialized (see `ServerIdentity`).
-fn server_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "object",
-        "properties": {
-            "hostname": {"type": "string"},
-            "port": {"type": "integer", "minimum": 0},
-            "version": {"type": "string"},
-            "server_uuid": {"type": ["string", "null"]}
-        },
-        "required": ["hostname", "port", "version", "server_uuid"],
-        "additionalProperties": false
-    })
-}
-
-/// The JSON Schema of the `catalog explain` document (docs/schemas/explain.schema.json).
-pub fn json_schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(ExplainReport)).expect("schemas serialise")
 }
 
 impl ExplainReport {
