@@ -48,7 +48,8 @@ pub fn verify_with_plans(
             verify: report.clone(),
             plans: plans.clone(),
         }),
-        Format::Human => {
+        // Markdown is for `catalog diff`; other commands print their human text.
+        Format::Human | Format::Markdown => {
             crate::print::verify(cli.format, target, report);
             print!("plans: {}", plans.render_human());
         }
@@ -64,6 +65,6 @@ pub fn verify_with_plans(
 pub fn print(format: Format, report: &ExplainReport) {
     match format {
         Format::Json => emit_json(report),
-        Format::Human => print!("{}", report.render_human()),
+        Format::Human | Format::Markdown => print!("{}", report.render_human()),
     }
 }
