@@ -28,9 +28,12 @@ pub trait Acquire<'c>: Send {
     /// `timeout` too.
     fn acquire(self, timeout: Duration) -> impl Future<Output = Result<Session<'c>>> + Send;
 
-    /// How to open further connections to the same server (apply's lock
-    /// session and side connections).
-    fn opener(&self) -> Opener;
+    /// How to open further connections to the same server, for apply's
+    /// lock/DDL session and its side connections (KILL QUERY on cancel,
+    /// progress reads). `None` for a single connection (owned or lent): the
+    /// library never opens connections a caller did not hand it the means
+    /// for, so apply refuses it ([`crate::Error::SingleConnection`]).
+    fn opener(&self) -> Option<Opener>;
 }
 
 /// Opens new connections to the server an [`Acquire`] points at.
@@ -70,8 +73,8 @@ impl Acquire<'static> for &Target {
         db::connect(self, timeout).await
     }
 
-    fn opener(&self) -> Opener {
-        Opener::Opts(Box::new(self.url.clone()))
+    fn opener(&self) -> Option<Opener> {
+        Some(Opener::Opts(Box::new(self.url.clone())))
     }
 }
 
@@ -80,8 +83,8 @@ impl Acquire<'static> for &Pool {
         Session::from_pool(self, timeout).await
     }
 
-    fn opener(&self) -> Opener {
-        Opener::Pool((*self).clone())
+    fn opener(&self) -> Option<Opener> {
+        Some(Opener::Pool((*self).clone()))
     }
 }
 
@@ -90,8 +93,8 @@ impl Acquire<'static> for Conn {
         Session::from_conn(self, timeout).await
     }
 
-    fn opener(&self) -> Opener {
-        Opener::Opts(Box::new(self.opts().clone()))
+    fn opener(&self) -> Option<Opener> {
+        None
     }
 }
 
@@ -100,7 +103,7 @@ impl<'c> Acquire<'c> for &'c mut Conn {
         Session::on(self, timeout).await
     }
 
-    fn opener(&self) -> Opener {
-        Opener::Opts(Box::new(self.opts().clone()))
+    fn opener(&self) -> Option<Opener> {
+        None
     }
 }

@@ -63,7 +63,7 @@ fn opts() -> ApplyOptions {
 
 async fn run(db: &TestDb, tables: &[Table], opts: &ApplyOptions) -> ApplyReport {
     let target = db::parse_url(&db.url()).expect("test URL parses");
-    apply::apply(&target, tables, opts)
+    apply::apply(&target, &target.schema, tables, opts)
         .await
         .expect("apply runs (no database error)")
 }

@@ -54,7 +54,9 @@ async fn long_add_index_reports_progress_from_the_server() {
         ..ApplyOptions::default()
     };
     let target = db::parse_url(&db.url()).unwrap();
-    let report = apply::apply(&target, &[jobs()], &opts).await.unwrap();
+    let report = apply::apply(&target, &target.schema, &[jobs()], &opts)
+        .await
+        .unwrap();
     assert_eq!(report.outcome, Outcome::Converged);
     assert_eq!(report.steps.len(), 1);
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::TestDb;
 use mysql_async::prelude::*;
+use schema_catalog::apply::{self, ApplyOptions};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
@@ -110,6 +111,54 @@ async fn plan_runs_on_the_callers_pool() {
     assert_eq!(snapshot.len(), cat.tables.len() - 1, "plan created nothing");
 }
 
+#[tokio::test]
+async fn apply_runs_on_the_callers_pool_and_refuses_a_single_connection() {
+    let db = TestDb::new().await;
+    let cat = all_but_work_item(&db).await;
+    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let before = db.snapshot().await;
+
+    // One connection cannot hold the lock session and the side connection.
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let err = apply::apply(&mut conn, &db.name, &tables, &ApplyOptions::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::SingleConnection { what } if what == "apply"),
+        "{err:?}"
+    );
+    let owned = db.pool.get_conn().await.unwrap();
+    let err = apply::apply(owned, &db.name, &tables, &ApplyOptions::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::SingleConnection { .. }), "{err:?}");
+    assert_eq!(
+        db.snapshot().await,
+        before,
+        "a refused apply changes nothing"
+    );
+    // The lent connection is still the caller's.
+    let one: Option<i64> = conn.query_first("SELECT 1").await.unwrap();
+    assert_eq!(one, Some(1));
+    drop(conn);
+
+    let report = apply::apply(&db.pool, &db.name, &tables, &ApplyOptions::default())
+        .await
+        .unwrap();
+    assert!(report.converged(), "{report:?}");
+    let created: Vec<String> = report
+        .steps
+        .iter()
+        .map(|s| format!("{} {}", s.kind, s.table))
+        .collect();
+    assert_eq!(created, ["create_table _System_WorkItem"]);
+    assert_eq!(db.snapshot().await.len(), cat.tables.len());
+    let after = verify::within(&db.pool, &db.name, &cat, None, DEADLINE)
+        .await
+        .unwrap();
+    assert!(after.ok, "{after:?}");
+}
+
 /// A listener that accepts TCP connections and never answers.
 fn silent_server() -> (std::net::TcpListener, String) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -179,6 +228,9 @@ fn library_messages_give_no_command_line_advice() {
         Error::LockHeld {
             name: "l".into(),
             seconds: 1,
+        },
+        Error::SingleConnection {
+            what: "apply".into(),
         },
         Error::Unsupported {
             table: "t".into(),

@@ -90,8 +90,10 @@ async fn import_round_trips_check_verify_and_apply() {
     // apply to an empty schema reproduces SHOW CREATE TABLE exactly
     let empty = TestDb::new().await;
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let empty_target = db::parse_url(&empty.url()).unwrap();
     let report = apply::apply(
-        &db::parse_url(&empty.url()).unwrap(),
+        &empty_target,
+        &empty_target.schema,
         &tables,
         &ApplyOptions::default(),
     )

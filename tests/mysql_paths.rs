@@ -88,6 +88,7 @@ async fn invisible_column_fails_inspection_closed() {
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
     let err = apply::apply(
         &db::parse_url(&db.url()).unwrap(),
+        &db.name,
         &tables,
         &ApplyOptions::default(),
     )
@@ -146,7 +147,7 @@ async fn expression_default_converges_and_reads_back_equal() {
     let cat = catalog::load(&catalog_dir("expr", &[("e.yaml", EXPR_YAML)])).unwrap();
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
     let target = db::parse_url(&db.url()).unwrap();
-    let first = apply::apply(&target, &tables, &ApplyOptions::default())
+    let first = apply::apply(&target, &target.schema, &tables, &ApplyOptions::default())
         .await
         .unwrap();
     assert_eq!(first.outcome, Outcome::Converged, "{first:#?}");
@@ -160,7 +161,7 @@ async fn expression_default_converges_and_reads_back_equal() {
         .unwrap();
     eprintln!("{} reports the default as {raw:?}", db.flavor);
     drop(conn);
-    let again = apply::apply(&target, &tables, &ApplyOptions::default())
+    let again = apply::apply(&target, &target.schema, &tables, &ApplyOptions::default())
         .await
         .unwrap();
     assert_eq!(again.outcome, Outcome::Converged);
@@ -297,6 +298,7 @@ primary_key: [Id]
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
     let report = apply::apply(
         &db::parse_url(&db.url()).unwrap(),
+        &db.name,
         &tables,
         &ApplyOptions::default(),
     )

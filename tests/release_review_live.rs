@@ -30,7 +30,7 @@ async fn apply(db: &TestDb, r: &Revision) -> ApplyReport {
         read_timeout: Duration::from_secs(20),
         ..ApplyOptions::default()
     };
-    apply::apply(&target, &tables(r), &opts)
+    apply::apply(&target, &target.schema, &tables(r), &opts)
         .await
         .expect("apply runs")
 }

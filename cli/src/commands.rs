@@ -172,7 +172,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let cancel = CancellationToken::new();
     let signal = signals::watch(cancel.clone())?;
     opts.cancel = Some(cancel);
-    let report = apply::apply(&target, &tables, &opts).await?;
+    let report = apply::apply(&target, &target.schema, &tables, &opts).await?;
     print::apply(cli.format, &target.display, &report);
     Ok(match &report.outcome {
         Outcome::Converged | Outcome::DryRun => exit::OK,

@@ -129,6 +129,7 @@ fn exit_code_for(err: &anyhow::Error) -> u8 {
         Some(
             E::InvalidCatalog { .. }
             | E::Usage(_)
+            | E::SingleConnection { .. }
             | E::Io { .. }
             | E::Unsupported { .. }
             | E::NothingToImport { .. }

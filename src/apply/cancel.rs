@@ -87,7 +87,7 @@ where
 
 /// Cancels the statement running on `conn_id` from a new connection.
 async fn kill(ctx: &StepCtx<'_>, conn_id: u32, table: &str) -> Result<()> {
-    let mut session = db::connect(ctx.target, ctx.opts.read_timeout).await?;
+    let mut session = ctx.opener.open(ctx.opts.read_timeout).await?;
     // The id is this run's own connection id (a number), never catalog text.
     let result = match ctx.flavor {
         Flavor::MySql | Flavor::MariaDb => {

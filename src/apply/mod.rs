@@ -22,8 +22,9 @@ pub use progress::{Progress, ProgressEvent, ProgressFn};
 pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::db::{self, Session, Target};
-use crate::error::Result;
+use crate::acquire::{Acquire, Opener};
+use crate::db::Session;
+use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::live::{diff_all, plan_live};
 use crate::model::Table;
@@ -96,19 +97,37 @@ impl std::fmt::Debug for ApplyOptions {
     }
 }
 
-/// Reconciles the schema named by `target` to `tables` (the catalog's tables).
+/// Reconciles `schema` on `db` to `tables` (the catalog's tables).
+///
+/// `db` is the same kind of target verify and plan take ([`Acquire`]), but
+/// apply opens connections of its own: the lock/DDL session and, while a
+/// step runs, a side connection for progress reads and for KILL QUERY on
+/// cancel. So it takes a [`crate::db::Target`] (it connects) or a
+/// [`mysql_async::Pool`] (it takes connections from it; the pool needs room
+/// for two at once); a single [`mysql_async::Conn`], owned or lent, is
+/// refused with [`Error::SingleConnection`] before anything is sent.
 ///
 /// Holds the advisory lock [`lock_name`] for the whole run; refuses before
 /// any DDL on drift; re-reads before and after each step; ends with a full
 /// verify. Database errors (unreachable, lock held, timeout) are `Err`;
 /// everything else is in the report's [`Outcome`].
-pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Result<ApplyReport> {
+pub async fn apply<'c>(
+    db: impl Acquire<'c>,
+    schema: &str,
+    tables: &[Table],
+    opts: &ApplyOptions,
+) -> Result<ApplyReport> {
+    let Some(opener) = db.opener() else {
+        return Err(Error::SingleConnection {
+            what: "apply".to_string(),
+        });
+    };
     // The lock is held by the session that inspects and runs the DDL: it
     // cannot be lost while the run goes on (a dead session ends the run
     // too), and it is released when the session ends, also on a kill. A
     // user-level lock survives the implicit commits of DDL.
-    let mut session = db::connect(target, opts.read_timeout).await?;
-    let name = lock_name(&target.schema);
+    let mut session = db.acquire(opts.read_timeout).await?;
+    let name = lock_name(schema);
     let acquire = lock::acquire(&mut session, &name, opts.lock_timeout);
     // An interrupt while waiting for another applier ends the wait.
     let acquired = match &opts.cancel {
@@ -146,7 +165,7 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
     // read budget would cut short.
     let result =
         match busy::configure_session(&mut session, opts.lock_wait, opts.read_timeout).await {
-            Ok(()) => run(&mut session, target, tables, opts, &name).await,
+            Ok(()) => run(&mut session, &opener, schema, tables, opts, &name).await,
             Err(e) => Err(e),
         };
     lock::release(&mut session, &name).await;
@@ -156,14 +175,15 @@ pub async fn apply(target: &Target, tables: &[Table], opts: &ApplyOptions) -> Re
 
 async fn run(
     session: &mut Session<'_>,
-    target: &Target,
+    opener: &Opener,
+    schema: &str,
     tables: &[Table],
     opts: &ApplyOptions,
     lock: &str,
 ) -> Result<ApplyReport> {
     let flavor = session.flavor();
     let counter_before = ddl_counter(session, flavor).await?;
-    let plan = plan_live(session, &target.schema, tables).await?;
+    let plan = plan_live(session, schema, tables).await?;
     let mut report = ApplyReport {
         flavor,
         server: session.identity().clone(),
@@ -213,8 +233,8 @@ async fn run(
             .find(|t| &t.name == step.change.table())
             .expect("a plan step's table comes from the catalog");
         let ctx = StepCtx {
-            target,
-            schema: &target.schema,
+            opener,
+            schema,
             flavor,
             opts,
             number: i + 1,
@@ -292,7 +312,7 @@ async fn run(
             }
         }
     }
-    let final_diffs = diff_all(session, &target.schema, tables).await?;
+    let final_diffs = diff_all(session, schema, tables).await?;
     let left: Vec<String> = final_diffs
         .iter()
         .flat_map(|d| d.problems.iter().map(ToString::to_string))

@@ -9,7 +9,8 @@ use super::busy::{self, Blocker};
 use super::cancel;
 use super::progress::{self, Progress, ProgressEvent};
 use super::{ApplyOptions, StepStatus};
-use crate::db::{self, Session, Target};
+use crate::acquire::Opener;
+use crate::db::Session;
 use crate::ddl::ColumnAlgorithm;
 use crate::diff::{diff_table, Change, Problem, TableDiff};
 use crate::error::Error;
@@ -95,7 +96,7 @@ pub(crate) struct Waits {
 
 /// Context shared by the steps of one run.
 pub(crate) struct StepCtx<'a> {
-    pub target: &'a Target,
+    pub opener: &'a Opener,
     pub schema: &'a str,
     pub flavor: Flavor,
     pub opts: &'a ApplyOptions,
@@ -352,7 +353,7 @@ async fn run_ddl(
     let poller = ctx.opts.progress.as_ref().map(|cb| {
         let cb = cb.clone();
         let (number, total, change) = (ctx.number, ctx.total, step.change.clone());
-        let target = ctx.target.clone();
+        let opener = ctx.opener.clone();
         let (timeout, every) = (ctx.opts.read_timeout, ctx.opts.progress_interval);
         let watch = progress::Watch {
             flavor: ctx.flavor,
@@ -361,7 +362,7 @@ async fn run_ddl(
             table: step.change.table().to_string(),
         };
         tokio::spawn(async move {
-            let Ok(poll_session) = db::connect(&target, timeout).await else {
+            let Ok(poll_session) = opener.open(timeout).await else {
                 return;
             };
             progress::poll(poll_session, watch, every, |event| {

@@ -293,7 +293,7 @@ pub async fn apply_tables(
         ..schema_catalog::apply::ApplyOptions::default()
     };
     let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
-    schema_catalog::apply::apply(&target, tables, &opts)
+    schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
 }
