@@ -459,11 +459,11 @@ fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
             ai_text(have.auto_increment),
         );
     }
-    if let Some(on_update) = &have.on_update {
+    if want.on_update != have.on_update {
         push(
             ProblemKind::ColumnOnUpdate,
-            "no ON UPDATE".into(),
-            format!("ON UPDATE {}", on_update.to_sql(false)),
+            on_update_text(want),
+            on_update_text(have),
         );
     }
     if let Some(expr) = &have.generated {
@@ -474,6 +474,13 @@ fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
         );
     }
     out
+}
+
+fn on_update_text(c: &Column) -> String {
+    match &c.on_update {
+        Some(v) => format!("ON UPDATE {}", v.to_sql(false)),
+        None => "no ON UPDATE".into(),
+    }
 }
 
 fn null_text(nullable: bool) -> String {
@@ -518,6 +525,10 @@ pub fn describe_column(c: &Column) -> String {
     if c.default.is_some() {
         s.push(' ');
         s.push_str(&default_text(c));
+    }
+    if c.on_update.is_some() {
+        s.push(' ');
+        s.push_str(&on_update_text(c));
     }
     if c.auto_increment {
         s.push_str(" AUTO_INCREMENT");

@@ -626,6 +626,9 @@ fn table_value(t: &Table, d: &ImportDefaults) -> Value {
             if let Some(def) = &c.default {
                 cm.insert("default".into(), def.to_sql(c.ty.is_numeric()).into());
             }
+            if let Some(on_update) = &c.on_update {
+                cm.insert("on_update".into(), on_update.to_sql(false).into());
+            }
             if let Some(com) = &c.comment {
                 cm.insert("comment".into(), com.as_str().into());
             }
@@ -755,7 +758,7 @@ mod tests {
 
     #[test]
     fn unsupported_objects_are_named_and_stripped() {
-        let text = "CREATE TABLE t (a int NOT NULL, e enum('x') DEFAULT NULL, b varchar(20), PRIMARY KEY (a), KEY ie (e), KEY ip (b(5)), KEY ok (b), SPATIAL KEY sp (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let text = "CREATE TABLE t (a int NOT NULL, e geometry DEFAULT NULL, b varchar(20), PRIMARY KEY (a), KEY ie (e), KEY ip (b(5)), KEY ok (b), SPATIAL KEY sp (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
         let dump = dump::parse_dump(text, Path::new("d.sql"), None).unwrap();
         let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
         assert!(matches!(err, Error::Unsupported { .. }), "{err}");

@@ -119,6 +119,7 @@ fixtures! {
     bad_index_kind: "bad-index-kind", 5, 0;
     bad_check: "bad-check", 7, 0;
     bad_queries: "bad-queries", 10, 0;
+    bad_v2_column: "bad-v2-column", 12, 0;
 }
 
 #[test]

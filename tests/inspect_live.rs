@@ -216,6 +216,7 @@ async fn generated_expression_default_and_unmanaged_types() {
         e varchar(20) DEFAULT (concat('a', 'b')),
         k enum('x', 'y') DEFAULT 'x',
         u timestamp(3) NULL DEFAULT NULL,
+        q geometry NULL,
         PRIMARY KEY (d))"])
         .await;
     let mut s = session(&db).await;
@@ -234,7 +235,8 @@ async fn generated_expression_default_and_unmanaged_types() {
         c("e").default,
         DefaultValue::parse_sql("(CONCAT('a', 'b'))")
     );
-    assert_eq!(c("k").ty, ColumnType::Other("enum('x','y')".into()));
+    assert_eq!(c("k").ty, ColumnType::Enum(vec!["x".into(), "y".into()]));
+    assert_eq!(c("q").ty, ColumnType::Other("geometry".into()));
     assert_eq!(c("k").default, lit("x"));
     assert_eq!(
         (c("u").ty, c("u").nullable, c("u").default),

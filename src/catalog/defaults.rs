@@ -90,6 +90,15 @@ fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
             .then(|| format!("default `{v}` is {} bytes, longer than the column's {n}", v.len())),
         ColumnType::Date => (!is_date(v)).then(|| format!("default `{v}` on a date column: write 'YYYY-MM-DD'")),
         ColumnType::DateTime(p) | ColumnType::Timestamp(p) => datetime_problem(v, *p, ty),
+        ColumnType::Time(p) => time_problem(v, *p),
+        ColumnType::Year => year_problem(v),
+        ColumnType::Bit(_) => Some(format!(
+            "a default on a {ty} column is not supported yet (the servers show b'...' literals differently): remove `default`"
+        )),
+        ColumnType::Enum(members) => (!members.iter().any(|m| m == v)).then(|| {
+            format!("default `{v}` is not a member of {ty} (members compare exactly, case included): use one of the members")
+        }),
+        ColumnType::Set(members) => set_problem(v, members, ty),
         // Large objects are handled above; `Other` never comes from a catalog.
         _ => None,
     }
@@ -130,6 +139,57 @@ fn decimal_problem(v: &str, precision: u32, scale: u32) -> Option<String> {
         return Some(format!(
             "default `{v}` does not fit decimal({precision},{scale}) as written (it would be rounded or clamped)"
         ));
+    }
+    None
+}
+
+/// 'hh:mm:ss[.f]' with at most `fsp` fractional digits (more would be rounded).
+fn time_problem(v: &str, fsp: u8) -> Option<String> {
+    let (hms, frac) = v.split_once('.').unwrap_or((v, ""));
+    let parts: Vec<&str> = hms.split(':').collect();
+    let digits = |s: &str, n: usize| s.len() == n && s.chars().all(|c| c.is_ascii_digit());
+    let ok = parts.len() == 3
+        && digits(parts[0].trim_start_matches('-'), 2)
+        && digits(parts[1], 2)
+        && digits(parts[2], 2)
+        && parts[1] < "60"
+        && parts[2] < "60"
+        && frac.chars().all(|c| c.is_ascii_digit())
+        && frac.len() <= usize::from(fsp)
+        && !(v.contains('.') && frac.is_empty());
+    (!ok).then(|| {
+        format!("default `{v}` on a time({fsp}) column: write 'hh:mm:ss' with at most {fsp} fractional digits")
+    })
+}
+
+/// A four-digit year 1901..=2155 (or 0000): two-digit years are rewritten.
+fn year_problem(v: &str) -> Option<String> {
+    let ok = v.len() == 4
+        && v.parse::<u32>()
+            .is_ok_and(|y| y == 0 || (1901..=2155).contains(&y));
+    (!ok).then(|| {
+        format!("default `{v}` on a year column: write a four-digit year from 1901 to 2155")
+    })
+}
+
+/// Members of the set, each once, in declared order (the server sorts them).
+fn set_problem(v: &str, members: &[String], ty: &ColumnType) -> Option<String> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut last = None;
+    for item in v.split(',') {
+        let Some(pos) = members.iter().position(|m| m == item) else {
+            return Some(format!(
+                "default `{v}`: `{item}` is not a member of {ty} (members compare exactly, case included)"
+            ));
+        };
+        if last.is_some_and(|l| pos <= l) {
+            return Some(format!(
+                "default `{v}` lists members out of declared order or twice; the server stores them once, in the order of {ty}"
+            ));
+        }
+        last = Some(pos);
     }
     None
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use crate::ident::Ident;
 use crate::model::Table;
 
+mod columns;
 mod defaults;
 mod load;
 pub(crate) use defaults::default_problem;

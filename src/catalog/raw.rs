@@ -40,6 +40,7 @@ const COLUMN_KEYS: &[&str] = &[
     "charset",
     "collation",
     "default",
+    "on_update",
     "comment",
     "required_by",
 ];
@@ -138,6 +139,8 @@ pub(super) struct RawColumn {
     /// null` (or `NULL`, `~`) is kept as `Some(Value::Null)`, apart from absent.
     #[serde(default, deserialize_with = "present")]
     pub default: Option<Value>,
+    /// `CURRENT_TIMESTAMP(p)`: the value written on every UPDATE of the row.
+    pub on_update: Option<String>,
     pub comment: Option<String>,
     #[serde(default)]
     pub required_by: Vec<String>,

@@ -14,7 +14,8 @@ use super::{Defaults, Limits};
 /// The types a catalog accepts, for messages.
 const TYPE_LIST: &str = "tinyint, smallint, mediumint, int, bigint (each optionally unsigned), \
 decimal(p,s), float, double, char(n), varchar(n), binary(n), varbinary(n), text, mediumtext, \
-longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boolean";
+longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boolean, time(p), \
+year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...)";
 
 /// A declared column as the lint sees it: the model column when its type is known.
 pub(super) struct Declared {
@@ -262,6 +263,8 @@ fn column_from_raw(
     sink: &mut Sink,
 ) -> Option<Column> {
     let ty = parse_type(sink, object, rc.ty.as_deref())?;
+    super::columns::check_members(sink, object, &ty);
+    let on_update = super::columns::on_update(sink, object, &ty, rc.on_update.as_deref());
     let (charset, collation) = column_charset(sink, object, &ty, &rc, table_charset);
     let default = rc
         .default
@@ -299,7 +302,7 @@ fn column_from_raw(
         charset,
         collation,
         generated: None,
-        on_update: None,
+        on_update,
         comment: rc.comment,
         required_by: rc.required_by,
     })
@@ -359,6 +362,7 @@ fn column_charset(
             ty,
             ColumnType::Binary(_)
                 | ColumnType::Varbinary(_)
+                | ColumnType::TinyBlob
                 | ColumnType::Blob
                 | ColumnType::MediumBlob
                 | ColumnType::LongBlob

@@ -574,7 +574,9 @@ impl TableBuilder {
     fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
         let name = def.name.value.clone();
         let type_text = data_type_text(&def.data_type.to_string());
-        let ty = match ColumnType::parse(&type_text) {
+        let ty = match members_type(&def.data_type)
+            .map_or_else(|| ColumnType::parse(&type_text), Ok)
+        {
             Ok(ty) => ty,
             Err(_) if self.options.keep_other_types => ColumnType::Other(compact_type(&type_text)),
             Err(e) => return Err(self.err(format!("column `{name}`: unsupported type `{}`", e.0))),
@@ -615,11 +617,13 @@ impl TableBuilder {
                 generation_expr: Some(expr),
                 ..
             } => column.generated = Some(expr.to_string()),
-            // ON UPDATE is kept (drift on a catalog column) and noted as a
-            // feature the catalog format cannot express (import).
+            // `on_update: CURRENT_TIMESTAMP(p)`; any other value is not one
+            // the catalog format has (import refuses it).
             ColumnOption::OnUpdate(expr) => {
                 column.on_update = DefaultValue::parse_sql(&expr.to_string());
-                self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
+                if !matches!(column.on_update, Some(DefaultValue::CurrentTimestamp(_))) {
+                    self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
+                }
             }
             ColumnOption::Invisible => {
                 self.feature(format!("column `{name}`"), "INVISIBLE column".into())
@@ -853,6 +857,24 @@ fn compact_type(text: &str) -> String {
     out
 }
 
+/// `enum(...)` / `set(...)` from the AST: members keep their case and
+/// quotes (the type's text form is lowercased for the other types).
+fn members_type(ty: &sqlparser::ast::DataType) -> Option<ColumnType> {
+    use sqlparser::ast::{DataType, EnumMember};
+    match ty {
+        DataType::Enum(members, None) => members
+            .iter()
+            .map(|m| match m {
+                EnumMember::Name(n) => Some(n.clone()),
+                EnumMember::NamedValue(..) => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(ColumnType::Enum),
+        DataType::Set(members) => Some(ColumnType::Set(members.clone())),
+        _ => None,
+    }
+}
+
 /// sqlparser's spelling of a data type, made readable by [`ColumnType::parse`].
 fn data_type_text(displayed: &str) -> String {
     let lower = displayed.to_ascii_lowercase();
@@ -1023,10 +1045,10 @@ mod tests {
     #[test]
     fn errors_name_the_table_and_column() {
         let e =
-            parse_create_table("CREATE TABLE t (a enum('x')) DEFAULT CHARSET=utf8mb4").unwrap_err();
+            parse_create_table("CREATE TABLE t (a geometry) DEFAULT CHARSET=utf8mb4").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "table `t`: column `a`: unsupported type `enum('x')`"
+            "table `t`: column `a`: unsupported type `geometry`"
         );
         assert!(parse_create_table("SELECT 1").is_err());
     }

@@ -183,9 +183,54 @@ pub fn hostile() -> Table {
     t
 }
 
+/// Catalog format v2 column types and attributes: enum/set members with
+/// quotes and a non-default collation, year, bit, time, tinytext/tinyblob,
+/// and ON UPDATE CURRENT_TIMESTAMP(p).
+pub fn v2_columns() -> Table {
+    let lit = |s: &str| DefaultValue::Literal(s.into());
+    let mut state = not_null(col("State", "enum('Pending','it''s done')"));
+    state.default = Some(lit("Pending"));
+    let mut tags = col("Tags", "set('red','Green')");
+    tags.collation = Some("utf8mb4_general_ci".into());
+    tags.default = Some(lit("red,Green"));
+    let mut updated = with_default(
+        not_null(col("UpdatedAt", "datetime(6)")),
+        DefaultValue::CurrentTimestamp(6),
+    );
+    updated.on_update = Some(DefaultValue::CurrentTimestamp(6));
+    let mut touched = col("Touched", "timestamp");
+    touched.on_update = Some(DefaultValue::CurrentTimestamp(0));
+    let mut t = table("v2_columns", Some("v2 column types"));
+    t.columns = vec![
+        not_null(col("Id", "bigint unsigned")),
+        state,
+        tags,
+        with_default(col("Born", "year"), lit("2020")),
+        col("Bits", "bit(5)"),
+        with_default(col("Took", "time(3)"), lit("01:02:03.500")),
+        col("Note", "tinytext"),
+        col("Raw", "tinyblob"),
+        updated,
+        touched,
+    ];
+    t.primary_key = vec![IndexPart::column("Id")];
+    t.indexes = vec![Index::new(
+        "idx_v2_state",
+        false,
+        &["State", "Born", "Took"],
+    )];
+    t
+}
+
 /// All representative tables, in a fixed order.
 pub fn all() -> Vec<Table> {
-    vec![file_upload(), every_type(), defaults(), hostile()]
+    vec![
+        file_upload(),
+        every_type(),
+        defaults(),
+        hostile(),
+        v2_columns(),
+    ]
 }
 
 /// The table as SQL text can carry it: `required_by` emptied everywhere.

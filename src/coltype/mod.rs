@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+mod members;
+
+pub use members::parse_members;
+
 /// Integer widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IntKind {
@@ -91,6 +95,20 @@ pub enum ColumnType {
     DateTime(u8),
     /// `timestamp(p)`.
     Timestamp(u8),
+    /// `time(p)`.
+    Time(u8),
+    /// `year` (MariaDB shows `year(4)`; the same type).
+    Year,
+    /// `bit(n)`, 1..=64.
+    Bit(u32),
+    /// `tinytext`.
+    TinyText,
+    /// `tinyblob`.
+    TinyBlob,
+    /// `enum('a','b')`: members in declared order, case kept.
+    Enum(Vec<String>),
+    /// `set('a','b')`: members in declared order, case kept.
+    Set(Vec<String>),
     /// A live type the catalog cannot declare (`enum(...)`, `bit(1)`, ...),
     /// kept as lowercase `COLUMN_TYPE` text so inspection never fails on
     /// unmanaged columns; never equal to a catalog type. Never produced by `parse`.
@@ -107,6 +125,9 @@ impl ColumnType {
     /// spellings such as `int(10) unsigned`, `bool`, `integer`, `numeric`.
     pub fn parse(text: &str) -> Result<ColumnType, UnknownType> {
         let err = || UnknownType(text.trim().to_string());
+        if let Some(t) = members::parse_enum_or_set(text) {
+            return t.ok_or_else(err);
+        }
         let norm = text.trim().to_ascii_lowercase();
         let mut words: Vec<&str> = norm.split_whitespace().collect();
         let unsigned = words.last() == Some(&"unsigned");
@@ -204,6 +225,15 @@ impl ColumnType {
             "date" if args.is_none() => no_unsigned(ColumnType::Date),
             "datetime" => frac(ColumnType::DateTime),
             "timestamp" => frac(ColumnType::Timestamp),
+            "time" => frac(ColumnType::Time),
+            "year" if matches!(args.as_deref(), None | Some([4])) => no_unsigned(ColumnType::Year),
+            "bit" => match one(&args)? {
+                None if !unsigned => Ok(ColumnType::Bit(1)),
+                Some(n) if (1..=64).contains(&n) && !unsigned => Ok(ColumnType::Bit(n)),
+                _ => Err(err()),
+            },
+            "tinytext" if args.is_none() => no_unsigned(ColumnType::TinyText),
+            "tinyblob" if args.is_none() => no_unsigned(ColumnType::TinyBlob),
             _ => Err(err()),
         }
     }
@@ -231,9 +261,12 @@ impl ColumnType {
             self,
             ColumnType::Char(_)
                 | ColumnType::Varchar(_)
+                | ColumnType::TinyText
                 | ColumnType::Text
                 | ColumnType::MediumText
                 | ColumnType::LongText
+                | ColumnType::Enum(_)
+                | ColumnType::Set(_)
         )
     }
 
@@ -247,9 +280,11 @@ impl ColumnType {
     pub fn is_large_object(&self) -> bool {
         matches!(
             self,
-            ColumnType::Text
+            ColumnType::TinyText
+                | ColumnType::Text
                 | ColumnType::MediumText
                 | ColumnType::LongText
+                | ColumnType::TinyBlob
                 | ColumnType::Blob
                 | ColumnType::MediumBlob
                 | ColumnType::LongBlob
@@ -271,6 +306,7 @@ impl ColumnType {
                 | ColumnType::Decimal { .. }
                 | ColumnType::Float
                 | ColumnType::Double
+                | ColumnType::Year
         )
     }
 
@@ -290,6 +326,22 @@ impl ColumnType {
             ColumnType::Date => 3,
             ColumnType::DateTime(p) => 5 + frac(*p),
             ColumnType::Timestamp(p) => 4 + frac(*p),
+            ColumnType::Time(p) => 3 + frac(*p),
+            ColumnType::Year => 1,
+            ColumnType::Bit(n) => n.div_ceil(8),
+            // InnoDB: 1 byte up to 255 members, else 2.
+            ColumnType::Enum(m) => {
+                if m.len() <= 255 {
+                    1
+                } else {
+                    2
+                }
+            }
+            // InnoDB: (members + 7) / 8 bytes, 1, 2, 3, 4 or 8.
+            ColumnType::Set(m) => match (m.len() as u32).div_ceil(8) {
+                n @ 0..=4 => n.max(1),
+                _ => 8,
+            },
             _ => return None,
         })
     }
@@ -332,6 +384,14 @@ impl fmt::Display for ColumnType {
             ColumnType::DateTime(p) => write!(f, "datetime({p})"),
             ColumnType::Timestamp(0) => f.write_str("timestamp"),
             ColumnType::Timestamp(p) => write!(f, "timestamp({p})"),
+            ColumnType::Time(0) => f.write_str("time"),
+            ColumnType::Time(p) => write!(f, "time({p})"),
+            ColumnType::Year => f.write_str("year"),
+            ColumnType::Bit(n) => write!(f, "bit({n})"),
+            ColumnType::TinyText => f.write_str("tinytext"),
+            ColumnType::TinyBlob => f.write_str("tinyblob"),
+            ColumnType::Enum(m) => members::write("enum", m, f),
+            ColumnType::Set(m) => members::write("set", m, f),
             ColumnType::Other(text) => f.write_str(text),
         }
     }
@@ -377,12 +437,17 @@ mod tests {
     #[test]
     fn unknown_types_are_refused() {
         for bad in [
-            "enum('a')",
+            "enum()",
+            "enum('a'",
+            "set('a',b)",
             "varchar",
             "geometry",
             "datetime(7)",
             "text unsigned",
-            "year",
+            "year(2)",
+            "bit(0)",
+            "bit(65)",
+            "time(7)",
             "varchar(x)",
         ] {
             assert!(ColumnType::parse(bad).is_err(), "{bad}");
@@ -399,13 +464,37 @@ mod tests {
             "timestamp",
             "json",
             "binary(16)",
+            "time(3)",
+            "year",
+            "bit(12)",
+            "tinytext",
+            "tinyblob",
+            "enum('Pending','it''s','a,b')",
+            "set('x','Y')",
         ] {
             assert_eq!(ColumnType::parse(t).unwrap().to_string(), t);
         }
     }
 
     #[test]
+    fn new_scalar_types_parse_as_servers_show_them() {
+        assert_eq!(ColumnType::parse("year(4)").unwrap(), ColumnType::Year);
+        assert_eq!(ColumnType::parse("bit").unwrap(), ColumnType::Bit(1));
+        assert_eq!(ColumnType::parse("TIME").unwrap(), ColumnType::Time(0));
+        assert_eq!(
+            ColumnType::parse("ENUM('A', 'b')").unwrap(),
+            ColumnType::Enum(vec!["A".into(), "b".into()])
+        );
+        assert!(ColumnType::Enum(vec!["a".into()]).is_textual());
+        assert!(ColumnType::TinyText.is_large_object());
+    }
+
+    #[test]
     fn key_bytes_follow_innodb() {
+        assert_eq!(ColumnType::Bit(9).key_bytes(1), Some(2));
+        assert_eq!(ColumnType::Time(6).key_bytes(1), Some(6));
+        assert_eq!(ColumnType::Enum(vec!["a".into()]).key_bytes(4), Some(1));
+        assert_eq!(ColumnType::Set(vec!["a".into(); 40]).key_bytes(4), Some(8));
         assert_eq!(ColumnType::Varchar(255).key_bytes(4), Some(1020));
         assert_eq!(ColumnType::Varbinary(64).key_bytes(4), Some(64));
         assert_eq!(ColumnType::DateTime(6).key_bytes(1), Some(8));
