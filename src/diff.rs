@@ -21,6 +21,8 @@ pub enum ProblemKind {
     MissingTable,
     /// The name is taken by a view (or another non-table object).
     NotATable,
+    /// The live table is partitioned: partitioned tables are not supported yet.
+    Partitioned,
     /// A catalog column does not exist (nullable or defaulted: apply adds it).
     MissingColumn,
     /// A catalog index does not exist (apply adds it).
@@ -102,9 +104,8 @@ impl ProblemKind {
     pub fn subject(self) -> Subject {
         use ProblemKind::*;
         match self {
-            MissingTable | NotATable | PrimaryKey | CheckExpression | CheckNotOnline => {
-                Subject::Table
-            }
+            MissingTable | NotATable | Partitioned | PrimaryKey | CheckExpression
+            | CheckNotOnline => Subject::Table,
             MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
             | ColumnOnUpdate | UnmanagedColumn => Subject::Column,
@@ -300,6 +301,16 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
             ProblemKind::NotATable,
             "BASE TABLE",
             table_type,
+        ));
+        return d;
+    }
+    if let Some(TableKind::Partitioned(how)) = have.map(|h| &h.kind) {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::Partitioned,
+            "a table without partitioning",
+            &format!("partitioned ({how}): partitioned tables are not supported yet"),
         ));
         return d;
     }

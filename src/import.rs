@@ -28,7 +28,7 @@ use crate::dump::{self, Dump, Feature, ParseOptions};
 use crate::error::{Error, Result};
 use crate::ident::{quote_ident, Ident};
 use crate::inspect;
-use crate::model::{DefaultValue, IndexKind, IndexPart, Table};
+use crate::model::{DefaultValue, IndexKind, IndexPart, Table, TableKind};
 use crate::ColumnType;
 
 /// What to import.
@@ -132,6 +132,12 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
             ),
         );
     }
+    if let TableKind::Partitioned(how) = &t.kind {
+        push(
+            "table".into(),
+            format!("partitioned ({how}): partitioned tables are not supported yet"),
+        );
+    }
     for f in &source.features {
         push(
             f.object.clone(),
@@ -204,6 +210,24 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
         )),
         IndexPart::Column { .. } => None,
     };
+    // A whole text/blob key part: MariaDB's long unique key (USING HASH);
+    // the catalog cannot declare it (`check` would refuse the import).
+    let whole_lob = |p: &IndexPart| match p {
+        IndexPart::Column {
+            name, prefix: None, ..
+        } => t
+            .column(name)
+            .filter(|c| !c.ty.is_indexable_whole())
+            .map(|c| {
+                format!(
+                    "key part {} over a whole {} column (a long unique / HASH key)",
+                    quote_ident(name.as_str()),
+                    c.ty
+                )
+            }),
+        _ => None,
+    };
+    let part_problem = |p: &IndexPart| part_problem(p).or_else(|| whole_lob(p));
     for p in t.primary_key.iter().filter_map(part_problem) {
         push("primary key".into(), p);
     }
@@ -389,11 +413,7 @@ fn defaults(tables: &[Table]) -> ImportDefaults {
 
 /// Imports from a parsed dump.
 pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
-    if !dump
-        .tables
-        .iter()
-        .any(|t| t.kind == crate::model::TableKind::Base)
-    {
+    if !dump.tables.iter().any(|t| t.kind.is_base_table()) {
         let others = dump.tables.len();
         let found = if others == 0 {
             "the file has no CREATE TABLE statement".to_string()
@@ -408,7 +428,7 @@ pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
     let tables = dump
         .tables
         .iter()
-        .filter(|t| t.kind == crate::model::TableKind::Base)
+        .filter(|t| t.kind.is_base_table())
         .map(|t| SourceTable {
             table: t.clone(),
             features: dump
@@ -468,6 +488,10 @@ pub async fn read_live(
         };
         let features = match dump::parse_create_table_with(&text, options) {
             Ok(parsed) => {
+                // The definition names the partitioning; inspection only knows there is one.
+                if matches!(parsed.table.kind, TableKind::Partitioned(_)) {
+                    table.kind = parsed.table.kind.clone();
+                }
                 // Keep the server's index order (SHOW CREATE TABLE order).
                 let pos = |n: &Ident| parsed.table.indexes.iter().position(|i| &i.name == n);
                 table
@@ -777,6 +801,19 @@ mod tests {
         // A declared prefix is part of format v2: `ip` is kept.
         let idx: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(idx, ["ip", "ok"]);
+    }
+
+    #[test]
+    fn a_whole_blob_key_is_not_imported() {
+        // MariaDB's long unique key over a blob (sqldef IndexOptionUsingHash).
+        let text = "CREATE TABLE users (id int NOT NULL, credential tinyblob NOT NULL, PRIMARY KEY (id), UNIQUE KEY credential (credential) USING HASH) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let dump = dump::parse_dump(text, Path::new("d.sql"), None).unwrap();
+        let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("key part `credential` over a whole tinyblob column"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -334,9 +334,19 @@ pub enum TableKind {
     /// Something else under the table's name, with the server's TABLE_TYPE
     /// (`VIEW`, `SYSTEM VIEW`, `SEQUENCE`).
     NotATable(String),
+    /// A partitioned base table (live and dumps only): partitioned tables
+    /// are not supported yet, so such a table is drift, never altered, and
+    /// never imported. Holds the `PARTITION BY ...` clause of a dump, or
+    /// the server's CREATE_OPTIONS (`partitioned`) in live inspection.
+    Partitioned(String),
 }
 
 impl TableKind {
+    /// Whether the object is a base table, partitioned or not.
+    pub fn is_base_table(&self) -> bool {
+        matches!(self, TableKind::Base | TableKind::Partitioned(_))
+    }
+
     /// The kind for an information_schema TABLE_TYPE: `BASE TABLE` and
     /// MariaDB's `SYSTEM VERSIONED` are base tables; anything else is not.
     pub fn from_table_type(table_type: &str) -> TableKind {

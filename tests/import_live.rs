@@ -183,7 +183,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
         .collect();
     for (table, object) in [
         ("child", "foreign key `fk_child_parent`"),
-        ("parted", "PARTITION BY"),
+        ("parted", "table"),
         ("odd", "column `g`"),
         ("odd", "table option ROW_FORMAT"),
     ] {

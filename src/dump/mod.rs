@@ -112,10 +112,7 @@ pub fn parse_create_table_with(
         [statement] => {
             let mut parsed = parsed_from_statement(statement, &prepared, options)?;
             if let Some(p) = &prepared.partitioning {
-                parsed.features.push(Feature {
-                    object: "PARTITION BY".into(),
-                    what: p.clone(),
-                });
+                parsed.table.kind = crate::model::TableKind::Partitioned(p.clone());
             }
             Ok(parsed)
         }

@@ -110,6 +110,7 @@ struct Head {
     engine: Option<String>,
     comment: Option<String>,
     checks: Vec<String>,
+    create_options: String,
 }
 
 /// Reads the named tables, in the order given, with one statement whatever
@@ -181,6 +182,7 @@ async fn read(
                     engine: r.opt_text("engine")?,
                     comment: r.opt_text("table_comment")?.filter(|c| !c.is_empty()),
                     checks: check_clauses(r.opt_text("check_clauses")?.as_deref(), &what)?,
+                    create_options: r.opt_text("create_options")?.unwrap_or_default(),
                 });
             }
             // Rows come in src order: every table's head is read first, so
@@ -253,9 +255,17 @@ async fn read(
                     })
                     .collect::<Result<Vec<Column>>>()?;
                 let (primary_key, indexes) = normalize::indexes(&index_rows);
+                let partitioned = h
+                    .create_options
+                    .split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("partitioned"));
                 let mut t = Table {
                     name: Ident::new(h.name),
-                    kind: TableKind::Base,
+                    kind: if partitioned {
+                        TableKind::Partitioned("partitioned".into())
+                    } else {
+                        TableKind::Base
+                    },
                     comment: h.comment,
                     engine: h.engine,
                     charset: crate::collation::charset_named_by(&h.collation),

@@ -28,6 +28,7 @@ pub(crate) const TABLE_FIELDS: &[&str] = &[
     "engine",
     "table_comment",
     "check_clauses",
+    "create_options",
 ];
 
 /// What the slots of a COLUMNS row hold.
@@ -239,6 +240,9 @@ pub(crate) fn inspection_sql_with(
             } else {
                 "NULL"
             },
+            // `partitioned` on MySQL and MariaDB (and, a TiDB assumption not
+            // runnable here, on TiDB, whose TABLES has the same column).
+            "CREATE_OPTIONS",
         ]
     };
     let column_exprs = [
