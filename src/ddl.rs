@@ -177,6 +177,9 @@ pub fn column_definition(column: &Column) -> String {
     if let Some(on_update) = &column.on_update {
         out.push_str(&format!(" ON UPDATE {}", on_update.to_sql(false)));
     }
+    if column.invisible {
+        out.push_str(" INVISIBLE");
+    }
     if let Some(comment) = &column.comment {
         out.push_str(&format!(" COMMENT {}", quote_str(comment)));
     }

@@ -40,6 +40,8 @@ pub enum ProblemKind {
     ColumnDefault,
     /// AUTO_INCREMENT differs.
     ColumnAutoIncrement,
+    /// Column visibility (`INVISIBLE`) differs.
+    ColumnInvisible,
     /// The live column is generated.
     ColumnGenerated,
     /// The live column has an `ON UPDATE` clause the catalog does not declare.
@@ -108,7 +110,7 @@ impl ProblemKind {
             | CheckNotOnline => Subject::Table,
             MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
-            | ColumnOnUpdate | UnmanagedColumn => Subject::Column,
+            | ColumnOnUpdate | ColumnInvisible | UnmanagedColumn => Subject::Column,
             MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
             | IndexInvisible | IndexExpression | IndexKind | IndexNotOnline | UnmanagedIndex => {
                 Subject::Index
@@ -477,6 +479,10 @@ fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
             on_update_text(have),
         );
     }
+    if want.invisible != have.invisible {
+        let text = |c: &Column| if c.invisible { "INVISIBLE" } else { "VISIBLE" }.to_string();
+        push(ProblemKind::ColumnInvisible, text(want), text(have));
+    }
     if let Some(expr) = &have.generated {
         push(
             ProblemKind::ColumnGenerated,
@@ -543,6 +549,9 @@ pub fn describe_column(c: &Column) -> String {
     }
     if c.auto_increment {
         s.push_str(" AUTO_INCREMENT");
+    }
+    if c.invisible {
+        s.push_str(" INVISIBLE");
     }
     s
 }

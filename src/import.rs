@@ -555,6 +555,18 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
     defaults.insert("charset".into(), d.charset.as_str().into());
     defaults.insert("collation".into(), d.collation.as_str().into());
     let mut root = Mapping::new();
+    // An invisible column is a MySQL / MariaDB feature: the catalog then
+    // targets those two flavors only (`check` refuses it for TiDB).
+    if imported
+        .tables
+        .iter()
+        .any(|t| t.columns.iter().any(|c| c.invisible))
+    {
+        root.insert(
+            "flavors".into(),
+            vec![Value::from("mysql"), Value::from("mariadb")].into(),
+        );
+    }
     root.insert("defaults".into(), Value::Mapping(defaults));
     let header = format!(
         "# Catalog imported from {} by `catalog import`. Review before committing.\n",
@@ -652,6 +664,9 @@ fn table_value(t: &Table, d: &ImportDefaults) -> Value {
             }
             if let Some(on_update) = &c.on_update {
                 cm.insert("on_update".into(), on_update.to_sql(false).into());
+            }
+            if c.invisible {
+                cm.insert("invisible".into(), true.into());
             }
             if let Some(com) = &c.comment {
                 cm.insert("comment".into(), com.as_str().into());

@@ -177,8 +177,10 @@ pub struct Column {
     pub collation: Option<String>,
     /// Generation expression of a generated column (live or dump only).
     pub generated: Option<String>,
-    /// `ON UPDATE` value (live or dump only; a catalog cannot declare one).
+    /// `ON UPDATE CURRENT_TIMESTAMP(p)` (catalog `on_update`).
     pub on_update: Option<DefaultValue>,
+    /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
+    pub invisible: bool,
     /// Comment, informational; never compared.
     pub comment: Option<String>,
     /// Consumers that require this column; empty = base contract.
@@ -198,6 +200,7 @@ impl Column {
             collation: None,
             generated: None,
             on_update: None,
+            invisible: false,
             comment: None,
             required_by: Vec::new(),
         }

@@ -226,6 +226,8 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Resu
         collation,
         generated: generation(&raw.extra, raw.generation_expression.as_deref()),
         on_update: on_update(&raw.extra),
+        // MySQL `INVISIBLE`, MariaDB `INVISIBLE` (TiDB has none) in EXTRA.
+        invisible: has_word(&raw.extra, "INVISIBLE"),
         comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
         required_by: Vec::new(),
         ty,

@@ -120,6 +120,7 @@ fixtures! {
     bad_check: "bad-check", 7, 0;
     bad_queries: "bad-queries", 10, 0;
     bad_v2_column: "bad-v2-column", 12, 0;
+    bad_flavors: "bad-flavors", 4, 0;
 }
 
 #[test]

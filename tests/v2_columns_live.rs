@@ -1,7 +1,7 @@
 //! Catalog format v2 column types and attributes against the real server
 //! (MariaDB and MySQL): `enum`/`set` (members in order, with their
-//! collation), `year`, `bit(n)`, `time(p)`, `tinytext`/`tinyblob` and
-//! `on_update: CURRENT_TIMESTAMP(p)`.
+//! collation), `year`, `bit(n)`, `time(p)`, `tinytext`/`tinyblob`,
+//! `on_update: CURRENT_TIMESTAMP(p)` and `invisible: true`.
 //!
 //! - Round trip: a table built with plain DDL imports into a catalog that
 //!   passes `check` and `verify`; applied to an empty schema it gives the
@@ -36,6 +36,7 @@ const SOURCE: &str = "CREATE TABLE `Kinds` (
   `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   `UpdatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),
   `Touched` timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP,
+  `Hidden` int NULL INVISIBLE,
   PRIMARY KEY (`Id`),
   KEY `idx_kinds_state` (`State`, `Born`, `Took`, `Id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
@@ -52,7 +53,7 @@ fn catalog_dir(name: &str, table_yaml: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("catalog.yaml"),
-        "defaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n",
+        "flavors: [mysql, mariadb]\ndefaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n",
     )
     .unwrap();
     std::fs::write(dir.join("t.yaml"), table_yaml).unwrap();
@@ -98,9 +99,15 @@ async fn v2_column_types_round_trip() {
         "type: time(3)",
         "on_update: CURRENT_TIMESTAMP(6)",
         "on_update: CURRENT_TIMESTAMP\n",
+        "invisible: true",
     ] {
         assert!(text.contains(line), "{line} not in\n{text}");
     }
+    let settings = std::fs::read_to_string(dir.join("catalog.yaml")).unwrap();
+    assert!(
+        settings.contains("flavors:\n- mysql\n- mariadb"),
+        "{settings}"
+    );
     let tables = load(&dir);
     let cat = catalog::load(&dir).unwrap();
 
@@ -147,6 +154,9 @@ columns:
     on_update: CURRENT_TIMESTAMP(6)
   - name: Note
     type: varchar(20)
+  - name: Secret
+    type: int
+    invisible: true
 primary_key: [Id]
 indexes:
   - name: idx_t_note
@@ -180,10 +190,24 @@ const LIVE_OK_UPDATED: &str =
     "`UpdatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)";
 
 fn live(state: &str, updated: &str) -> String {
+    live_with(state, updated, "`Secret` int NULL INVISIBLE")
+}
+
+fn live_with(state: &str, updated: &str, secret: &str) -> String {
     format!(
-        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL, {state}, {updated}, PRIMARY KEY (`Id`)) \
+        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL, {state}, {updated}, {secret}, PRIMARY KEY (`Id`)) \
          DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
     )
+}
+
+#[tokio::test]
+async fn drift_visible_column_is_refused() {
+    assert_drift_refused(
+        &live_with(LIVE_OK_STATE, LIVE_OK_UPDATED, "`Secret` int NULL"),
+        "Secret",
+        ProblemKind::ColumnInvisible,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -256,6 +280,9 @@ columns:
   - name: Touched
     type: datetime(6)
     on_update: CURRENT_TIMESTAMP(6)
+  - name: Hidden
+    type: int
+    invisible: true
 primary_key: [Id]
 ";
     let tables = load(&catalog_dir("add", yaml));
@@ -270,6 +297,8 @@ primary_key: [Id]
     let ddl = db.show_create("T").await.to_ascii_lowercase();
     assert!(ddl.contains("on update current_timestamp(6)"), "{ddl}");
     assert!(ddl.contains("enum('a','b')"), "{ddl}");
+    let hidden = ddl.lines().find(|l| l.trim_start().starts_with("`hidden`"));
+    assert!(hidden.is_some_and(|l| l.contains("invisible")), "{ddl}");
     let again = apply(&db, &tables).await;
     assert!(
         again.steps.is_empty(),

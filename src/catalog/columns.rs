@@ -3,7 +3,8 @@
 //! store in another form, so apply could never read it back exact.
 
 use crate::coltype::ColumnType;
-use crate::model::DefaultValue;
+use crate::flavor::Flavor;
+use crate::model::{Column, DefaultValue};
 
 use super::sink::Sink;
 
@@ -93,5 +94,63 @@ pub(super) fn on_update(
             );
             None
         }
+    }
+}
+
+/// `catalog.yaml` `flavors`: known names, at least one, each once; absent
+/// is all three. Kept in [`Flavor::ALL`] order.
+pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> {
+    let Some(names) = names else {
+        return Flavor::ALL.to_vec();
+    };
+    let mut wanted = Vec::new();
+    for name in names {
+        match name.parse::<Flavor>() {
+            Ok(f) if wanted.contains(&f) => sink.error(
+                Some("flavors".into()),
+                format!("`{name}` is listed twice: remove one"),
+            ),
+            Ok(f) => wanted.push(f),
+            Err(_) => sink.error(
+                Some("flavors".into()),
+                format!("unknown flavor `{name}`: use tidb, mysql and/or mariadb"),
+            ),
+        }
+    }
+    if names.is_empty() {
+        sink.error(
+            Some("flavors".into()),
+            "`flavors` is empty: list the flavors the catalog targets (tidb, mysql, mariadb) or remove the key for all three",
+        );
+    }
+    Flavor::ALL
+        .into_iter()
+        .filter(|f| wanted.contains(f))
+        .collect()
+}
+
+/// `invisible: true` needs a flavor with invisible columns (MySQL 8.0.23+,
+/// MariaDB 10.3+; TiDB has none — a TiDB assumption, not runnable here),
+/// and a table keeps at least one visible column (the servers refuse
+/// otherwise, MySQL error 4028).
+pub(super) fn check_invisible(sink: &mut Sink, columns: &[&Column], flavors: &[Flavor]) {
+    let invisible: Vec<&&Column> = columns.iter().filter(|c| c.invisible).collect();
+    if invisible.is_empty() {
+        return;
+    }
+    if flavors.contains(&Flavor::TiDb) {
+        for c in &invisible {
+            sink.error(
+                Some(format!("column `{}`", c.name)),
+                "`invisible: true` on a catalog that targets TiDB, which has no invisible columns: \
+                 list only `flavors: [mysql, mariadb]` in catalog.yaml or remove `invisible`",
+            );
+        }
+    }
+    if invisible.len() == columns.len() {
+        sink.error(
+            None,
+            "every column is invisible: the server requires at least one visible column",
+        );
     }
 }

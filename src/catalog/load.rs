@@ -287,6 +287,7 @@ fn read_settings(
             ),
             charset,
             collation,
+            flavors: super::columns::flavors(&mut sink, raw.flavors.as_deref()),
         };
         match raw.limits.max_index_bytes {
             Some(0) => sink.error(

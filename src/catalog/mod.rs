@@ -65,6 +65,10 @@ pub struct Defaults {
     pub charset: String,
     /// Default collation, `utf8mb4_bin`.
     pub collation: String,
+    /// The flavors the catalog targets (`catalog.yaml` `flavors`), in
+    /// [`Flavor::ALL`] order; all three unless the catalog says otherwise.
+    /// A feature one of them lacks is a lint error.
+    pub flavors: Vec<crate::flavor::Flavor>,
 }
 
 /// Catalog limits (`catalog.yaml`).
@@ -144,6 +148,7 @@ impl Default for Defaults {
             engine: "InnoDB".into(),
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
+            flavors: crate::flavor::Flavor::ALL.to_vec(),
         }
     }
 }

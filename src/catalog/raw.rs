@@ -10,7 +10,7 @@ use serde_yaml::{Mapping, Value};
 use super::sink::Sink;
 
 /// Keys of `catalog.yaml`.
-const CATALOG_KEYS: &[&str] = &["defaults", "limits"];
+const CATALOG_KEYS: &[&str] = &["flavors", "defaults", "limits"];
 /// Keys of `catalog.yaml` `defaults`.
 const DEFAULTS_KEYS: &[&str] = &["engine", "charset", "collation"];
 /// Keys of `catalog.yaml` `limits`.
@@ -41,6 +41,7 @@ const COLUMN_KEYS: &[&str] = &[
     "collation",
     "default",
     "on_update",
+    "invisible",
     "comment",
     "required_by",
 ];
@@ -58,8 +59,10 @@ const INDEX_KEYS: &[&str] = &[
 /// `catalog.yaml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[serde(expecting = "a mapping with `defaults` and `limits`")]
+#[serde(expecting = "a mapping with `flavors`, `defaults` and `limits`")]
 pub(super) struct RawCatalogFile {
+    /// The flavors the catalog targets (`tidb`, `mysql`, `mariadb`); absent = all three.
+    pub flavors: Option<Vec<String>>,
     #[serde(default)]
     pub defaults: RawDefaults,
     #[serde(default)]
@@ -141,6 +144,9 @@ pub(super) struct RawColumn {
     pub default: Option<Value>,
     /// `CURRENT_TIMESTAMP(p)`: the value written on every UPDATE of the row.
     pub on_update: Option<String>,
+    /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
+    #[serde(default)]
+    pub invisible: bool,
     pub comment: Option<String>,
     #[serde(default)]
     pub required_by: Vec<String>,

@@ -56,6 +56,8 @@ pub(super) fn build_table(
         );
     }
     let declared = declare_columns(raw_columns, (&charset, &collation), sink);
+    let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
+    super::columns::check_invisible(sink, &known, &defaults.flavors);
     let primary_key = raw
         .primary_key
         .as_deref()
@@ -303,6 +305,7 @@ fn column_from_raw(
         collation,
         generated: None,
         on_update,
+        invisible: rc.invisible,
         comment: rc.comment,
         required_by: rc.required_by,
     })

@@ -622,9 +622,7 @@ impl TableBuilder {
                     self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
                 }
             }
-            ColumnOption::Invisible => {
-                self.feature(format!("column `{name}`"), "INVISIBLE column".into())
-            }
+            ColumnOption::Invisible => column.invisible = true,
             other => {
                 return Err(self.err(format!(
                     "column `{name}`: unsupported column option `{other}`"
