@@ -250,8 +250,14 @@ fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
                 let (_, nullable, default, _, extra) = want;
                 let fillable =
                     nullable == "YES" || (default.is_some() && default.as_deref() != Some("NULL"));
-                if !fillable || extra.contains("auto_increment") || extra.contains("generated") {
-                    return Err(format!("column {t}.{c} is NOT NULL without default"));
+                // `VIRTUAL GENERATED` / `STORED GENERATED` is a generated
+                // column; MySQL's `DEFAULT_GENERATED` (an expression or
+                // CURRENT_TIMESTAMP default) is not.
+                let generated = extra.split_whitespace().any(|w| w == "generated");
+                if !fillable || extra.contains("auto_increment") || generated {
+                    return Err(format!(
+                        "column {t}.{c} cannot be added to retained rows (NOT NULL without default, auto_increment or generated)"
+                    ));
                 }
             }
         }
