@@ -99,6 +99,7 @@ pub fn row_bytes(column: &Column) -> Option<u32> {
         ColumnType::Varchar(n) => with_length(n * per_char),
         ColumnType::Varbinary(n) => with_length(*n),
         // Only the length and the 8-byte pointer are in the row.
+        ColumnType::TinyText | ColumnType::TinyBlob => 9,
         ColumnType::Text | ColumnType::Blob => 10,
         ColumnType::MediumText | ColumnType::MediumBlob => 11,
         ColumnType::LongText | ColumnType::LongBlob | ColumnType::Json => 12,
