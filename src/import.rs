@@ -246,6 +246,12 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
         if i.kind == IndexKind::Spatial {
             push(object.clone(), "SPATIAL index".into());
         }
+        // FULLTEXT keys are over whole text columns by nature.
+        if i.kind != IndexKind::FullText {
+            for p in i.parts.iter().filter_map(whole_lob) {
+                push(object.clone(), p);
+            }
+        }
         for part in &i.parts {
             if let IndexPart::Expression(e) = part {
                 if let Err(reason) = crate::sqltext::render_key_expression(e, &columns) {

@@ -147,6 +147,7 @@ fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
         collation,
         generated,
         on_update,
+        invisible,
         comment,
         required_by,
     } = n;
@@ -196,6 +197,10 @@ fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
                 .unwrap_or_else(|| "no ON UPDATE".into())
         };
         refused(FindingKind::ColumnOnUpdate, t(&o.on_update), t(on_update));
+    }
+    if invisible != &o.invisible {
+        let t = |i: bool| if i { "INVISIBLE" } else { "VISIBLE" }.to_string();
+        refused(FindingKind::ColumnInvisible, t(o.invisible), t(*invisible));
     }
     out.informational(
         table,

@@ -60,6 +60,8 @@ pub enum FindingKind {
     ColumnGenerated,
     /// `ON UPDATE` changed.
     ColumnOnUpdate,
+    /// `INVISIBLE` changed.
+    ColumnInvisible,
     /// Primary key columns changed.
     PrimaryKey,
     /// Same-named index over other columns.
@@ -117,10 +119,10 @@ impl FindingKind {
                 Class::Deployable
             }
             ColumnType | ColumnNullability | ColumnDefault | ColumnCollation
-            | ColumnAutoIncrement | ColumnGenerated | ColumnOnUpdate | PrimaryKey
-            | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix | IndexVisibility
-            | IndexKind | NotNullColumnAdded | FirstFulltext | TableRenamed | ColumnRenamed
-            | IndexRenamed => Class::NotDeployable,
+            | ColumnAutoIncrement | ColumnGenerated | ColumnOnUpdate | ColumnInvisible
+            | PrimaryKey | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
+            | IndexVisibility | IndexKind | NotNullColumnAdded | FirstFulltext | TableRenamed
+            | ColumnRenamed | IndexRenamed => Class::NotDeployable,
             TableRemoved | ColumnRemoved | IndexRemoved | ColumnMoved | TableOptions => {
                 Class::Divergent
             }
