@@ -68,6 +68,7 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
     let before = db.snapshot().await;
     let report = apply::apply(
         &target,
+        &target.schema,
         std::slice::from_ref(&want),
         &ApplyOptions::default(),
     )

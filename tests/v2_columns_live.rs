@@ -73,7 +73,8 @@ async fn apply(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
         read_timeout: Duration::from_secs(20),
         ..ApplyOptions::default()
     };
-    apply::apply(&db::parse_url(&db.url()).unwrap(), tables, &opts)
+    let target = db::parse_url(&db.url()).unwrap();
+    apply::apply(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
 }
