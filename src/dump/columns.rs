@@ -1,0 +1,143 @@
+//! Column definitions: type, options, defaults.
+
+use sqlparser::ast::{ColumnDef, ColumnOption, Expr, Value};
+use sqlparser::tokenizer::Token;
+
+use super::builder::TableBuilder;
+use super::DumpParseError;
+use crate::coltype::ColumnType;
+use crate::model::{Column, DefaultValue, Index, IndexPart};
+
+impl TableBuilder {
+    pub(super) fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
+        let name = def.name.value.clone();
+        let type_text = data_type_text(&def.data_type.to_string());
+        let ty = match members_type(&def.data_type)
+            .map_or_else(|| ColumnType::parse(&type_text), Ok)
+        {
+            Ok(ty) => ty,
+            Err(_) if self.options.keep_other_types => ColumnType::Other(compact_type(&type_text)),
+            Err(e) => return Err(self.err(format!("column `{name}`: unsupported type `{}`", e.0))),
+        };
+        let mut column = Column::new(name.as_str(), ty);
+        for option in &def.options {
+            self.column_option(&mut column, &option.option)?;
+        }
+        Ok(column)
+    }
+
+    fn column_option(
+        &mut self,
+        column: &mut Column,
+        option: &ColumnOption,
+    ) -> Result<(), DumpParseError> {
+        let name = column.name.as_str().to_string();
+        match option {
+            ColumnOption::Null => column.nullable = true,
+            ColumnOption::NotNull => column.nullable = false,
+            ColumnOption::Default(expr) => column.default = default_value(expr),
+            ColumnOption::CharacterSet(cs) => column.charset = Some(cs.to_string()),
+            ColumnOption::Collation(co) => column.collation = Some(co.to_string()),
+            ColumnOption::Comment(text) => column.comment = Some(text.clone()),
+            ColumnOption::PrimaryKey(_) => {
+                self.primary_key = vec![IndexPart::column(name.as_str())]
+            }
+            ColumnOption::Unique(_) => {
+                let index_name = self.unused_index_name(&name);
+                self.indexes
+                    .push(Index::new(index_name.as_str(), true, &[name.as_str()]));
+            }
+            ColumnOption::Check(check) => self.note_check(None, &check.expr),
+            ColumnOption::DialectSpecific(tokens) if is_auto_increment(tokens) => {
+                column.auto_increment = true
+            }
+            ColumnOption::Generated {
+                generation_expr: Some(expr),
+                ..
+            } => column.generated = Some(expr.to_string()),
+            // `on_update: CURRENT_TIMESTAMP(p)`; any other value is not one
+            // the catalog format has (import refuses it).
+            ColumnOption::OnUpdate(expr) => {
+                column.on_update = DefaultValue::parse_sql(&expr.to_string());
+                if !matches!(column.on_update, Some(DefaultValue::CurrentTimestamp(_))) {
+                    self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
+                }
+            }
+            ColumnOption::Invisible => column.invisible = true,
+            other => {
+                return Err(self.err(format!(
+                    "column `{name}`: unsupported column option `{other}`"
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A type text spelled like the server's COLUMN_TYPE: no space after the
+/// commas of an argument list outside quotes (`enum('x', 'y')` is
+/// `enum('x','y')`).
+fn compact_type(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quoted = false;
+    let mut after_comma = false;
+    for c in text.chars() {
+        if !quoted && after_comma && c == ' ' {
+            continue;
+        }
+        after_comma = !quoted && c == ',';
+        if c == '\'' {
+            quoted = !quoted;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `enum(...)` / `set(...)` from the AST: members keep their case and
+/// quotes (the type's text form is lowercased for the other types).
+fn members_type(ty: &sqlparser::ast::DataType) -> Option<ColumnType> {
+    use sqlparser::ast::{DataType, EnumMember};
+    match ty {
+        DataType::Enum(members, None) => members
+            .iter()
+            .map(|m| match m {
+                EnumMember::Name(n) => Some(n.clone()),
+                EnumMember::NamedValue(..) => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(ColumnType::Enum),
+        DataType::Set(members) => Some(ColumnType::Set(members.clone())),
+        _ => None,
+    }
+}
+
+/// sqlparser's spelling of a data type, made readable by [`ColumnType::parse`].
+fn data_type_text(displayed: &str) -> String {
+    let lower = displayed.to_ascii_lowercase();
+    match lower.as_str() {
+        "double precision" | "real" => "double".to_string(),
+        _ => lower,
+    }
+}
+
+/// A column default from its expression; `None` for `DEFAULT NULL`.
+fn default_value(expr: &Expr) -> Option<DefaultValue> {
+    match expr {
+        // Read string literals from the AST: sqlparser prints them without
+        // re-escaping backslashes, so their text form is not reliable.
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
+                Some(DefaultValue::Literal(s.clone()))
+            }
+            _ => DefaultValue::parse_sql(&expr.to_string()),
+        },
+        _ => DefaultValue::parse_sql(&expr.to_string()),
+    }
+}
+
+fn is_auto_increment(tokens: &[Token]) -> bool {
+    tokens
+        .iter()
+        .any(|t| matches!(t, Token::Word(w) if w.value.eq_ignore_ascii_case("AUTO_INCREMENT")))
+}

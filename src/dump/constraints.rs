@@ -1,0 +1,198 @@
+//! Table constraints: primary key, unique and plain indexes, FULLTEXT /
+//! SPATIAL, CHECK constraints, foreign keys (a feature).
+
+use sqlparser::ast::{
+    Expr, FullTextOrSpatialConstraint, IndexColumn, IndexOption, OrderBySort, TableConstraint,
+};
+
+use super::builder::TableBuilder;
+use super::DumpParseError;
+use crate::ident::Ident;
+use crate::model::{Index, IndexKind, IndexPart};
+
+impl TableBuilder {
+    /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
+    /// (See [`is_json_valid`].)
+    /// Any other CHECK is a [`Feature`].
+    pub(super) fn note_check(&mut self, name: Option<&str>, expr: &Expr) {
+        if let Expr::Function(f) = expr {
+            if f.name.to_string().eq_ignore_ascii_case("json_valid") {
+                let args = f.args.to_string();
+                let col = args.trim_matches(|c| c == '(' || c == ')' || c == '`' || c == ' ');
+                self.json_columns.insert(col.to_lowercase());
+                return;
+            }
+        }
+        let object = match name {
+            Some(n) => format!("check `{n}`"),
+            None => "check".to_string(),
+        };
+        self.feature(object, format!("CHECK ({expr})"));
+    }
+
+    pub(super) fn constraint(
+        &mut self,
+        constraint: &TableConstraint,
+        hidden: bool,
+    ) -> Result<(), DumpParseError> {
+        let index = match constraint {
+            TableConstraint::PrimaryKey(pk) => {
+                self.primary_key = self.parts(&pk.columns)?;
+                return Ok(());
+            }
+            TableConstraint::Check(check) => {
+                let name = check.name.as_ref().map(|n| n.value.clone());
+                match name {
+                    // A named table-level CHECK is format v2, unless it is
+                    // MariaDB's json one (named after its column).
+                    Some(n) if !is_json_valid(&check.expr) => {
+                        self.checks.push(crate::model::Check {
+                            name: Ident::new(n),
+                            expression: check.expr.to_string(),
+                        })
+                    }
+                    _ => self.note_check(name.as_deref(), &check.expr),
+                }
+                return Ok(());
+            }
+            TableConstraint::ForeignKey(fk) => {
+                let object = match &fk.name {
+                    Some(n) => format!("foreign key `{}`", n.value),
+                    None => "foreign key".to_string(),
+                };
+                self.feature(object, constraint.to_string());
+                return Ok(());
+            }
+            TableConstraint::Unique(u) => self.index(
+                u.index_name.as_ref().or(u.name.as_ref()),
+                true,
+                IndexKind::BTree,
+                &u.columns,
+                &u.index_options,
+            )?,
+            TableConstraint::Index(i) => self.index(
+                i.name.as_ref(),
+                false,
+                IndexKind::BTree,
+                &i.columns,
+                &i.index_options,
+            )?,
+            TableConstraint::FulltextOrSpatial(FullTextOrSpatialConstraint {
+                fulltext,
+                opt_index_name,
+                columns,
+                ..
+            }) => {
+                let kind = if *fulltext {
+                    IndexKind::FullText
+                } else {
+                    IndexKind::Spatial
+                };
+                self.index(opt_index_name.as_ref(), false, kind, columns, &[])?
+            }
+            other => {
+                self.feature("constraint".into(), other.to_string());
+                return Ok(());
+            }
+        };
+        self.indexes.push(Index {
+            visible: !hidden,
+            ..index
+        });
+        Ok(())
+    }
+
+    fn index(
+        &self,
+        name: Option<&sqlparser::ast::Ident>,
+        unique: bool,
+        kind: IndexKind,
+        columns: &[IndexColumn],
+        options: &[IndexOption],
+    ) -> Result<Index, DumpParseError> {
+        let parts = self.parts(columns)?;
+        let name = match name {
+            Some(n) => n.value.clone(),
+            None => {
+                let base = parts
+                    .first()
+                    .and_then(IndexPart::column_name)
+                    .map_or("functional_index", Ident::as_str);
+                self.unused_index_name(base)
+            }
+        };
+        let comment = options.iter().find_map(|o| match o {
+            IndexOption::Comment(c) => Some(c.clone()),
+            IndexOption::Using(_) => None,
+        });
+        Ok(Index {
+            name: Ident::new(name),
+            unique,
+            parts,
+            kind,
+            visible: true,
+            comment,
+            required_by: Vec::new(),
+        })
+    }
+
+    /// MySQL's name for an unnamed index: the first column, then `_2`, `_3` ...
+    pub(super) fn unused_index_name(&self, base: &str) -> String {
+        let taken = |n: &str| self.indexes.iter().any(|i| i.name == Ident::new(n));
+        if !taken(base) {
+            return base.to_string();
+        }
+        (2..)
+            .map(|k| format!("{base}_{k}"))
+            .find(|n| !taken(n))
+            .unwrap_or_default()
+    }
+
+    fn parts(&self, columns: &[IndexColumn]) -> Result<Vec<IndexPart>, DumpParseError> {
+        columns.iter().map(|c| self.part(c)).collect()
+    }
+
+    fn part(&self, column: &IndexColumn) -> Result<IndexPart, DumpParseError> {
+        let descending = matches!(column.column.options.sort, Some(OrderBySort::Desc));
+        match &column.column.expr {
+            Expr::Identifier(id) => Ok(IndexPart::Column {
+                name: Ident::new(id.value.clone()),
+                prefix: None,
+                descending,
+            }),
+            // `col(10)` parses as a call of `col` with one numeric argument.
+            Expr::Function(f) => {
+                let name = f
+                    .name
+                    .0
+                    .last()
+                    .and_then(|p| p.as_ident())
+                    .map(|i| i.value.clone());
+                let prefix = f
+                    .args
+                    .to_string()
+                    .trim_matches(|c| c == '(' || c == ')')
+                    .parse::<u32>()
+                    .ok();
+                match (name, prefix) {
+                    (Some(name), Some(prefix)) => Ok(IndexPart::Column {
+                        name: Ident::new(name),
+                        prefix: Some(prefix),
+                        descending,
+                    }),
+                    _ => Err(self.err(format!(
+                        "unsupported index key part `{}`",
+                        column.column.expr
+                    ))),
+                }
+            }
+            Expr::Nested(inner) => Ok(IndexPart::Expression(inner.to_string())),
+            other => Err(self.err(format!("unsupported index key part `{other}`"))),
+        }
+    }
+}
+
+/// Whether a CHECK condition is a `json_valid(...)` call.
+fn is_json_valid(expr: &Expr) -> bool {
+    matches!(expr, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("json_valid"))
+}
