@@ -1,5 +1,5 @@
-//! MySQL-family behaviours proven live on each server: hidden and unknown
-//! column attributes fail closed, functional and descending key parts are
+//! MySQL-family behaviours proven live on each server: invisible columns
+//! are read as such, functional and descending key parts are
 //! drift, expression defaults converge, `CURRENT_TIMESTAMP` precision as the
 //! server enforces it, INSTANT ADD COLUMN at MySQL's row-version limit, and a
 //! password login over plain TCP. A test that only means something on one
@@ -63,9 +63,11 @@ const T_DDL: &str = "CREATE TABLE t (Id bigint unsigned NOT NULL, \
     State varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL, PRIMARY KEY (Id)";
 
 #[tokio::test]
-async fn invisible_column_fails_inspection_closed() {
-    // MySQL 8.0.23+ and MariaDB 10.3+ both have INVISIBLE columns; the model
-    // has no such attribute, so the table is refused instead of misread.
+async fn invisible_column_is_read_as_invisible_not_as_a_plain_column() {
+    // MySQL 8.0.23+ and MariaDB 10.3+ both have INVISIBLE columns. The
+    // attribute is read back (never misread as a visible column), so a
+    // catalog that declares the column visible is drift and apply refuses
+    // it without DDL.
     let db = TestDb::new().await;
     db.exec(&[
         &format!("{T_DDL}, KEY idx_state (State)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"),
@@ -74,27 +76,32 @@ async fn invisible_column_fails_inspection_closed() {
     .await;
     let before = db.snapshot().await;
     let mut s = session(&db).await;
-    let err = inspect_table(&mut s, &db.name, "t").await.unwrap_err();
-    let text = err.to_string();
-    assert!(matches!(err, Error::UnknownShape { .. }), "{err:?}");
-    assert!(
-        text.contains("table `t`")
-            && text.contains("column `Secret`")
-            && text.contains("INVISIBLE"),
-        "{text}"
+    let live = inspect_table(&mut s, &db.name, "t").await.unwrap().unwrap();
+    let secret = live.columns.iter().find(|c| c.name.as_str() == "Secret");
+    assert!(secret.is_some_and(|c| c.invisible), "{live:?}");
+    let visible = T_YAML.replace(
+        "  - { name: State, type: varchar(32) }\n",
+        "  - { name: State, type: varchar(32) }\n  - { name: Secret, type: int }\n",
     );
-    // apply refuses with the same error and issues no DDL
-    let cat = catalog::load(&catalog_dir("inv", &[("t.yaml", T_YAML)])).unwrap();
+    let cat = catalog::load(&catalog_dir("inv", &[("t.yaml", &visible)])).unwrap();
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let err = apply::apply(
+    let report = apply::apply(
         &db::parse_url(&db.url()).unwrap(),
         &db.name,
         &tables,
         &ApplyOptions::default(),
     )
     .await
-    .expect_err("apply refuses a table it cannot read");
-    assert!(err.to_string().contains("INVISIBLE"), "{err}");
+    .unwrap();
+    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:?}");
+    assert_eq!(report.server_ddl_count, Some(0), "{report:?}");
+    assert!(
+        report
+            .drift
+            .iter()
+            .any(|p| p.object == "Secret" && p.kind == ProblemKind::ColumnInvisible),
+        "{report:?}"
+    );
     assert_eq!(db.snapshot().await, before);
 }
 
