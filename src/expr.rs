@@ -5,18 +5,50 @@
 //! string literals in expressions) dropped and redundant outer parentheses
 //! removed. Text that does not parse as one expression is kept with its
 //! whitespace collapsed, so it still compares by its own spelling.
+//!
+//! String literals are printed through the one escaping helper
+//! ([`crate::ident::quote_str`]), never by sqlparser's `Display` (which puts
+//! the unescaped value between quotes, so the string `a\b` would come out
+//! as `'a\b'` and read back as `a` + backspace). A rendering that would not
+//! parse back into the same tree is not used: the text is kept as written.
+//! Literals keep their case; only names (functions, columns) are folded.
 
-use sqlparser::ast::Expr;
+use sqlparser::ast::{
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectNamePart, Value,
+};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+use crate::ident::quote_str;
+
 /// The canonical text of `text` as one expression (case kept).
 pub fn canonical(text: &str) -> String {
-    rendered(text).unwrap_or_else(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
+    rendered(text, false).unwrap_or_else(|| collapsed(text))
 }
 
-fn rendered(text: &str) -> Option<String> {
+/// The canonical text of `text` with names folded: function and column
+/// names lowercased (the server compares them case-insensitively), string
+/// literals exactly as they are (`concat('Abc')` is not `concat('abc')`).
+/// The text the model keeps for an expression default.
+pub fn folded(text: &str) -> String {
+    rendered(text, true).unwrap_or_else(|| collapsed(text))
+}
+
+fn collapsed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn rendered(text: &str, fold: bool) -> Option<String> {
+    let mut expr = parsed(text)?;
+    walk(&mut expr, &mut |e| normalise(e, fold));
+    let out = printed(&expr);
+    // The guard: what is printed reads back as the same tree, or it is not used.
+    (parsed(&out).as_ref() == Some(&expr)).then_some(out)
+}
+
+/// `text` as one expression, outer parentheses removed.
+fn parsed(text: &str) -> Option<Expr> {
     let dialect = MySqlDialect {};
     let tokens = Tokenizer::new(&dialect, text).tokenize().ok()?;
     // A default that is only an introduced string (`(_utf8mb4'{}')`) keeps
@@ -35,7 +67,150 @@ fn rendered(text: &str) -> Option<String> {
     while let Expr::Nested(inner) = expr {
         expr = *inner;
     }
-    Some(expr.to_string())
+    Some(expr)
+}
+
+/// One node made canonical: a double-quoted string is the same value as a
+/// single-quoted one; with `fold`, names are lowercased.
+fn normalise(e: &mut Expr, fold: bool) {
+    match e {
+        Expr::Value(v) => {
+            if let Value::DoubleQuotedString(s) = &v.value {
+                v.value = Value::SingleQuotedString(s.clone());
+            }
+        }
+        Expr::Identifier(i) if fold => i.value = i.value.to_lowercase(),
+        Expr::CompoundIdentifier(parts) if fold => {
+            for i in parts {
+                i.value = i.value.to_lowercase();
+            }
+        }
+        Expr::Function(f) if fold => {
+            for part in &mut f.name.0 {
+                if let ObjectNamePart::Identifier(i) = part {
+                    i.value = i.value.to_lowercase();
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The text of `expr`, its string literals printed by [`quote_str`].
+fn printed(expr: &Expr) -> String {
+    let mut e = expr.clone();
+    walk(&mut e, &mut |e| {
+        if let Expr::Value(v) = e {
+            let text = match &v.value {
+                Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => quote_str(s),
+                Value::NationalStringLiteral(s) => format!("N{}", quote_str(s)),
+                _ => return,
+            };
+            // A placeholder prints its text as it is.
+            v.value = Value::Placeholder(text);
+        }
+    });
+    e.to_string()
+}
+
+/// Calls `f` on every node of `e` that an expression default, a key part or
+/// a check condition is made of, children first. A node of another kind is
+/// not entered (its text then fails the read-back guard if printing it
+/// would change a literal).
+fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    use sqlparser::ast::InTarget;
+    match e {
+        Expr::Nested(a)
+        | Expr::UnaryOp { expr: a, .. }
+        | Expr::IsNull(a)
+        | Expr::IsNotNull(a)
+        | Expr::IsTrue(a)
+        | Expr::IsNotTrue(a)
+        | Expr::IsFalse(a)
+        | Expr::IsNotFalse(a)
+        | Expr::IsUnknown(a)
+        | Expr::IsNotUnknown(a)
+        | Expr::Cast { expr: a, .. }
+        | Expr::Convert { expr: a, .. }
+        | Expr::Collate { expr: a, .. }
+        | Expr::Prefixed { value: a, .. } => walk(a, f),
+        Expr::BinaryOp { left, right, .. }
+        | Expr::IsDistinctFrom(left, right)
+        | Expr::IsNotDistinctFrom(left, right) => {
+            walk(left, f);
+            walk(right, f);
+        }
+        Expr::Like {
+            expr,
+            pattern,
+            escape_char,
+            ..
+        }
+        | Expr::ILike {
+            expr,
+            pattern,
+            escape_char,
+            ..
+        } => {
+            walk(expr, f);
+            walk(pattern, f);
+            if let Some(c) = escape_char {
+                walk(c, f);
+            }
+        }
+        Expr::RLike { expr, pattern, .. } => {
+            walk(expr, f);
+            walk(pattern, f);
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => {
+            walk(expr, f);
+            walk(low, f);
+            walk(high, f);
+        }
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            ..
+        } => {
+            walk(expr, f);
+            list.iter_mut().for_each(|x| walk(x, f));
+        }
+        Expr::Tuple(list) => list.iter_mut().for_each(|x| walk(x, f)),
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            if let Some(o) = operand {
+                walk(o, f);
+            }
+            for c in conditions {
+                walk(&mut c.condition, f);
+                walk(&mut c.result, f);
+            }
+            if let Some(x) = else_result {
+                walk(x, f);
+            }
+        }
+        Expr::Function(func) => {
+            if let FunctionArguments::List(list) = &mut func.args {
+                for arg in &mut list.args {
+                    let (FunctionArg::Unnamed(a)
+                    | FunctionArg::Named { arg: a, .. }
+                    | FunctionArg::ExprNamed { arg: a, .. }) = arg;
+                    if let FunctionArgExpr::Expr(x) = a {
+                        walk(x, f);
+                    }
+                }
+            }
+        }
+        Expr::Interval(i) => walk(&mut i.value, f),
+        _ => {}
+    }
+    f(e);
 }
 
 fn is_introducer(t: &Token) -> bool {
@@ -64,8 +239,9 @@ fn is_one_introduced_string(tokens: &[Token]) -> bool {
 /// written grouping dropped (the parse tree already holds it), so MySQL's
 /// fully parenthesised `((a <> 'x') or (b is null))` and `a <> 'x' OR b IS
 /// NULL` agree while `(a or b) and c` and `a or b and c` do not; names,
-/// keywords and function names lowercased and unquoted; literals kept as
-/// written. Text that does not parse falls back to [`canonical`], lowercased.
+/// keywords and function names lowercased and unquoted; string literals
+/// kept exactly (`'Open'` is not `'open'`), printed by [`quote_str`]. Text
+/// that does not parse falls back to [`canonical`].
 pub fn structural(text: &str) -> String {
     let dialect = MySqlDialect {};
     let parsed = Tokenizer::new(&dialect, text)
@@ -78,12 +254,12 @@ pub fn structural(text: &str) -> String {
         });
     match parsed {
         Some(expr) => tree(&expr),
-        None => canonical(text).to_lowercase(),
+        None => canonical(text),
     }
 }
 
 fn tree(expr: &Expr) -> String {
-    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments, InTarget};
+    use sqlparser::ast::InTarget;
     let not = |negated: bool| if negated { "not " } else { "" };
     match expr {
         Expr::Nested(inner) => tree(inner),
@@ -139,16 +315,21 @@ fn tree(expr: &Expr) -> String {
                     .iter()
                     .map(|a| match a {
                         FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => tree(e),
-                        other => other.to_string().to_lowercase(),
+                        other => other.to_string(),
                     })
                     .collect::<Vec<_>>()
                     .join(", "),
                 FunctionArguments::None => return f.name.to_string().to_lowercase(),
-                other => other.to_string().to_lowercase(),
+                other => other.to_string(),
             };
             format!("{}({args})", f.name.to_string().to_lowercase())
         }
-        other => other.to_string(),
+        Expr::Value(_) => printed(expr),
+        other => {
+            let mut e = other.clone();
+            walk(&mut e, &mut |e| normalise(e, true));
+            printed(&e)
+        }
     }
 }
 
@@ -232,5 +413,91 @@ mod tests {
     fn unparsable_text_keeps_its_spelling() {
         assert_eq!(canonical("not  an ) expression"), "not an ) expression");
         assert_eq!(canonical("a b"), "a b");
+    }
+
+    /// The one string literal of `text` (parsed as MySQL reads it).
+    fn literal(text: &str) -> String {
+        fn find(e: &Expr) -> Option<String> {
+            match e {
+                Expr::Value(v) => match &v.value {
+                    Value::SingleQuotedString(s) => Some(s.clone()),
+                    _ => None,
+                },
+                Expr::Function(f) => match &f.args {
+                    FunctionArguments::List(l) => l.args.iter().find_map(|a| match a {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => find(x),
+                        _ => None,
+                    }),
+                    _ => None,
+                },
+                Expr::In {
+                    target: sqlparser::ast::InTarget::List(list),
+                    ..
+                } => list.iter().find_map(find),
+                Expr::BinaryOp { right, .. } => find(right),
+                Expr::Like { pattern, .. } => find(pattern),
+                _ => None,
+            }
+        }
+        find(&parsed(text).unwrap_or_else(|| panic!("`{text}` parses"))).expect("a literal")
+    }
+
+    #[test]
+    fn literals_keep_their_case_names_fold() {
+        assert_eq!(folded("CONCAT('Abc', 'x')"), "concat('Abc', 'x')");
+        assert_ne!(folded("concat('Abc')"), folded("concat('abc')"));
+        assert_eq!(folded("Lower(`Note`)"), folded("lower(`note`)"));
+        assert_eq!(canonical("CONCAT('Abc')"), "CONCAT('Abc')");
+        assert_eq!(folded("concat(\"Abc\")"), folded("concat('Abc')"));
+        assert_ne!(
+            structural("`Status` IN ('Open')"),
+            structural("`Status` IN ('open')")
+        );
+        assert_eq!(
+            structural(&unescape_mysql_default(r"(`Status` in (_utf8mb4\'Open\'))")),
+            structural("Status IN ('Open')")
+        );
+    }
+
+    #[test]
+    fn backslashes_are_escaped_again() {
+        // The string `x\y` (MariaDB reports `'x\\y'`, MySQL `\'x\\\\y\'`).
+        let want = folded(r"concat('Abc', 'x\\y')");
+        assert_eq!(want, r"concat('Abc', 'x\\y')");
+        assert_eq!(literal(&want), "Abc");
+        assert_eq!(folded(r"concat('Abc','x\\y')"), want);
+        assert_eq!(
+            folded(&unescape_mysql_default(
+                r"concat(_utf8mb4\'Abc\',_utf8mb4\'x\\\\y\')"
+            )),
+            want
+        );
+        assert_eq!(literal(&canonical(r"lower('a\\b')")), r"a\b");
+        assert_ne!(structural(r"a = 'a\\b'"), structural(r"a = 'a\b'"));
+        assert_eq!(literal(&canonical(r"a LIKE 'x\%'")), r"x\%");
+    }
+
+    proptest::proptest! {
+        /// Rendering then parsing gives back the same literal value, for
+        /// any string (quotes, backslashes, NUL, newlines, `%`, `_`).
+        #[test]
+        fn rendering_keeps_any_literal(
+            s in proptest::string::string_regex("([a-zA-Z%_'\"\\\\\n\r\t\u{0}\u{1a} é]){0,12}").unwrap()
+        ) {
+            let q = quote_str(&s);
+            // Rendered (not kept as written): the spacing is the printer's.
+            proptest::prop_assert_eq!(canonical(&format!("concat({q},'x')")), format!("concat({q}, 'x')"));
+            for text in [format!("concat({q}, 'x')"), format!("`a` IN ({q})"), format!("a LIKE {q}")] {
+                proptest::prop_assert_eq!(literal(&canonical(&text)), s.clone(), "{}", text);
+                proptest::prop_assert_eq!(literal(&folded(&text)), s.clone(), "{}", text);
+            }
+            let d = format!("concat({q})");
+            let double = format!("concat(\"{}\")", s.replace('\\', "\\\\").replace('"', "\"\""));
+            proptest::prop_assert_eq!(folded(&double), folded(&d));
+            // The model's default renders DDL that holds the same value.
+            let model = crate::model::DefaultValue::parse_sql(&format!("({d})")).unwrap();
+            let ddl = model.to_sql(false);
+            proptest::prop_assert_eq!(literal(&ddl), s.clone(), "{}", ddl);
+        }
     }
 }

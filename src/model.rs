@@ -17,7 +17,8 @@ pub enum DefaultValue {
     /// `CURRENT_TIMESTAMP(p)` / `NOW(p)`, p = fractional digits.
     CurrentTimestamp(u8),
     /// Any other expression, in one canonical text (parsed and re-rendered,
-    /// charset introducers dropped, lowercased; see `expr::canonical`).
+    /// charset introducers dropped, function and column names lowercased,
+    /// string literals exactly as written; see `expr::folded`).
     Expression(String),
 }
 
@@ -52,9 +53,7 @@ impl DefaultValue {
         if inner != t {
             return DefaultValue::parse_sql(inner);
         }
-        Some(DefaultValue::Expression(
-            crate::expr::canonical(t).to_lowercase(),
-        ))
+        Some(DefaultValue::Expression(crate::expr::folded(t)))
     }
 
     /// SQL text for DDL (`DEFAULT <this>`).

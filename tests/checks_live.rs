@@ -134,3 +134,18 @@ async fn adding_a_check_to_an_existing_table_is_refused_as_not_online() {
     )
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_check_literal_in_another_case_is_refused() {
+    // The servers keep a condition's string literals as written (MySQL:
+    // `_utf8mb4\'Done\'`, MariaDB: `'Done'`): `'Done'` is not the declared
+    // `'done'`, whatever the collation.
+    refused(
+        ", CONSTRAINT `chk_job_attempts` CHECK (`Attempts` between 0 and 100),
+           CONSTRAINT `chk_job_state` CHECK (`State` in ('pending','running','done')),
+           CONSTRAINT `chk_job_finished` CHECK (`State` <> 'Done' or `FinishedAt` is not null)",
+        "chk_job_finished",
+        ProblemKind::CheckExpression,
+    )
+    .await;
+}

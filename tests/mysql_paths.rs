@@ -139,17 +139,32 @@ async fn mysql_only_functional_key_part_is_drift() {
     );
 }
 
-const EXPR_YAML: &str = "table: e
+/// An expression default whose string literals hold capitals and a
+/// backslash (the YAML `\\\\` is the SQL `'x\\y'`, the string `x\y`).
+const EXPR_YAML: &str = r#"table: e
 columns:
   - { name: Id, type: bigint unsigned, nullable: false }
-  - { name: Tag, type: varchar(20), default: \"(concat('a', 'b'))\" }
+  - { name: Tag, type: varchar(20), default: "(CONCAT('Abc', 'x\\\\y'))" }
 primary_key: [Id]
-";
+"#;
+
+/// The value the server stores in `e.Tag` for a row that names only `Id`.
+async fn default_tag(db: &TestDb) -> String {
+    let mut conn = db.pool.get_conn().await.unwrap();
+    conn.query_drop("INSERT INTO e (Id) VALUES (1)")
+        .await
+        .unwrap();
+    let tag: Option<String> = conn.query_first("SELECT Tag FROM e").await.unwrap();
+    conn.query_drop("DELETE FROM e").await.unwrap();
+    tag.expect("one row")
+}
 
 #[tokio::test]
 async fn expression_default_converges_and_reads_back_equal() {
-    // MySQL reports it as concat(_utf8mb4\'a\',_utf8mb4\'b\'), MariaDB as
-    // concat('a','b'): both must equal the catalog's spelling.
+    // MySQL reports it as concat(_utf8mb4\'Abc\',_utf8mb4\'x\\\\y\'),
+    // MariaDB as concat('Abc','x\\y'): both must equal the catalog's
+    // spelling, and the default the server applies is the declared value
+    // (case and backslash kept).
     let db = TestDb::new().await;
     let cat = catalog::load(&catalog_dir("expr", &[("e.yaml", EXPR_YAML)])).unwrap();
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
@@ -158,6 +173,7 @@ async fn expression_default_converges_and_reads_back_equal() {
         .await
         .unwrap();
     assert_eq!(first.outcome, Outcome::Converged, "{first:#?}");
+    assert_eq!(default_tag(&db).await, r"Abcx\y");
     let mut conn = db.pool.get_conn().await.unwrap();
     let raw: Option<String> = conn
         .exec_first(
@@ -181,6 +197,34 @@ async fn expression_default_converges_and_reads_back_equal() {
     let mut s = session(&db).await;
     let v = verify(&mut s, &db.name, &cat, None).await.unwrap();
     assert!(v.ok, "{:#?}", v.problems);
+}
+
+/// A live expression default whose literal differs from the catalog's only
+/// in case, or only by the backslash, is drift.
+#[tokio::test]
+async fn expression_default_literal_case_and_backslash_are_drift() {
+    let cat = catalog::load(&catalog_dir("expr-drift", &[("e.yaml", EXPR_YAML)])).unwrap();
+    for (live, stored) in [
+        (r"concat('abc', 'x\\y')", r"abcx\y"),
+        (r"concat('Abc', 'xy')", "Abcxy"),
+    ] {
+        let db = TestDb::new().await;
+        db.exec(&[&format!(
+            "CREATE TABLE e (Id bigint unsigned NOT NULL, \
+             Tag varchar(20) NULL DEFAULT ({live}), PRIMARY KEY (Id)) \
+             DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        )])
+        .await;
+        assert_eq!(default_tag(&db).await, stored);
+        let mut s = session(&db).await;
+        let r = verify(&mut s, &db.name, &cat, None).await.unwrap();
+        let kinds: Vec<_> = r
+            .problems
+            .iter()
+            .map(|p| (p.object.as_str(), p.kind))
+            .collect();
+        assert_eq!(kinds, [("Tag", ProblemKind::ColumnDefault)], "{live}");
+    }
 }
 
 /// `CURRENT_TIMESTAMP(p)` on a `datetime(f)`: the lint refuses exactly the
