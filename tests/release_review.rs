@@ -7,13 +7,15 @@ mod common;
 use common::review::{
     case_revisions, cases, catalog_dir, fixture_revision, review, revision, BASE, SETTINGS,
 };
-use schema_catalog::review::{Class, DiffReport, FindingKind};
+use schema_catalog::diff::ProblemKind;
+use schema_catalog::review::{Class, DiffReport, Finding, FindingKind, Review, ReviewKind};
 use schema_catalog::Flavor;
 
 #[test]
 fn every_classification_with_its_reason() {
-    for (name, files, kinds) in cases() {
-        let (_old_dir, _new_dir, old, new) = case_revisions(&files);
+    for case in cases() {
+        let name = case.name;
+        let (_old_dir, _new_dir, old, new) = case_revisions(&case);
         assert!(
             new.report.catalog.is_some(),
             "{name}: {:?}",
@@ -21,30 +23,79 @@ fn every_classification_with_its_reason() {
         );
         let r = review(&old, &new, &Flavor::ALL);
         let got: Vec<FindingKind> = r.changes.iter().map(|c| c.kind).collect();
-        assert_eq!(got, kinds, "{name}: {:#?}", r.changes);
+        assert_eq!(got, case.kinds, "{name}: {:#?}", r.changes);
         for c in &r.changes {
             assert_eq!(c.class, c.kind.class(), "{name}");
             assert!(c.reason.len() > 20, "{name}: a reason in words: {c:?}");
+            assert!(c.only_on.is_empty(), "{name}: on every flavor: {c:?}");
         }
-        let not_deployable = kinds.iter().any(|k| k.class() == Class::NotDeployable);
+        let not_deployable = case.kinds.iter().any(|k| k.class() == Class::NotDeployable);
         assert_eq!(r.deployable, !not_deployable, "{name}");
-        // What apply refuses at OLD's shape is exactly the drift kinds.
-        let drift_kind = kinds.iter().any(|k| {
-            !matches!(
-                k,
-                FindingKind::ColumnRenamed
-                    | FindingKind::IndexRenamed
-                    | FindingKind::TableRenamed
-                    | FindingKind::FirstFulltext
-            ) && k.class() == Class::NotDeployable
-        });
-        for u in &r.upgrades {
-            assert_eq!(
-                !u.refused.is_empty(),
-                drift_kind,
-                "{name} on {}: {:?}",
-                u.flavor,
-                u.refused
+        classification_is_what_apply_does(name, &r);
+    }
+}
+
+/// The one source of truth: on every flavor, each change apply refuses at
+/// OLD's shape is a not-deployable finding of apply's own kind, and each
+/// statement it would run (or holds back) is a deployable addition, or the
+/// added side of a rename; every deployable addition has its statement.
+fn classification_is_what_apply_does(name: &str, r: &Review) {
+    let findings = |table: &str, object: Option<&str>| -> Vec<&Finding> {
+        r.changes
+            .iter()
+            .filter(|c| c.table == table && c.object.as_deref() == object)
+            .collect()
+    };
+    for u in &r.upgrades {
+        let at = format!("{name} on {}", u.flavor);
+        for p in &u.refused {
+            let f = findings(&p.table, Some(&p.object));
+            assert!(
+                f.iter().any(
+                    |c| c.kind == FindingKind::Apply(p.kind) && c.class == Class::NotDeployable
+                ),
+                "{at}: apply refuses {p}, the review says {f:?}"
+            );
+        }
+        let steps: Vec<_> = u.steps.iter().chain(&u.held_back).collect();
+        for s in &steps {
+            let (object, kinds): (Option<&str>, &[FindingKind]) = match s.kind.as_str() {
+                "create_table" => (
+                    None,
+                    &[
+                        FindingKind::Apply(ProblemKind::MissingTable),
+                        FindingKind::Review(ReviewKind::TableRenamed),
+                    ],
+                ),
+                "add_column" => (
+                    Some(&s.object),
+                    &[
+                        FindingKind::Apply(ProblemKind::MissingColumn),
+                        FindingKind::Review(ReviewKind::ColumnRenamed),
+                    ],
+                ),
+                _ => (
+                    Some(&s.object),
+                    &[
+                        FindingKind::Apply(ProblemKind::MissingIndex),
+                        FindingKind::Review(ReviewKind::IndexRenamed),
+                    ],
+                ),
+            };
+            let f = findings(&s.table, object);
+            assert!(
+                f.iter().any(|c| kinds.contains(&c.kind)),
+                "{at}: apply runs {}, the review says {f:?}",
+                s.sql
+            );
+        }
+        for c in r.changes.iter().filter(|c| {
+            c.kind.class() == Class::Deployable && matches!(c.kind, FindingKind::Apply(_))
+        }) {
+            assert!(
+                steps.iter().any(|s| s.table == c.table
+                    && (c.object.is_none() || c.object.as_deref() == Some(&s.object))),
+                "{at}: {c:?} is deployable but apply runs nothing for it"
             );
         }
     }
@@ -101,13 +152,17 @@ fn fixture_revisions_of_the_shipped_catalog() {
         kinds(&one_two),
         [
             (
-                FindingKind::IndexAdded,
+                ProblemKind::MissingIndex.into(),
                 "_System_FileUploadOperation".into(),
                 s("idx_file_upload_lifecycle")
             ),
-            (FindingKind::TableAdded, "_System_RollupDelta".into(), None),
             (
-                FindingKind::ColumnAdded,
+                ProblemKind::MissingTable.into(),
+                "_System_RollupDelta".into(),
+                None
+            ),
+            (
+                ProblemKind::MissingColumn.into(),
                 "_System_WorkItem".into(),
                 s("ClaimExpiresAt")
             ),
@@ -120,22 +175,25 @@ fn fixture_revisions_of_the_shipped_catalog() {
     );
     assert!(one_two.rollout.whole_catalog_waits);
     let two_three = review(&r2, &r3, &Flavor::ALL);
+    classification_is_what_apply_does("r1 -> r2", &one_two);
+    classification_is_what_apply_does("r2 -> r3", &two_three);
+    classification_is_what_apply_does("r1 -> r3", &review(&r1, &r3, &Flavor::ALL));
     assert!(!two_three.deployable);
     assert_eq!(
         kinds(&two_three),
         [
             (
-                FindingKind::IndexRemoved,
+                ProblemKind::UnmanagedIndex.into(),
                 "_System_ConnectorRemoteLink".into(),
                 s("idx_connector_remote_link_record")
             ),
             (
-                FindingKind::ColumnType,
+                ProblemKind::ColumnType.into(),
                 "_System_WorkItem".into(),
                 s("State")
             ),
             (
-                FindingKind::ColumnAdded,
+                ProblemKind::MissingColumn.into(),
                 "_System_WorkItem".into(),
                 s("Attempts")
             ),
@@ -204,57 +262,4 @@ fn markdown_for_a_pull_request() {
         ],
     );
     insta::assert_snapshot!(schema_catalog::review::markdown::render(&report));
-}
-
-/// The kinds a v1 catalog cannot declare yet (format v2 brings them), on
-/// the model itself: NEW is OLD's model with one attribute changed.
-#[test]
-fn model_only_attributes_are_classified() {
-    use schema_catalog::{DefaultValue, Index, IndexKind, IndexPart};
-    let dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", BASE)]);
-    let old = revision(dir.path(), "old").catalog().unwrap().clone();
-    type Edit = fn(&mut schema_catalog::Table);
-    let edits: Vec<(FindingKind, Edit)> = vec![
-        (FindingKind::IndexPrefix, |t| {
-            t.indexes[1].parts = vec![IndexPart::Column {
-                name: "Name".into(),
-                prefix: Some(10),
-                descending: false,
-            }]
-        }),
-        (FindingKind::IndexOrder, |t| {
-            t.indexes[1].parts = vec![IndexPart::Column {
-                name: "Name".into(),
-                prefix: None,
-                descending: true,
-            }]
-        }),
-        (FindingKind::IndexVisibility, |t| {
-            t.indexes[1].visible = false
-        }),
-        (FindingKind::IndexKind, |t| {
-            t.indexes[1].kind = IndexKind::FullText
-        }),
-        (FindingKind::FirstFulltext, |t| {
-            let mut i = Index::new("ft_note", false, &["Note"]);
-            i.kind = IndexKind::FullText;
-            t.indexes.push(i)
-        }),
-        (FindingKind::ColumnGenerated, |t| {
-            t.columns[4].generated = Some("concat(`Name`, 'x')".into())
-        }),
-        (FindingKind::ColumnOnUpdate, |t| {
-            t.columns[3].on_update = Some(DefaultValue::CurrentTimestamp(6))
-        }),
-    ];
-    for (kind, edit) in edits {
-        let mut new = old.clone();
-        edit(&mut new.tables[0].table);
-        let got: Vec<FindingKind> = schema_catalog::review::classify::classify(&old, &new)
-            .iter()
-            .map(|f| f.kind)
-            .collect();
-        assert_eq!(got, [kind]);
-        assert_eq!(kind.class(), Class::NotDeployable, "{kind:?}");
-    }
 }

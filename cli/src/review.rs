@@ -105,7 +105,7 @@ fn review_human(r: &Review, to: &str, color: bool) {
                 (Some(o), None) => format!(": was {o}"),
                 (None, None) => String::new(),
             };
-            outln!("  {} `{}`{object}{shapes}", c.kind.name(), c.table);
+            outln!("  {} `{}`{object}{shapes}", c.kind_text(), c.table);
             outln!("    {}", c.reason);
         }
     }

@@ -45,7 +45,10 @@ fn deployable_is_exit_0_with_the_rollout_order() {
         text.contains("rollout: apply the schema, then deploy: integration-reconciler, runtime-upload-lifecycle"),
         "{text}"
     );
-    assert!(text.contains("table_added `_System_RollupDelta`"), "{text}");
+    assert!(
+        text.contains("missing_table `_System_RollupDelta`"),
+        "{text}"
+    );
     assert!(
         text.contains("upgrade on mariadb from fixtures/revisions/r1: 3 step(s)"),
         "{text}"
@@ -62,7 +65,7 @@ fn not_deployable_is_exit_1_and_json_is_one_document() {
     let review = &doc["reviews"][0];
     assert_eq!(
         kinds(review),
-        ["index_removed", "column_type", "column_added"]
+        ["unmanaged_index", "column_type", "missing_column"]
     );
     assert_eq!(review["changes"][1]["class"], "not_deployable");
     let flavors: Vec<&str> = review["upgrades"]
@@ -213,14 +216,14 @@ fn git_revisions_of_a_temporary_repository() {
     assert_eq!(doc["to"], "git:v2");
     assert_eq!(
         kinds(&doc["reviews"][0]),
-        ["index_added", "table_added", "column_added"]
+        ["missing_index", "missing_table", "missing_column"]
     );
     // NEW defaults to --catalog (the work tree); the path form names the directory.
     let out = diff(&["--from", "git:v2:catalog"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         kinds(&json(&out)["reviews"][0]),
-        ["index_removed", "column_type", "column_added"]
+        ["unmanaged_index", "column_type", "missing_column"]
     );
     let out = diff(&["--from", "git:v1", "--from", "git:HEAD"]);
     assert_eq!(json(&out)["reviews"].as_array().unwrap().len(), 2);

@@ -60,7 +60,7 @@ fn review(s: &mut String, r: &Review) {
                 s,
                 "| {} | {} | `{}` | {} | {} | {} | {} |",
                 c.class.name(),
-                c.kind.name(),
+                c.kind_text(),
                 cell(&c.table),
                 c.object
                     .as_deref()

@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::flavor::Flavor;
 use crate::textdiff::TableText;
 
-pub use classify::{Class, Finding, FindingKind};
+pub use classify::{Class, Finding, FindingKind, ReviewKind};
 pub use rollout::Rollout;
 pub use source::{Revision, Source};
 pub use upgrade::Upgrade;
@@ -99,11 +99,15 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
             table_diffs: Vec::new(),
         });
     };
-    let changes = classify::classify(old_catalog, new);
-    let upgrades = flavors
+    let installed = flavors
         .iter()
-        .map(|f| upgrade::upgrade(old_catalog, new, *f, &from))
-        .collect::<crate::Result<Vec<_>>>()?;
+        .map(|f| Ok((*f, upgrade::old_model(old_catalog, *f, &from)?)))
+        .collect::<crate::Result<Vec<classify::Installed>>>()?;
+    let changes = classify::classify(old_catalog, new, &installed);
+    let upgrades: Vec<Upgrade> = installed
+        .iter()
+        .map(|(f, model)| upgrade::upgrade(model, new, *f))
+        .collect();
     let rollout = rollout::rollout(old_catalog, new);
     let flavor = flavors.first().copied().unwrap_or(Flavor::TiDb);
     let table_diffs = upgrade::table_diffs(old_catalog, new, flavor, &from, &to);

@@ -54,9 +54,9 @@ pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
     dump::parse_dump(&text, Path::new(label), Some(flavor))
 }
 
-/// The upgrade from OLD to NEW on `flavor`.
-pub fn upgrade(old: &Catalog, new: &Catalog, flavor: Flavor, label: &str) -> Result<Upgrade> {
-    let model = old_model(old, flavor, label)?;
+/// The upgrade to NEW on `flavor` of a database holding `model` (OLD's
+/// [`old_model`] for that flavor).
+pub fn upgrade(model: &Dump, new: &Catalog, flavor: Flavor) -> Upgrade {
     let diffs: Vec<_> = new
         .tables
         .iter()
@@ -78,12 +78,12 @@ pub fn upgrade(old: &Catalog, new: &Catalog, flavor: Flavor, label: &str) -> Res
     } else {
         (steps, Vec::new())
     };
-    Ok(Upgrade {
+    Upgrade {
         flavor,
         steps,
         refused: plan.drift,
         held_back,
-    })
+    }
 }
 
 /// OLD -> NEW diff of every table on both sides whose CREATE TABLE changed.

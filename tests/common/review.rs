@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use schema_catalog::review::{self, FindingKind, Review, Revision, Source};
+use schema_catalog::diff::ProblemKind;
+use schema_catalog::review::{self, FindingKind, Review, ReviewKind, Revision, Source};
 use schema_catalog::Flavor;
 
 /// A catalog directory holding `files` (`(name, text)`), removed on drop.
@@ -58,162 +59,280 @@ columns:
 primary_key: [Id]
 "#;
 
-/// One case: its name, NEW's files, the kinds expected.
-pub type Case = (&'static str, Vec<(&'static str, String)>, Vec<FindingKind>);
+/// BASE with a CHECK constraint and a FULLTEXT index (OLD of the cases
+/// about checks and a second FULLTEXT).
+pub fn base_checked() -> String {
+    format!(
+        "{BASE}  - {{name: ft_state, columns: [State], kind: fulltext}}\nchecks:\n  - {{name: chk_t_name, expression: \"Name <> '-'\"}}\n"
+    )
+}
 
-/// The cases: NEW is BASE edited.
+/// One case of the classification list: OLD's table file and NEW's files.
+pub struct Case {
+    /// What it shows.
+    pub name: &'static str,
+    /// OLD's `t.yaml`.
+    pub old: String,
+    /// NEW's files (besides catalog.yaml, unless it is one of them).
+    pub new: Vec<(&'static str, String)>,
+    /// The kinds expected, in order.
+    pub kinds: Vec<FindingKind>,
+}
+
+/// The cases: NEW is OLD edited, one classification each.
 pub fn cases() -> Vec<Case> {
-    use FindingKind::*;
-    let edit = |from: &str, to: &str| {
-        assert!(BASE.contains(from), "{from}");
-        vec![("t.yaml", BASE.replacen(from, to, 1))]
+    use ProblemKind as P;
+    use ReviewKind as R;
+    let on = |old: &str, from: &str, to: &str| {
+        assert!(old.contains(from), "{from}");
+        vec![("t.yaml", old.replacen(from, to, 1))]
     };
+    let edit = |from: &str, to: &str| on(BASE, from, to);
+    let checked = base_checked();
     let col = "  - {name: Note, type: varchar(16)}\n";
     let idx = "  - {name: idx_name, columns: [Name]}\n";
+    let check = "  - {name: chk_t_name, expression: \"Name <> '-'\"}\n";
+    let case = |name, new, kinds: Vec<FindingKind>| Case {
+        name,
+        old: BASE.into(),
+        new,
+        kinds,
+    };
+    let with_checks = |name, new, kinds: Vec<FindingKind>| Case {
+        name,
+        old: checked.clone(),
+        new,
+        kinds,
+    };
     vec![
-        (
+        case(
             "table added",
             vec![("t.yaml", BASE.into()), ("u.yaml", OTHER.into())],
-            vec![TableAdded],
+            vec![P::MissingTable.into()],
         ),
-        (
+        case(
+            "table with checks added",
+            vec![
+                ("t.yaml", BASE.into()),
+                (
+                    "u.yaml",
+                    format!("{OTHER}checks:\n  - {{name: chk_u_id, expression: Id > 0}}\n"),
+                ),
+            ],
+            vec![P::MissingTable.into()],
+        ),
+        case(
             "nullable column added",
             edit(col, &format!("{col}  - {{name: Extra, type: int}}\n")),
-            vec![ColumnAdded],
+            vec![P::MissingColumn.into()],
         ),
-        (
+        case(
             "defaulted column added",
             edit(
                 col,
                 &format!("{col}  - {{name: Extra, type: int, nullable: false, default: 0}}\n"),
             ),
-            vec![ColumnAdded],
+            vec![P::MissingColumn.into()],
         ),
-        (
+        case(
             "index added",
             edit(idx, &format!("{idx}  - {{name: idx_at, columns: [At]}}\n")),
-            vec![IndexAdded],
+            vec![P::MissingIndex.into()],
         ),
-        (
+        case(
             "comment changed",
             edit("comment: base", "comment: changed"),
-            vec![CommentChanged],
+            vec![R::CommentChanged.into()],
         ),
-        (
+        case(
             "consumer scope",
             edit("required_by: [worker]", "required_by: [worker, reporter]"),
-            vec![ConsumerScopeChanged],
+            vec![R::ConsumerScopeChanged.into()],
         ),
-        (
+        case(
             "type",
             edit(
                 "{name: State, type: varchar(32)}",
                 "{name: State, type: varchar(64)}",
             ),
-            vec![ColumnType],
+            vec![P::ColumnType.into()],
         ),
-        (
+        case(
             "nullability",
             edit(
                 "{name: At, type: datetime(6)}",
                 "{name: At, type: datetime(6), nullable: false}",
             ),
-            vec![ColumnNullability],
+            vec![P::ColumnNullability.into()],
         ),
-        (
+        case(
             "default",
             edit("default: \"''\"", "default: \"'x'\""),
-            vec![ColumnDefault],
+            vec![P::ColumnDefault.into()],
         ),
-        (
+        case(
             "collation",
             edit(
                 "{name: Note, type: varchar(16)}",
                 "{name: Note, type: varchar(16), collation: utf8mb4_general_ci}",
             ),
-            vec![ColumnCollation],
+            vec![P::ColumnCollation.into()],
         ),
-        (
+        case(
             "auto increment",
             edit(", auto_increment: true", ""),
-            vec![ColumnAutoIncrement],
+            vec![P::ColumnAutoIncrement.into()],
         ),
-        (
+        case(
+            "on update",
+            edit(
+                "{name: At, type: datetime(6)}",
+                "{name: At, type: datetime(6), on_update: CURRENT_TIMESTAMP(6)}",
+            ),
+            vec![P::ColumnOnUpdate.into()],
+        ),
+        case(
             "primary key",
             edit("primary_key: [Id]", "primary_key: [Id, Name]"),
-            vec![PrimaryKey],
+            vec![P::PrimaryKey.into()],
         ),
-        (
+        case(
             "index columns",
             edit("columns: [Name]", "columns: [Name, Note]"),
-            vec![IndexColumns],
+            vec![P::IndexColumns.into()],
         ),
-        (
+        case(
             "index order",
             edit("columns: [State, At]", "columns: [At, State]"),
-            vec![IndexOrder],
+            vec![P::IndexOrder.into()],
         ),
-        (
+        case(
+            "index direction",
+            edit("columns: [Name]", "columns: [{column: Name, order: desc}]"),
+            vec![P::IndexOrder.into()],
+        ),
+        case(
+            "index prefix",
+            edit("columns: [Name]", "columns: [{column: Name, length: 10}]"),
+            vec![P::IndexPrefix.into()],
+        ),
+        case(
             "index uniqueness",
             edit("columns: [Name]}", "columns: [Name], unique: true}"),
-            vec![IndexUniqueness],
+            vec![P::IndexUniqueness.into()],
         ),
-        (
+        case(
+            "index visibility",
+            edit("columns: [Name]}", "columns: [Name], visible: false}"),
+            vec![P::IndexInvisible.into()],
+        ),
+        case(
+            "index kind",
+            edit("columns: [Name]}", "columns: [Name], kind: fulltext}"),
+            vec![P::IndexKind.into()],
+        ),
+        case(
+            "first fulltext added",
+            edit(
+                idx,
+                &format!("{idx}  - {{name: ft_note, columns: [Note], kind: fulltext}}\n"),
+            ),
+            vec![P::IndexNotOnline.into()],
+        ),
+        with_checks(
+            "second fulltext added",
+            on(
+                &checked,
+                idx,
+                &format!("{idx}  - {{name: ft_note, columns: [Note], kind: fulltext}}\n"),
+            ),
+            vec![P::IndexNotOnline.into()],
+        ),
+        case(
+            "expression index added",
+            edit(
+                idx,
+                &format!("{idx}  - {{name: idx_note_lower, columns: [{{expression: \"lower(Note)\"}}]}}\n"),
+            ),
+            vec![P::IndexNotOnline.into()],
+        ),
+        case(
             "not null column added",
             edit(
                 col,
                 &format!("{col}  - {{name: Extra, type: int, nullable: false}}\n"),
             ),
-            vec![NotNullColumnAdded],
+            vec![P::MissingNotNullColumn.into()],
         ),
-        (
+        with_checks(
+            "check added to an existing table",
+            on(
+                &checked,
+                check,
+                &format!("{check}  - {{name: chk_t_note, expression: \"Note <> ''\"}}\n"),
+            ),
+            vec![P::CheckNotOnline.into()],
+        ),
+        with_checks(
+            "check expression changed",
+            on(&checked, "Name <> '-'", "Name <> '--'"),
+            vec![P::CheckExpression.into()],
+        ),
+        with_checks(
+            "check removed",
+            on(&checked, &format!("checks:\n{check}"), ""),
+            vec![R::CheckRemoved.into()],
+        ),
+        case(
             "column renamed",
             edit(
                 "{name: Note, type: varchar(16)}",
                 "{name: Remark, type: varchar(16)}",
             ),
-            vec![ColumnRenamed],
+            vec![R::ColumnRenamed.into()],
         ),
-        (
+        case(
             "index renamed",
             edit("{name: idx_name,", "{name: idx_by_name,"),
-            vec![IndexRenamed],
+            vec![R::IndexRenamed.into()],
         ),
-        (
+        case(
             "table renamed",
             vec![("t2.yaml", BASE.replacen("table: T\n", "table: T2\n", 1))],
-            vec![TableRenamed],
+            vec![R::TableRenamed.into()],
         ),
-        (
+        case(
             "table removed",
             vec![("u.yaml", OTHER.into())],
-            vec![TableAdded, TableRemoved],
+            vec![P::MissingTable.into(), R::TableRemoved.into()],
         ),
-        ("column removed", edit(col, ""), vec![ColumnRemoved]),
-        ("index removed", edit(idx, ""), vec![IndexRemoved]),
-        (
+        case(
+            "column removed",
+            edit(col, ""),
+            vec![P::UnmanagedColumn.into()],
+        ),
+        case("index removed", edit(idx, ""), vec![P::UnmanagedIndex.into()]),
+        case(
             "column moved",
             edit(
                 "  - {name: State, type: varchar(32)}\n  - {name: At, type: datetime(6)}\n",
                 "  - {name: At, type: datetime(6)}\n  - {name: State, type: varchar(32)}\n",
             ),
-            vec![ColumnMoved],
+            vec![R::ColumnMoved.into()],
         ),
-        (
+        case(
             "table options",
             edit("comment: base\n", "comment: base\nengine: MyISAM\n"),
-            vec![TableOptions],
+            vec![R::TableOptions.into()],
         ),
     ]
 }
 
 /// OLD and NEW of a case, written to temporary directories.
-pub fn case_revisions(
-    files: &[(&str, String)],
-) -> (tempfile::TempDir, tempfile::TempDir, Revision, Revision) {
-    let old_dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", BASE)]);
+pub fn case_revisions(case: &Case) -> (tempfile::TempDir, tempfile::TempDir, Revision, Revision) {
+    let old_dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", &case.old)]);
     let mut all: Vec<(&str, &str)> = vec![("catalog.yaml", SETTINGS)];
-    all.extend(files.iter().map(|(n, t)| (*n, t.as_str())));
+    all.extend(case.new.iter().map(|(n, t)| (*n, t.as_str())));
     let new_dir = catalog_dir(&all);
     let old = revision(old_dir.path(), "old");
     let new = revision(new_dir.path(), "new");

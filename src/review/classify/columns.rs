@@ -1,66 +1,59 @@
-//! Column changes: added, removed, renamed, moved, and each attribute of a
-//! column on both sides.
+//! What the review adds about columns: renames, order, and each column's
+//! informational attributes. Everything else about a column is apply's diff.
 
-use super::{FindingKind, Out, REFUSED};
-use crate::diff::describe_column;
+use super::{found_of, Out, Rename, ReviewKind};
+use crate::diff::{describe_column, Problem, ProblemKind};
+use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Column, Table};
 
-pub(super) fn table_columns(o: &Table, n: &Table, columns: &[Column], out: &mut Out) {
-    let mut added: Vec<(usize, &Column)> = columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| o.column(&c.name).is_none())
-        .collect();
-    let removed: Vec<(usize, &Column)> = o
-        .columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| n.column(&c.name).is_none())
-        .collect();
-    let mut removed_left = Vec::new();
-    for (i, r) in removed {
-        let same = added
+/// The review's column findings of NEW's table `n` (pushed to `out`), and
+/// the renames among apply's `found` additions and unmanaged columns: a
+/// dropped column and an added one of the same shape at the same place.
+pub(super) fn table_columns(
+    o: &Table,
+    n: &Table,
+    columns: &[Column],
+    found: &[(Problem, Vec<Flavor>)],
+    out: &mut Out,
+) -> Vec<Rename> {
+    let position = |t: &Table, name: &str| {
+        t.columns
             .iter()
-            .position(|(j, a)| *j == i && describe_column(a) == describe_column(r));
-        match same {
-            Some(k) => {
-                let (_, a) = added.remove(k);
-                out.push(
-                    FindingKind::ColumnRenamed,
-                    &n.name,
-                    Some(a.name.as_str()),
-                    Some(r.name.as_str().to_string()),
-                    Some(a.name.as_str().to_string()),
-                    format!(
-                        "looks like a rename of `{}` (same shape, same place): apply renames nothing, so a warm installation keeps `{}` with its values and gets a new, empty `{}`",
-                        r.name, r.name, a.name
-                    ),
-                );
-            }
-            None => removed_left.push(r),
-        }
+            .position(|c| c.name.as_str().eq_ignore_ascii_case(name))
+    };
+    let mut added = found_of(found, ProblemKind::MissingColumn);
+    let mut renames = Vec::new();
+    for dropped in found_of(found, ProblemKind::UnmanagedColumn) {
+        let Some(i) = position(o, dropped) else {
+            continue;
+        };
+        let was = &o.columns[i];
+        let same = added.iter().position(|a| {
+            position(n, a) == Some(i) && describe_column(&n.columns[i]) == describe_column(was)
+        });
+        let Some(k) = same else { continue };
+        added.remove(k);
+        let now = &n.columns[i];
+        renames.push(Out::rename(
+            ReviewKind::ColumnRenamed,
+            &n.name,
+            (ProblemKind::MissingColumn, ProblemKind::UnmanagedColumn),
+            (&was.name, &now.name),
+            format!(
+                "looks like a rename of `{}` (same shape, same place): apply renames nothing, so a warm installation keeps `{}` with its values and gets a new, empty `{}`",
+                was.name, was.name, now.name
+            ),
+        ));
     }
     for c in columns {
-        match o.column(&c.name) {
-            Some(old) => column(&n.name, old, c, out),
-            None if added.iter().any(|(_, a)| a.name == c.name) => added_column(n, c, out),
-            None => {} // reported as a rename
+        if let Some(old) = o.column(&c.name) {
+            column(&n.name, old, c, out);
         }
-    }
-    for r in removed_left {
-        out.push(
-            FindingKind::ColumnRemoved,
-            &n.name,
-            Some(r.name.as_str()),
-            Some(describe_column(r)),
-            None,
-            "warm installations keep the column and its values (unmanaged); greenfield ones will not have it",
-        );
     }
     for moved in moved_columns(o, n) {
         out.push(
-            FindingKind::ColumnMoved,
+            ReviewKind::ColumnMoved,
             &n.name,
             Some(moved.as_str()),
             None,
@@ -68,33 +61,7 @@ pub(super) fn table_columns(o: &Table, n: &Table, columns: &[Column], out: &mut 
             "apply never moves a column: warm installations keep OLD's column order, greenfield ones get NEW's",
         );
     }
-}
-
-fn added_column(n: &Table, c: &Column, out: &mut Out) {
-    let change = crate::diff::Change::AddColumn {
-        table: n.name.clone(),
-        column: c.clone(),
-        after: None,
-    };
-    if change.is_additive() {
-        out.push(
-            FindingKind::ColumnAdded,
-            &n.name,
-            Some(c.name.as_str()),
-            None,
-            Some(describe_column(c)),
-            "apply adds it in place; retained rows read NULL or the default",
-        );
-    } else {
-        out.push(
-            FindingKind::NotNullColumnAdded,
-            &n.name,
-            Some(c.name.as_str()),
-            None,
-            Some(describe_column(c)),
-            "retained rows have no value for a NOT NULL column without a default (or an AUTO_INCREMENT one): apply refuses to add it on a warm installation; make it nullable or give it a default",
-        );
-    }
+    renames
 }
 
 /// The columns present on both sides whose relative order changed: those
@@ -136,75 +103,26 @@ fn moved_columns(o: &Table, n: &Table) -> Vec<Ident> {
         .collect()
 }
 
+/// A column on both sides: its informational attributes. Its shape is
+/// apply's diff (`diff::column_drift`), which compares each of the others.
 fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
     let Column {
         name,
-        ty,
-        nullable,
-        auto_increment,
-        default,
-        charset,
-        collation,
-        generated,
-        on_update,
-        invisible,
+        ty: _,
+        nullable: _,
+        auto_increment: _,
+        default: _,
+        charset: _,
+        collation: _,
+        generated: _,
+        on_update: _,
+        invisible: _,
         comment,
         required_by,
     } = n;
-    let obj = Some(name.as_str());
-    let mut refused = |kind: FindingKind, old: String, new: String| {
-        out.push(kind, table, obj, Some(old), Some(new), REFUSED);
-    };
-    if ty != &o.ty {
-        refused(FindingKind::ColumnType, o.ty.to_string(), ty.to_string());
-    }
-    if nullable != &o.nullable {
-        let t = |n: bool| if n { "NULL" } else { "NOT NULL" }.to_string();
-        refused(FindingKind::ColumnNullability, t(o.nullable), t(*nullable));
-    }
-    if default != &o.default {
-        refused(
-            FindingKind::ColumnDefault,
-            crate::diff::default_text(o),
-            crate::diff::default_text(n),
-        );
-    }
-    if charset != &o.charset || collation != &o.collation {
-        let t = |c: &Column| {
-            format!(
-                "{} / {}",
-                c.charset.as_deref().unwrap_or("-"),
-                c.collation.as_deref().unwrap_or("-")
-            )
-        };
-        refused(FindingKind::ColumnCollation, t(o), t(n));
-    }
-    if auto_increment != &o.auto_increment {
-        refused(
-            FindingKind::ColumnAutoIncrement,
-            o.auto_increment.to_string(),
-            auto_increment.to_string(),
-        );
-    }
-    if generated != &o.generated {
-        let t = |g: &Option<String>| g.clone().unwrap_or_else(|| "not generated".into());
-        refused(FindingKind::ColumnGenerated, t(&o.generated), t(generated));
-    }
-    if on_update != &o.on_update {
-        let t = |d: &Option<crate::model::DefaultValue>| {
-            d.as_ref()
-                .map(|d| format!("ON UPDATE {}", d.to_sql(false)))
-                .unwrap_or_else(|| "no ON UPDATE".into())
-        };
-        refused(FindingKind::ColumnOnUpdate, t(&o.on_update), t(on_update));
-    }
-    if invisible != &o.invisible {
-        let t = |i: bool| if i { "INVISIBLE" } else { "VISIBLE" }.to_string();
-        refused(FindingKind::ColumnInvisible, t(o.invisible), t(*invisible));
-    }
     out.informational(
         table,
-        obj,
+        Some(name.as_str()),
         (&o.comment, comment),
         (&o.required_by, required_by),
     );

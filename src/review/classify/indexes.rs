@@ -1,133 +1,75 @@
-//! Index changes: added (the first FULLTEXT apart), removed, renamed, and
-//! each attribute of a same-named index.
+//! What the review adds about indexes: renames and each index's
+//! informational attributes. Everything else about an index (added,
+//! reshaped, not online, removed) is apply's diff.
 
-use super::{FindingKind, Out};
-use crate::diff::describe_index;
+use super::{found_of, Out, Rename, ReviewKind};
+use crate::diff::{Problem, ProblemKind};
+use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{Index, IndexKind, IndexPart, Table};
+use crate::model::{Index, Table};
 
-pub(super) fn table_indexes(o: &Table, n: &Table, indexes: &[Index], out: &mut Out) {
-    let mut removed: Vec<&Index> = o
-        .indexes
-        .iter()
-        .filter(|i| n.index(&i.name).is_none())
+/// The review's index findings of NEW's table `n` (pushed to `out`), and
+/// the renames among apply's `found` additions and unmanaged indexes: a
+/// dropped index and an added one of the same shape.
+pub(super) fn table_indexes(
+    o: &Table,
+    n: &Table,
+    indexes: &[Index],
+    found: &[(Problem, Vec<Flavor>)],
+    out: &mut Out,
+) -> Vec<Rename> {
+    let named = |t: &'_ Table, name: &str| -> Option<Index> {
+        t.indexes
+            .iter()
+            .find(|i| i.name.as_str().eq_ignore_ascii_case(name))
+            .cloned()
+    };
+    let mut dropped: Vec<Index> = found_of(found, ProblemKind::UnmanagedIndex)
+        .into_iter()
+        .filter_map(|d| named(o, d))
         .collect();
-    let mut fulltext_before = o.indexes.iter().any(|i| i.kind == IndexKind::FullText);
+    let mut renames = Vec::new();
+    for added in found_of(found, ProblemKind::MissingIndex) {
+        let Some(now) = named(n, added) else { continue };
+        let Some(k) = dropped.iter().position(|r| r.same_shape(&now)) else {
+            continue;
+        };
+        let was = dropped.remove(k);
+        renames.push(Out::rename(
+            ReviewKind::IndexRenamed,
+            &n.name,
+            (ProblemKind::MissingIndex, ProblemKind::UnmanagedIndex),
+            (&was.name, &now.name),
+            format!(
+                "looks like a rename of `{}` (same shape): apply renames nothing, so a warm installation keeps `{}` and builds `{}` beside it, a second copy of the same key",
+                was.name, was.name, now.name
+            ),
+        ));
+    }
     for i in indexes {
         if let Some(old) = o.index(&i.name) {
             index(&n.name, old, i, out);
-            continue;
-        }
-        if let Some(k) = removed.iter().position(|r| r.same_shape(i)) {
-            let r = removed.remove(k);
-            out.push(
-                FindingKind::IndexRenamed,
-                &n.name,
-                Some(i.name.as_str()),
-                Some(r.name.as_str().to_string()),
-                Some(i.name.as_str().to_string()),
-                format!(
-                    "looks like a rename of `{}` (same shape): apply renames nothing, so a warm installation keeps `{}` and builds `{}` beside it, a second copy of the same key",
-                    r.name, r.name, i.name
-                ),
-            );
-        } else if i.kind == IndexKind::FullText && !fulltext_before {
-            fulltext_before = true;
-            out.push(
-                FindingKind::FirstFulltext,
-                &n.name,
-                Some(i.name.as_str()),
-                None,
-                Some(describe_index(i)),
-                "the first FULLTEXT index on a populated InnoDB table rebuilds it and cannot be added with LOCK=NONE: apply refuses to lock the table",
-            );
-        } else {
-            out.push(
-                FindingKind::IndexAdded,
-                &n.name,
-                Some(i.name.as_str()),
-                None,
-                Some(describe_index(i)),
-                "apply builds it online on every installation",
-            );
         }
     }
-    for r in removed {
-        out.push(
-            FindingKind::IndexRemoved,
-            &n.name,
-            Some(r.name.as_str()),
-            Some(describe_index(r)),
-            None,
-            "warm installations keep the index (unmanaged, never dropped); greenfield ones will not have it",
-        );
-    }
+    renames
 }
 
+/// An index on both sides: its informational attributes. Its shape is
+/// apply's diff (`readiness::check_index`), which compares the others.
 fn index(table: &Ident, o: &Index, n: &Index, out: &mut Out) {
     let Index {
         name,
-        unique,
-        parts,
-        kind,
-        visible,
+        unique: _,
+        parts: _,
+        kind: _,
+        visible: _,
         comment,
         required_by,
     } = n;
-    let obj = Some(name.as_str());
-    let (old_text, new_text) = (describe_index(o), describe_index(n));
-    let mut refused = |k: FindingKind| {
-        out.push(
-            k,
-            table,
-            obj,
-            Some(old_text.clone()),
-            Some(new_text.clone()),
-            "apply never rebuilds an index of the same name: a warm installation keeps OLD's key, apply refuses it as drift and every verify fails there",
-        );
-    };
-    if parts != &o.parts {
-        refused(parts_change(&o.parts, parts));
-    }
-    if unique != &o.unique {
-        refused(FindingKind::IndexUniqueness);
-    }
-    if kind != &o.kind {
-        refused(FindingKind::IndexKind);
-    }
-    if visible != &o.visible {
-        refused(FindingKind::IndexVisibility);
-    }
     out.informational(
         table,
-        obj,
+        Some(name.as_str()),
         (&o.comment, comment),
         (&o.required_by, required_by),
     );
-}
-
-/// Which way key parts changed: order or direction of the same columns,
-/// a prefix length, or other columns.
-fn parts_change(old: &[IndexPart], new: &[IndexPart]) -> FindingKind {
-    let bare = |p: &IndexPart| match p {
-        IndexPart::Column { name, .. } => Some(name.key()),
-        IndexPart::Expression(_) => None,
-    };
-    let prefix = |p: &IndexPart| match p {
-        IndexPart::Column { prefix, .. } => *prefix,
-        IndexPart::Expression(_) => None,
-    };
-    let names = |ps: &[IndexPart]| ps.iter().map(bare).collect::<Vec<_>>();
-    if names(old) == names(new) && old.iter().map(prefix).ne(new.iter().map(prefix)) {
-        return FindingKind::IndexPrefix;
-    }
-    let mut a = names(old);
-    let mut b = names(new);
-    a.sort();
-    b.sort();
-    if a == b {
-        FindingKind::IndexOrder
-    } else {
-        FindingKind::IndexColumns
-    }
 }

@@ -1,18 +1,31 @@
 //! Classifying every change between two catalogs, each with its reason.
 //!
-//! Every attribute of the model is looked at through an exhaustive
-//! destructuring (`let Column { name, ty, .. } = ...` without `..`): a field
-//! added to [`Table`], [`Column`] or [`Index`] does not compile here until it
-//! is given a change kind. Columns are in [`columns`], indexes in [`indexes`].
+//! One source of truth: what apply would do. NEW is diffed against OLD's
+//! rendered model for every flavor reviewed, by the same diff apply runs
+//! ([`crate::diff::diff_table`]); each typed problem is a finding whose class
+//! is the problem's severity ([`apply`]: added, refused or left alone). The
+//! review adds only what apply does not look at ([`ReviewKind`]): comments,
+//! consumer scopes, column order, table options, removed tables and CHECK
+//! constraints, and renames (a drop plus an add that looks like it: apply
+//! would run the add, but the values stay behind).
+//!
+//! Every model attribute is bound through an exhaustive destructuring
+//! (`let Column { name, ty: _, .. }` without `..`), each field saying who
+//! judges it: a field added to [`Table`], [`Column`], [`Index`] or [`Check`]
+//! does not compile here until it is given to apply's diff or to a review
+//! kind. Columns are in [`columns`], indexes in [`indexes`].
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::describe_column;
+use crate::diff::{describe_column, diff_table, Problem, ProblemKind};
+use crate::dump::Dump;
+use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{Table, TableKind};
+use crate::model::{Check, Table};
 
+pub mod apply;
 mod columns;
 mod indexes;
 
@@ -32,54 +45,26 @@ pub enum Class {
     Divergent,
 }
 
-/// The kind of a change. Each has exactly one [`Class`].
+/// The kind of a change: what apply finds at OLD's shape (apply's own
+/// problem kind, `missing_column`, `column_type`, `index_not_online` ...),
+/// or what only the review looks at. Serialised as the bare snake_case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FindingKind {
+    /// Found by apply's diff; classed by its severity ([`apply::class`]).
+    Apply(ProblemKind),
+    /// Found by the review only.
+    Review(ReviewKind),
+}
+
+/// What the review finds that apply's diff does not look at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum FindingKind {
-    /// A new table.
-    TableAdded,
-    /// A new nullable or defaulted column.
-    ColumnAdded,
-    /// A new index.
-    IndexAdded,
+pub enum ReviewKind {
     /// A table, column or index comment changed.
     CommentChanged,
     /// `required_by` of a table, column or index changed.
     ConsumerScopeChanged,
-    /// Column type changed.
-    ColumnType,
-    /// NULL / NOT NULL changed.
-    ColumnNullability,
-    /// Default changed.
-    ColumnDefault,
-    /// Character set or collation changed.
-    ColumnCollation,
-    /// AUTO_INCREMENT changed.
-    ColumnAutoIncrement,
-    /// Generation expression changed.
-    ColumnGenerated,
-    /// `ON UPDATE` changed.
-    ColumnOnUpdate,
-    /// `INVISIBLE` changed.
-    ColumnInvisible,
-    /// Primary key columns changed.
-    PrimaryKey,
-    /// Same-named index over other columns.
-    IndexColumns,
-    /// Same-named index, same columns in another order or direction.
-    IndexOrder,
-    /// Same-named index, other uniqueness.
-    IndexUniqueness,
-    /// Same-named index, other prefix length.
-    IndexPrefix,
-    /// Same-named index, other visibility.
-    IndexVisibility,
-    /// Same-named index, other kind (B-tree, FULLTEXT, SPATIAL).
-    IndexKind,
-    /// A new NOT NULL column without a default (or a new AUTO_INCREMENT column).
-    NotNullColumnAdded,
-    /// The first FULLTEXT index on an existing table.
-    FirstFulltext,
     /// A table dropped and one of the same columns added.
     TableRenamed,
     /// A column dropped and one of the same shape added at its place.
@@ -88,14 +73,37 @@ pub enum FindingKind {
     IndexRenamed,
     /// A table left the catalog.
     TableRemoved,
-    /// A column left the catalog.
-    ColumnRemoved,
-    /// An index left the catalog.
-    IndexRemoved,
+    /// A CHECK constraint left the catalog.
+    CheckRemoved,
     /// A column moved among the others.
     ColumnMoved,
     /// Table engine, default charset or collation changed.
     TableOptions,
+}
+
+impl ReviewKind {
+    /// The class of this kind of change.
+    pub fn class(self) -> Class {
+        use ReviewKind::*;
+        match self {
+            CommentChanged | ConsumerScopeChanged => Class::Deployable,
+            // Apply would run the add; the values stay behind in the old object.
+            TableRenamed | ColumnRenamed | IndexRenamed => Class::NotDeployable,
+            TableRemoved | CheckRemoved | ColumnMoved | TableOptions => Class::Divergent,
+        }
+    }
+}
+
+impl From<ProblemKind> for FindingKind {
+    fn from(k: ProblemKind) -> Self {
+        FindingKind::Apply(k)
+    }
+}
+
+impl From<ReviewKind> for FindingKind {
+    fn from(k: ReviewKind) -> Self {
+        FindingKind::Review(k)
+    }
 }
 
 impl Class {
@@ -113,19 +121,9 @@ impl FindingKind {
 
     /// The class of this kind of change.
     pub fn class(self) -> Class {
-        use FindingKind::*;
         match self {
-            TableAdded | ColumnAdded | IndexAdded | CommentChanged | ConsumerScopeChanged => {
-                Class::Deployable
-            }
-            ColumnType | ColumnNullability | ColumnDefault | ColumnCollation
-            | ColumnAutoIncrement | ColumnGenerated | ColumnOnUpdate | ColumnInvisible
-            | PrimaryKey | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
-            | IndexVisibility | IndexKind | NotNullColumnAdded | FirstFulltext | TableRenamed
-            | ColumnRenamed | IndexRenamed => Class::NotDeployable,
-            TableRemoved | ColumnRemoved | IndexRemoved | ColumnMoved | TableOptions => {
-                Class::Divergent
-            }
+            FindingKind::Apply(k) => apply::class(k),
+            FindingKind::Review(k) => k.class(),
         }
     }
 }
@@ -139,7 +137,8 @@ pub struct Finding {
     pub kind: FindingKind,
     /// Table (NEW's name; OLD's for a removed table).
     pub table: String,
-    /// Column or index (`PRIMARY` for the primary key); `None` for the table.
+    /// Column, index or CHECK constraint (`PRIMARY` for the primary key);
+    /// `None` for the table.
     pub object: Option<String>,
     /// OLD's shape, where there is one.
     pub old: Option<String>,
@@ -147,9 +146,27 @@ pub struct Finding {
     pub new: Option<String>,
     /// Why it has its class, in words.
     pub reason: String,
+    /// The flavors apply finds it on, when not every flavor reviewed
+    /// (empty: all of them).
+    pub only_on: Vec<Flavor>,
 }
 
-pub(super) const REFUSED: &str = "apply never alters an existing object: a warm installation keeps OLD's shape, apply refuses it as drift and every verify fails there";
+impl Finding {
+    /// The kind's name, with the flavors it is limited to:
+    /// `column_type (only on tidb)`.
+    pub fn kind_text(&self) -> String {
+        if self.only_on.is_empty() {
+            self.kind.name()
+        } else {
+            let on: Vec<String> = self.only_on.iter().map(|f| f.to_string()).collect();
+            format!("{} (only on {})", self.kind.name(), on.join(", "))
+        }
+    }
+}
+
+/// A database at OLD's shape: a flavor and OLD rendered for it, parsed back
+/// ([`crate::review::upgrade::old_model`]).
+pub type Installed = (Flavor, Dump);
 
 pub(super) struct Out(Vec<Finding>);
 
@@ -165,7 +182,7 @@ impl Out {
     ) {
         if comment.0 != comment.1 {
             self.push(
-                FindingKind::CommentChanged,
+                ReviewKind::CommentChanged,
                 table,
                 object,
                 comment.0.clone(),
@@ -175,7 +192,7 @@ impl Out {
         }
         if required_by.0 != required_by.1 {
             self.push(
-                FindingKind::ConsumerScopeChanged,
+                ReviewKind::ConsumerScopeChanged,
                 table,
                 object,
                 Some(scope_text(required_by.0)),
@@ -187,7 +204,7 @@ impl Out {
 
     pub(super) fn push(
         &mut self,
-        kind: FindingKind,
+        kind: ReviewKind,
         table: &Ident,
         object: Option<&str>,
         old: Option<String>,
@@ -196,19 +213,49 @@ impl Out {
     ) {
         self.0.push(Finding {
             class: kind.class(),
-            kind,
+            kind: FindingKind::Review(kind),
             table: table.as_str().to_string(),
             object: object.map(str::to_string),
             old,
             new,
             reason: reason.into(),
+            only_on: Vec::new(),
         });
     }
 }
 
+/// What apply's diff finds on NEW's table `n` at each installed OLD, merged
+/// across flavors (first flavor's order and text; a problem another flavor
+/// adds comes after): each problem with the flavors it is found on, empty
+/// when found on all.
+pub(super) fn apply_problems(n: &Table, installed: &[Installed]) -> Vec<(Problem, Vec<Flavor>)> {
+    let mut out: Vec<(Problem, Vec<Flavor>)> = Vec::new();
+    for (flavor, model) in installed {
+        let d = diff_table(n, model.table(n.name.as_str()));
+        for p in d.problems.into_iter().chain(d.unmanaged) {
+            match out
+                .iter_mut()
+                .find(|(q, _)| q.kind == p.kind && q.object == p.object)
+            {
+                Some((_, on)) => on.push(*flavor),
+                None => out.push((p, vec![*flavor])),
+            }
+        }
+    }
+    for (_, on) in &mut out {
+        if on.len() == installed.len() {
+            on.clear();
+        }
+    }
+    out
+}
+
 /// Every change from `old` to `new`, classified; tables in NEW's order
-/// (removed ones after), within a table: table, columns, keys.
-pub fn classify(old: &Catalog, new: &Catalog) -> Vec<Finding> {
+/// (removed ones after), within a table: the table's own, then apply's
+/// findings in its order (columns, primary key, indexes, checks, unmanaged
+/// objects), then the review's about columns, indexes and checks.
+/// `installed` holds OLD as each reviewed flavor's server would hold it.
+pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Finding> {
     let olds: Vec<&Table> = old.tables.iter().map(|t| &t.table).collect();
     let news: Vec<&Table> = new.tables.iter().map(|t| &t.table).collect();
     let mut out = Out(Vec::new());
@@ -231,11 +278,12 @@ pub fn classify(old: &Catalog, new: &Catalog) -> Vec<Finding> {
         None => true,
     });
     for n in &news {
+        let found = apply_problems(n, installed);
         if let Some(o) = olds.iter().find(|o| o.name == n.name) {
-            table(o, n, &mut out);
+            table(o, n, found, &mut out);
         } else if let Some((o, _)) = renamed.iter().find(|(_, r)| r.name == n.name) {
             out.push(
-                FindingKind::TableRenamed,
+                ReviewKind::TableRenamed,
                 &n.name,
                 None,
                 Some(o.name.as_str().to_string()),
@@ -246,23 +294,13 @@ pub fn classify(old: &Catalog, new: &Catalog) -> Vec<Finding> {
                 ),
             );
         } else {
-            out.push(
-                FindingKind::TableAdded,
-                &n.name,
-                None,
-                None,
-                Some(format!(
-                    "{} column(s), {} index(es)",
-                    n.columns.len(),
-                    n.indexes.len()
-                )),
-                "apply creates it on every installation",
-            );
+            out.0
+                .extend(found.into_iter().map(|(p, on)| apply::finding(&p, n, on)));
         }
     }
     for o in removed {
         out.push(
-            FindingKind::TableRemoved,
+            ReviewKind::TableRemoved,
             &o.name,
             None,
             Some(format!("{} column(s)", o.columns.len())),
@@ -282,7 +320,7 @@ fn same_columns(a: &Table, b: &Table) -> bool {
             .all(|(x, y)| x.name == y.name && describe_column(x) == describe_column(y))
 }
 
-fn table(o: &Table, n: &Table, out: &mut Out) {
+fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out) {
     let Table {
         name,
         kind: _, // catalogs declare base tables only
@@ -290,13 +328,16 @@ fn table(o: &Table, n: &Table, out: &mut Out) {
         engine,
         charset,
         collation,
+        // Apply's diff: missing, drifted and unmanaged columns; the review:
+        // renames, order, comments and consumers ([`columns`]).
         columns,
-        primary_key,
+        primary_key: _, // apply's diff (primary_key)
+        // Apply's diff: missing, reshaped, not online, unmanaged; the
+        // review: renames, comments and consumers ([`indexes`]).
         indexes,
-        // Format v2 CHECK constraints are not classified by the release
-        // review yet (a check added to an existing table is refused by
-        // apply as not online; the review does not say so).
-        checks: _,
+        // Apply's diff: a new one is not online, another condition is
+        // drift; the review: removed ones.
+        checks,
         required_by,
     } = n;
     out.informational(
@@ -315,7 +356,7 @@ fn table(o: &Table, n: &Table, out: &mut Out) {
     };
     if engine != &o.engine || charset != &o.charset || collation != &o.collation {
         out.push(
-            FindingKind::TableOptions,
+            ReviewKind::TableOptions,
             name,
             None,
             Some(options(o)),
@@ -323,19 +364,92 @@ fn table(o: &Table, n: &Table, out: &mut Out) {
             "apply never alters table options: warm installations keep OLD's, greenfield ones get NEW's",
         );
     }
-    debug_assert_eq!(n.kind, TableKind::Base);
-    table_columns(o, n, columns, out);
-    if primary_key != &o.primary_key {
-        out.push(
-            FindingKind::PrimaryKey,
-            name,
-            Some("PRIMARY"),
-            Some(crate::ddl::key_parts(&o.primary_key)),
-            Some(crate::ddl::key_parts(primary_key)),
-            REFUSED,
-        );
+    let mut review = Out(Vec::new());
+    let mut renames = table_columns(o, n, columns, &found, &mut review);
+    renames.extend(table_indexes(o, n, indexes, &found, &mut review));
+    for c in &o.checks {
+        let Check {
+            name: check,
+            expression,
+        } = c;
+        if !checks.iter().any(|x| x.name == *check) {
+            review.push(
+                ReviewKind::CheckRemoved,
+                name,
+                Some(check.as_str()),
+                Some(format!("CHECK ({expression})")),
+                None,
+                "warm installations keep the constraint (unmanaged, never dropped) and go on enforcing it; greenfield ones will not have it",
+            );
+        }
     }
-    table_indexes(o, n, indexes, out);
+    for (p, on) in &found {
+        match renames.iter().find(|r| r.stands_for(p)) {
+            Some(r) if r.add == p.kind => out.0.push(r.finding.clone()),
+            Some(_) => {} // the dropped side of a rename
+            None => out.0.push(apply::finding(p, n, on.clone())),
+        }
+    }
+    out.0.append(&mut review.0);
+}
+
+/// A drop plus an add that looks like it: one finding for both of apply's
+/// problems (the add it would run, the drop it would leave unmanaged).
+pub(super) struct Rename {
+    /// Apply's problem kind for the added object.
+    pub add: ProblemKind,
+    /// Apply's problem kind for the dropped one.
+    pub drop: ProblemKind,
+    /// The added object (NEW's name).
+    pub added: String,
+    /// The dropped object (OLD's name).
+    pub dropped: String,
+    /// The rename finding.
+    pub finding: Finding,
+}
+
+impl Rename {
+    fn stands_for(&self, p: &Problem) -> bool {
+        (p.kind == self.add && p.object.eq_ignore_ascii_case(&self.added))
+            || (p.kind == self.drop && p.object.eq_ignore_ascii_case(&self.dropped))
+    }
+}
+
+impl Out {
+    /// A rename finding (not pushed: it takes the place of apply's add).
+    pub(super) fn rename(
+        kind: ReviewKind,
+        table: &Ident,
+        (add, drop): (ProblemKind, ProblemKind),
+        (dropped, added): (&Ident, &Ident),
+        reason: String,
+    ) -> Rename {
+        let mut one = Out(Vec::new());
+        one.push(
+            kind,
+            table,
+            Some(added.as_str()),
+            Some(dropped.as_str().to_string()),
+            Some(added.as_str().to_string()),
+            reason,
+        );
+        Rename {
+            add,
+            drop,
+            added: added.as_str().to_string(),
+            dropped: dropped.as_str().to_string(),
+            finding: one.0.remove(0),
+        }
+    }
+}
+
+/// The objects apply finds of `kind` (their names as apply reports them).
+pub(super) fn found_of(found: &[(Problem, Vec<Flavor>)], kind: ProblemKind) -> Vec<&str> {
+    found
+        .iter()
+        .filter(|(p, _)| p.kind == kind)
+        .map(|(p, _)| p.object.as_str())
+        .collect()
 }
 
 fn scope_text(required_by: &[String]) -> String {

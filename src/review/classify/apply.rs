@@ -1,0 +1,118 @@
+//! What apply itself finds on a database at OLD's shape: each typed
+//! [`ProblemKind`] of the ordinary diff ([`crate::diff::diff_table`], NEW
+//! against OLD's rendered model) as a finding, with its class and reason.
+//!
+//! The class is never decided here: it is the problem's
+//! [`Severity`](crate::diff::Severity) (missing: apply adds it; drift: apply
+//! refuses it; unmanaged: left alone). Only the words are, in one
+//! exhaustive match: a new problem kind does not compile until it is given
+//! its reason (and, in `diff.rs`, its severity).
+
+use super::{Class, Finding, FindingKind};
+use crate::diff::{not_online_reason, Problem, ProblemKind, Severity};
+use crate::flavor::Flavor;
+use crate::model::Table;
+
+/// The class of what apply finds: missing is added (deployable), drift is
+/// refused (not deployable), unmanaged is kept on warm installations only
+/// (divergent).
+pub fn class(kind: ProblemKind) -> Class {
+    match kind.severity() {
+        Severity::Missing => Class::Deployable,
+        Severity::Drift => Class::NotDeployable,
+        Severity::Unmanaged => Class::Divergent,
+    }
+}
+
+/// What a warm installation has where apply finds nothing to keep.
+const ABSENT: Option<String> = None;
+
+/// Apply refuses an existing column or key of another shape.
+pub(super) const REFUSED: &str = "apply never alters an existing object: a warm installation keeps OLD's shape, apply refuses it as drift and every verify fails there";
+
+const INDEX_REFUSED: &str = "apply never rebuilds an index of the same name: a warm installation keeps OLD's key, apply refuses it as drift and every verify fails there";
+
+/// `p` (found on the flavors `on`), about NEW's table `n`, as a finding.
+pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
+    use ProblemKind::*;
+    let was = Some(p.actual.clone());
+    let want = Some(p.expected.clone());
+    let (old, new, reason): (Option<String>, Option<String>, String) = match p.kind {
+        MissingTable => (
+            ABSENT,
+            Some(format!(
+                "{} column(s), {} index(es)",
+                n.columns.len(),
+                n.indexes.len()
+            )),
+            "apply creates it on every installation".into(),
+        ),
+        MissingColumn => (
+            ABSENT,
+            want,
+            "apply adds it in place; retained rows read NULL or the default".into(),
+        ),
+        MissingIndex => (
+            ABSENT,
+            want,
+            "apply builds it online on every installation".into(),
+        ),
+        MissingNotNullColumn => (
+            ABSENT,
+            want,
+            "retained rows have no value for a NOT NULL column without a default (or an AUTO_INCREMENT one): apply refuses to add it on a warm installation; make it nullable or give it a default".into(),
+        ),
+        IndexNotOnline => {
+            let why = n
+                .indexes
+                .iter()
+                .find(|i| i.name.as_str().eq_ignore_ascii_case(&p.object))
+                .and_then(not_online_reason)
+                .unwrap_or("it cannot be added to an existing table online");
+            (
+                ABSENT,
+                want,
+                format!("{why}: apply refuses it on a warm installation (a new table gets it in its CREATE TABLE)"),
+            )
+        }
+        CheckNotOnline => (
+            ABSENT,
+            want,
+            "adding a CHECK constraint to an existing table validates every row with a table copy (MySQL ALGORITHM=COPY, MariaDB likewise), which is not online: apply refuses it on a warm installation (a new table gets it in its CREATE TABLE)".into(),
+        ),
+        CheckExpression => (
+            was,
+            want,
+            "apply never alters an existing CHECK constraint: a warm installation keeps OLD's condition, apply refuses it as drift and every verify fails there".into(),
+        ),
+        ColumnType | ColumnNullability | ColumnCollation | ColumnDefault
+        | ColumnAutoIncrement | ColumnInvisible | ColumnGenerated | ColumnOnUpdate
+        | PrimaryKey => (was, want, REFUSED.into()),
+        IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix | IndexInvisible
+        | IndexExpression | IndexKind => (was, want, INDEX_REFUSED.into()),
+        // Not found at OLD's shape (a catalog renders base tables only);
+        // kept for a complete mapping.
+        NotATable | Partitioned => (was, want, format!("apply refuses it: {}", p.actual)),
+        UnmanagedColumn => (
+            was,
+            None,
+            "removed from the catalog: warm installations keep the column and its values (unmanaged, never dropped); greenfield ones will not have it".into(),
+        ),
+        UnmanagedIndex => (
+            was,
+            None,
+            "removed from the catalog: warm installations keep the index (unmanaged, never dropped); greenfield ones will not have it".into(),
+        ),
+    };
+    let object = (p.kind != MissingTable).then(|| p.object.clone());
+    Finding {
+        class: class(p.kind),
+        kind: FindingKind::Apply(p.kind),
+        table: n.name.as_str().to_string(),
+        object,
+        old,
+        new,
+        reason,
+        only_on: on,
+    }
+}
