@@ -13,6 +13,8 @@ use schema_catalog::Flavor;
 
 #[test]
 fn every_classification_with_its_reason() {
+    let validator = diff_validator();
+    let mut seen = Vec::new();
     for case in cases() {
         let name = case.name;
         let (_old_dir, _new_dir, old, new) = case_revisions(&case);
@@ -32,7 +34,31 @@ fn every_classification_with_its_reason() {
         let not_deployable = case.kinds.iter().any(|k| k.class() == Class::NotDeployable);
         assert_eq!(r.deployable, !not_deployable, "{name}");
         classification_is_what_apply_does(name, &r);
+        let doc = serde_json::to_value(DiffReport::new("new".into(), vec![r.clone()])).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        for c in &r.changes {
+            seen.push(format!(
+                "{name}: {} {} {}.{}: {}",
+                c.class.name(),
+                c.kind_text(),
+                c.table,
+                c.object.as_deref().unwrap_or("-"),
+                c.reason
+            ));
+        }
     }
+    // Class and reason of every case, reviewed once.
+    insta::assert_snapshot!(seen.join("\n"));
+}
+
+/// The published JSON Schema of the diff report.
+fn diff_validator() -> jsonschema::Validator {
+    let (_, schema) = schema_catalog::report::schemas()
+        .into_iter()
+        .find(|(name, _)| *name == "diff")
+        .expect("the diff report has a schema");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
 }
 
 /// The one source of truth: on every flavor, each change apply refuses at
@@ -219,11 +245,7 @@ fn fixture_revisions_of_the_shipped_catalog() {
 /// of `report::schemas`, kept in docs/schemas by `tests/json_schemas.rs`).
 #[test]
 fn reports_validate_against_the_published_schema() {
-    let (_, schema) = schema_catalog::report::schemas()
-        .into_iter()
-        .find(|(name, _)| *name == "diff")
-        .expect("the diff report has a schema");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let validator = diff_validator();
     let r1 = fixture_revision("r1");
     let report = DiffReport::new(
         "r3".into(),
@@ -262,4 +284,74 @@ fn markdown_for_a_pull_request() {
         ],
     );
     insta::assert_snapshot!(schema_catalog::review::markdown::render(&report));
+}
+
+/// Rollout advice: a consumer-scoped addition makes only that consumer wait,
+/// a base-contract one every consumer; a reshaped item in a consumer's scope
+/// blocks it; an item removed or given to another consumer is a loss.
+#[test]
+fn rollout_orders_consumers_and_names_losses() {
+    let old_dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", BASE)]);
+    let old = revision(old_dir.path(), "old");
+    let col = "  - {name: Note, type: varchar(16)}\n";
+    let idx = "  - {name: idx_name, columns: [Name]}\n";
+    let scoped = "  - {name: idx_state, columns: [State, At], required_by: [worker]}\n";
+    let with = |edits: &[(&str, &str)]| {
+        let mut t = BASE.to_string();
+        for (from, to) in edits {
+            assert!(t.contains(from), "{from}");
+            t = t.replacen(from, to, 1);
+        }
+        let dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", &t)]);
+        let r = review(&old, &revision(dir.path(), "new"), &Flavor::ALL);
+        r.rollout
+    };
+    // Only `reporter` requires the new column: `worker` deploys any time.
+    let r = with(&[(
+        col,
+        &format!("{col}  - {{name: Extra, type: int, required_by: [reporter]}}\n"),
+    )]);
+    assert_eq!(r.apply_first, ["reporter"]);
+    assert_eq!(r.unaffected, ["worker"]);
+    assert!(r.blocked.is_empty() && r.losses.is_empty());
+    assert!(r.whole_catalog_waits);
+    assert_eq!(r.advice, "apply the schema, then deploy: reporter");
+    // A base-contract column: every consumer waits, in name order.
+    let r = with(&[
+        (col, &format!("{col}  - {{name: Extra, type: int}}\n")),
+        (
+            idx,
+            &format!("{idx}  - {{name: idx_note, columns: [Note], required_by: [reporter]}}\n"),
+        ),
+    ]);
+    assert_eq!(r.apply_first, ["reporter", "worker"]);
+    assert_eq!(r.advice, "apply the schema, then deploy: reporter, worker");
+    // `worker`'s index reshaped: its verify fails even after apply.
+    let r = with(&[("columns: [State, At]", "columns: [At, State]")]);
+    assert_eq!(r.blocked, ["worker"]);
+    assert!(r.advice.starts_with("do not deploy"), "{}", r.advice);
+    // `worker`'s index given to `reporter`, and a base column removed.
+    let r = with(&[
+        (
+            scoped,
+            "  - {name: idx_state, columns: [State, At], required_by: [reporter]}\n",
+        ),
+        (col, ""),
+    ]);
+    let losses: Vec<String> = r.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        losses,
+        [
+            "every consumer loses `T`.`Note` (removed)",
+            "worker loses `T`.`idx_state` (now required by reporter)",
+        ]
+    );
+    // Removed from `worker`'s scope altogether.
+    let r = with(&[(scoped, "")]);
+    let losses: Vec<String> = r.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(losses, ["worker loses `T`.`idx_state` (removed)"]);
+    assert_eq!(
+        r.advice,
+        "no ordering needed: every consumer's verify passes at OLD"
+    );
 }

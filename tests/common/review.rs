@@ -192,6 +192,21 @@ pub fn cases() -> Vec<Case> {
             vec![P::ColumnOnUpdate.into()],
         ),
         case(
+            "invisible",
+            vec![
+                ("catalog.yaml", format!("{SETTINGS}flavors: [mysql, mariadb]\n")),
+                (
+                    "t.yaml",
+                    BASE.replacen(
+                        "{name: Note, type: varchar(16)}",
+                        "{name: Note, type: varchar(16), invisible: true}",
+                        1,
+                    ),
+                ),
+            ],
+            vec![P::ColumnInvisible.into()],
+        ),
+        case(
             "primary key",
             edit("primary_key: [Id]", "primary_key: [Id, Name]"),
             vec![P::PrimaryKey.into()],
