@@ -17,7 +17,7 @@ mod keys;
 pub mod limits;
 mod queries;
 pub use queries::{FixtureSpec, Query};
-mod raw;
+pub(crate) mod raw;
 mod sink;
 mod table;
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
 use crate::explain::sql::{self, Param, Shape};
@@ -24,26 +24,30 @@ pub(super) const QUERY_KEYS: &[&str] = &[
     "fixture",
 ];
 
-/// One entry of `queries`, as written.
-#[derive(Debug, Default, Deserialize)]
+/// One entry of `queries`, as written (serialized like the other raw
+/// types, see `super::raw`).
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a query: a mapping with `name`, `sql`, `params` and `uses`")]
-pub(super) struct RawQuery {
+pub(crate) struct RawQuery {
     #[serde(default)]
     name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     required_by: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     sql: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     params: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     uses: Option<OneOrMany>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     max_rows_examined: Option<u64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "RawFixture::is_unset")]
     fixture: RawFixture,
 }
 
 /// `uses: idx` or `uses: [idx_a, idx_b]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(untagged)]
 enum OneOrMany {
     One(String),
@@ -51,14 +55,23 @@ enum OneOrMany {
 }
 
 /// `fixture:` of a query: how `--scratch` populates its table.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a fixture: a mapping with `matching`, `unrelated`, `values`")]
 struct RawFixture {
+    #[serde(skip_serializing_if = "Option::is_none")]
     matching: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     unrelated: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     values: BTreeMap<String, Value>,
+}
+
+impl RawFixture {
+    /// Nothing declared (the key is then left out when written).
+    fn is_unset(&self) -> bool {
+        self.matching.is_none() && self.unrelated.is_none() && self.values.is_empty()
+    }
 }
 
 /// A declared query, linted.

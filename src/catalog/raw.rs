@@ -2,9 +2,14 @@
 //! `serde_yaml::Value` reports every unknown key in a file (not only the
 //! first), then the typed structs are deserialized with `deny_unknown_fields`
 //! from the text, so that type errors carry a line and column.
+//!
+//! The same types are what `catalog import` writes (`crate::import::emit`
+//! builds them from the model): each serializes in field order, leaving out
+//! what is absent, empty or the default, so that a written file holds only
+//! what it declares. A new key is a new field here, read and written alike.
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_yaml::{Mapping, Value};
 
 use super::sink::Sink;
@@ -57,122 +62,175 @@ const INDEX_KEYS: &[&str] = &[
 ];
 
 /// `catalog.yaml`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a mapping with `flavors`, `defaults` and `limits`")]
-pub(super) struct RawCatalogFile {
+pub(crate) struct RawCatalogFile {
     /// The flavors the catalog targets (`tidb`, `mysql`, `mariadb`); absent = all three.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub flavors: Option<Vec<String>>,
     #[serde(default)]
     pub defaults: RawDefaults,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "RawLimits::is_unset")]
     pub limits: RawLimits,
 }
 
 /// `catalog.yaml` `defaults`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a mapping with `engine`, `charset` and `collation`")]
-pub(super) struct RawDefaults {
+pub(crate) struct RawDefaults {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub charset: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub collation: Option<String>,
 }
 
 /// `catalog.yaml` `limits`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a mapping with `max_index_bytes`")]
-pub(super) struct RawLimits {
+pub(crate) struct RawLimits {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_index_bytes: Option<u32>,
 }
 
+impl RawLimits {
+    /// No limit declared (the key is then left out when written).
+    fn is_unset(&self) -> bool {
+        self.max_index_bytes.is_none()
+    }
+}
+
 /// One table file.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(
     expecting = "a table: a mapping with `table`, `columns` and optionally `primary_key`, `indexes`"
 )]
-pub(super) struct RawTable {
+pub(crate) struct RawTable {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub charset: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub collation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub columns: Option<Vec<RawColumn>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub primary_key: Option<Vec<String>>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indexes: Vec<RawIndex>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<RawCheck>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
     /// `queries:`, linted in [`super::queries`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub queries: Vec<super::queries::RawQuery>,
 }
 
 /// One entry of `checks`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a check: a mapping with `name` and `expression`")]
-pub(super) struct RawCheck {
+pub(crate) struct RawCheck {
     #[serde(default)]
     pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
 }
 
 /// One entry of `columns`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(
     expecting = "a column: a mapping with `name`, `type` and optionally `nullable`, `default`, ..."
 )]
-pub(super) struct RawColumn {
+pub(crate) struct RawColumn {
     #[serde(default)]
     pub name: String,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<String>,
-    pub nullable: Option<bool>,
-    #[serde(default)]
-    pub auto_increment: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub charset: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub collation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nullable: Option<bool>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub auto_increment: bool,
     /// Raw SQL default; a YAML number or bool is accepted too. `default:
     /// null` (or `NULL`, `~`) is kept as `Some(Value::Null)`, apart from absent.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<Value>,
     /// `CURRENT_TIMESTAMP(p)`: the value written on every UPDATE of the row.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub on_update: Option<String>,
     /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub invisible: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
 }
 
 /// One entry of `indexes`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "an index: a mapping with `name`, `columns` and optionally `unique`")]
-pub(super) struct RawIndex {
+pub(crate) struct RawIndex {
     #[serde(default)]
     pub name: String,
     /// Key parts: a column name, or a mapping `{column, order, length}` /
     /// `{expression, order}` (read by `catalog::keys`, which names any
-    /// unknown key of a part).
+    /// unknown key of a part; written from [`RawKeyPart`]).
     #[serde(default)]
     pub columns: Vec<Value>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub unique: bool,
     /// `btree` (the default), `fulltext` or `spatial`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// `false` declares the index invisible (MySQL, TiDB) / IGNORED (MariaDB).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub visible: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
+}
+
+/// The mapping form of one key part, as `catalog::keys` reads it (its
+/// `PART_KEYS`); a plain ascending whole column is written as its name.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct RawKeyPart {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression: Option<String>,
+    /// `desc`; ascending is the default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<&'static str>,
+    /// A prefix length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+}
+
+/// For `skip_serializing_if`: a `false` flag is the default, left out.
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// Which kind of file is being read.

@@ -1,0 +1,163 @@
+//! YAML text for import's files. serde produces the value (the raw types'
+//! `Serialize`); this module lays it out in serde_yaml's own block style,
+//! scalar by scalar through serde_yaml, with one choice of its own: a string
+//! serde_yaml would single-quote and that holds a single quote (an SQL string
+//! literal such as `'queued'`) is written double-quoted, `"'queued'"` (JSON
+//! escaping, which YAML's double-quoted style reads the same), instead of
+//! `'''queued'''`. Either reads back as the same string; the tests parse the
+//! output back for arbitrary strings.
+
+use serde::Serialize;
+use serde_yaml::Value;
+
+/// The YAML text of `value` (a block mapping for the raw types).
+pub fn to_string<T: Serialize>(value: &T) -> String {
+    let value = serde_yaml::to_value(value).expect("import's raw types serialize");
+    let mut out = String::new();
+    node(&value, 0, &mut out);
+    out
+}
+
+/// Writes `v` as a block node whose lines start at `indent`.
+fn node(v: &Value, indent: usize, out: &mut String) {
+    match v {
+        Value::Mapping(m) if !m.is_empty() => {
+            for (key, value) in m {
+                out.push_str(&" ".repeat(indent));
+                out.push_str(&scalar(key, indent, false));
+                out.push(':');
+                match value {
+                    Value::Mapping(m) if !m.is_empty() => {
+                        out.push('\n');
+                        node(value, indent + 2, out);
+                    }
+                    // serde_yaml's style: a sequence under a key is not indented.
+                    Value::Sequence(s) if !s.is_empty() => {
+                        out.push('\n');
+                        node(value, indent, out);
+                    }
+                    _ => {
+                        out.push(' ');
+                        out.push_str(&scalar(value, indent, true));
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        Value::Sequence(items) if !items.is_empty() => {
+            for item in items {
+                // The item as a node two columns in, its first line's
+                // indentation turned into the dash.
+                let mut text = String::new();
+                node(item, indent + 2, &mut text);
+                out.push_str(&" ".repeat(indent));
+                out.push_str("- ");
+                out.push_str(&text[indent + 2..]);
+            }
+        }
+        _ => {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&scalar(v, indent, false));
+            out.push('\n');
+        }
+    }
+}
+
+/// One scalar (or an empty collection) as serde_yaml writes it, on one line;
+/// a multi-line string as serde_yaml's block literal, its lines indented
+/// under `indent`, where `block` allows it (a mapping value), else
+/// double-quoted.
+fn scalar(v: &Value, indent: usize, block: bool) -> String {
+    let text = serde_yaml::to_string(v).expect("YAML scalars serialize");
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let Value::String(s) = v else {
+        return text.to_string();
+    };
+    if text.contains('\n') {
+        if block {
+            let pad = " ".repeat(indent);
+            return text.replace('\n', &format!("\n{pad}"));
+        }
+        if let Some(quoted) = double_quoted(s) {
+            return quoted;
+        }
+    } else if text.starts_with('\'') && s.contains('\'') {
+        if let Some(quoted) = double_quoted(s) {
+            return quoted;
+        }
+    }
+    text.to_string()
+}
+
+/// `s` as a JSON string, when that is a YAML double-quoted scalar reading
+/// back as `s`: every character JSON leaves unescaped must be one YAML
+/// prints as itself (no DEL, C1 control, BOM or Unicode line separator).
+fn double_quoted(s: &str) -> Option<String> {
+    let plain = |c: char| {
+        let n = u32::from(c);
+        n < 0x7f
+            || (0xa0..=0xd7ff).contains(&n)
+            || ((0xe000..=0xfffd).contains(&n) && n != 0xfeff)
+            || n >= 0x10000
+    };
+    let ok = s.chars().all(|c| c.is_ascii_control() || plain(c))
+        && !s.contains(['\u{2028}', '\u{2029}']);
+    ok.then(|| serde_json::to_string(s).expect("strings serialize"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(v: &Value) -> Value {
+        let text = {
+            let mut out = String::new();
+            node(v, 0, &mut out);
+            out
+        };
+        serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"))
+    }
+
+    #[test]
+    fn layout_is_serde_yamls_block_style() {
+        let v: Value = serde_yaml::from_str(
+            "a: 1\nb:\n- x\n- c: 'y'\n  d:\n  - 2\n  e:\n    f: true\ng: []\nh: {}\n",
+        )
+        .unwrap();
+        let mut out = String::new();
+        node(&v, 0, &mut out);
+        assert_eq!(out, serde_yaml::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn sql_literals_are_double_quoted() {
+        let v: Value = serde_yaml::from_str("default: \"'queued'\"\n").unwrap();
+        assert_eq!(to_string(&v), "default: \"'queued'\"\n");
+        let v: Value = serde_yaml::from_str("default: \"'it''s'\"\n").unwrap();
+        assert_eq!(to_string(&v), "default: \"'it''s'\"\n");
+        assert_eq!(round_trip(&v), v);
+    }
+
+    #[test]
+    fn multi_line_strings_read_back() {
+        for s in [
+            "a\nb",
+            " lead\nx",
+            "trail \n",
+            "'q'\n'r'",
+            "tab\t\nx",
+            "\u{2028}'x'",
+        ] {
+            let mut m = serde_yaml::Mapping::new();
+            let mut inner = serde_yaml::Mapping::new();
+            inner.insert("comment".into(), s.into());
+            m.insert(
+                "columns".into(),
+                vec![Value::Mapping(inner), s.into()].into(),
+            );
+            m.insert("comment".into(), s.into());
+            let v = Value::Mapping(m);
+            assert_eq!(round_trip(&v), v, "{s:?}");
+        }
+    }
+}
