@@ -355,3 +355,23 @@ fn rollout_orders_consumers_and_names_losses() {
         "no ordering needed: every consumer's verify passes at OLD"
     );
 }
+
+/// A NEW that targets some flavors (catalog.yaml `flavors`) is reviewed on
+/// those only; asked for none of them, the review is a usage error.
+#[test]
+fn only_the_flavors_new_targets() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name == "invisible")
+        .expect("the invisible case");
+    let (_o, _n, old, new) = case_revisions(&case);
+    let r = review(&old, &new, &Flavor::ALL);
+    let flavors: Vec<Flavor> = r.upgrades.iter().map(|u| u.flavor).collect();
+    assert_eq!(flavors, [Flavor::MySql, Flavor::MariaDb]);
+    let err = schema_catalog::review::review(&old, &new, &[Flavor::TiDb]).unwrap_err();
+    assert!(matches!(err, schema_catalog::Error::Usage(_)), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "new targets mysql, mariadb (catalog.yaml `flavors`): none of the flavors to review"
+    );
+}

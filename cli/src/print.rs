@@ -380,6 +380,31 @@ pub fn color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// The styles of human output.
+pub mod style {
+    use anstyle::{AnsiColor, Style};
+
+    /// Headers.
+    pub const BOLD: Style = Style::new().bold();
+    /// Not deployable, refused; the catalog's side of a diff.
+    pub const RED: Style = AnsiColor::Red.on_default();
+    /// The verdict when not deployable.
+    pub const RED_BOLD: Style = AnsiColor::Red.on_default().bold();
+    /// Divergent.
+    pub const YELLOW: Style = AnsiColor::Yellow.on_default();
+    /// Deployable; the live (or NEW) side of a diff.
+    pub const GREEN: Style = AnsiColor::Green.on_default();
+}
+
+/// `text` in `style` when `color` (see [`color`]), else as it is.
+pub fn paint(color: bool, style: anstyle::Style, text: &str) -> String {
+    if color {
+        format!("{}{text}{}", style.render(), style.render_reset())
+    } else {
+        text.to_string()
+    }
+}
+
 /// Prints diffs on stdout; colored when stdout is a terminal and NO_COLOR is unset.
 pub fn print_diffs(title: &str, texts: &[TableText]) {
     if texts.is_empty() {
@@ -390,17 +415,13 @@ pub fn print_diffs(title: &str, texts: &[TableText]) {
     for t in texts {
         outln!("\ntable `{}`:", t.table);
         for line in &t.lines {
-            let code = match line.kind {
-                LineKind::Header => "1",
-                LineKind::Catalog => "31",
-                LineKind::Actual => "32",
-                LineKind::Same => "",
+            let style = match line.kind {
+                LineKind::Header => style::BOLD,
+                LineKind::Catalog => style::RED,
+                LineKind::Actual => style::GREEN,
+                LineKind::Same => anstyle::Style::new(),
             };
-            if color && !code.is_empty() {
-                outln!("\x1b[{code}m{}\x1b[0m", line.text);
-            } else {
-                outln!("{}", line.text);
-            }
+            outln!("{}", paint(color, style, &line.text));
         }
     }
 }

@@ -6,7 +6,7 @@ use schema_catalog::Flavor;
 
 use crate::args::{Cli, FlavorArg, Format};
 use crate::exit;
-use crate::print;
+use crate::print::{self, paint, style};
 
 /// Runs the review of NEW (`to`, default `--catalog`) against every OLD.
 pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg]) -> Result<u8> {
@@ -45,54 +45,49 @@ pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg])
     })
 }
 
-fn paint(color: bool, code: &str, text: &str) -> String {
-    if color {
-        format!("\x1b[{code}m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
-}
-
 fn human(report: &DiffReport) {
     let color = print::color();
     for r in &report.reviews {
         review_human(r, &report.to, color);
     }
     let verdict = if report.deployable {
-        paint(color, "32", "deployable")
+        paint(color, style::GREEN, "deployable")
     } else {
-        paint(color, "31;1", "NOT deployable")
+        paint(color, style::RED_BOLD, "NOT deployable")
     };
     outln!("\n{}: {verdict}", report.to);
 }
 
 fn review_human(r: &Review, to: &str, color: bool) {
-    outln!("{}", paint(color, "1", &format!("{} -> {to}", r.from)));
+    outln!(
+        "{}",
+        paint(color, style::BOLD, &format!("{} -> {to}", r.from))
+    );
     let groups = [
         (
             Class::NotDeployable,
             "not deployable to warm installations",
-            "31",
+            style::RED,
         ),
         (
             Class::Divergent,
             "divergent (warm and greenfield differ)",
-            "33",
+            style::YELLOW,
         ),
-        (Class::Deployable, "deployable", "32"),
+        (Class::Deployable, "deployable", style::GREEN),
     ];
     if !r.new_lint_errors.is_empty() {
-        outln!("{}", paint(color, "31", "new lint errors:"));
+        outln!("{}", paint(color, style::RED, "new lint errors:"));
         for l in &r.new_lint_errors {
             outln!("  {l}");
         }
     }
-    for (class, title, code) in groups {
+    for (class, title, st) in groups {
         let items: Vec<_> = r.changes.iter().filter(|c| c.class == class).collect();
         if items.is_empty() {
             continue;
         }
-        outln!("{}", paint(color, code, &format!("{title}:")));
+        outln!("{}", paint(color, st, &format!("{title}:")));
         for c in items {
             let object = c
                 .object
@@ -125,7 +120,7 @@ fn review_human(r: &Review, to: &str, color: bool) {
             if u.refused.is_empty() {
                 String::new()
             } else {
-                paint(color, "31", " — apply refuses:")
+                paint(color, style::RED, " — apply refuses:")
             }
         );
         for p in &u.refused {

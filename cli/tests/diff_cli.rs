@@ -281,4 +281,71 @@ fn colour_on_a_terminal_only() {
         screen.contains("\x1b[32m+  `State` varchar(64)"),
         "{screen}"
     );
+    assert!(
+        screen.contains("\x1b[1m\x1b[31mNOT deployable\x1b[0m"),
+        "the verdict, bold red: {screen}"
+    );
+    // NO_COLOR on a terminal: the same text, no escapes.
+    let (code, plain) = cli_support::on_a_terminal_with(&args, &[("NO_COLOR", "1")]);
+    assert_eq!(code, Some(1), "{plain}");
+    assert!(!plain.contains('\x1b'), "{plain}");
+    assert!(
+        plain.contains("not deployable to warm installations:"),
+        "{plain}"
+    );
+    // Grouped: not deployable first, then divergent, then deployable.
+    let at = |s: &str| plain.find(s).unwrap_or_else(|| panic!("{s}: {plain}"));
+    assert!(
+        at("not deployable to warm installations:") < at("divergent (warm and greenfield differ):")
+    );
+    assert!(at("divergent (warm and greenfield differ):") < at("\ndeployable:"));
+    // A unified diff of each changed table's CREATE TABLE.
+    assert!(plain.contains("table `_System_WorkItem`:"), "{plain}");
+    assert!(plain.contains("-  `State` varchar(32)"), "{plain}");
+    assert!(plain.contains("+  `State` varchar(64)"), "{plain}");
+}
+
+/// The upgrade `catalog diff` shows is what `catalog plan --against` plans
+/// offline against OLD rendered for the flavor (`catalog render`): the same
+/// steps and SQL, the same refusals; when refused, plan's steps are the
+/// review's held-back ones.
+#[test]
+fn upgrade_equals_the_offline_plan_against_old_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    for (old, new) in [(R1, R2), (R2, R3), (R1, R3)] {
+        let out = run(&["diff", "--from", old, "--to", new, "--format", "json"]);
+        let doc = json(&out);
+        let upgrades = doc["reviews"][0]["upgrades"].as_array().unwrap();
+        assert_eq!(upgrades.len(), 3, "every flavor");
+        for u in upgrades {
+            let flavor = u["flavor"].as_str().unwrap();
+            let at = format!("{old} -> {new} on {flavor}");
+            let rendered = run(&["render", "--catalog", old, "--flavor", flavor]);
+            assert_eq!(rendered.status.code(), Some(0), "{at}");
+            let sql = dir.path().join(format!("{flavor}.sql"));
+            std::fs::write(&sql, &rendered.stdout).unwrap();
+            let sql = sql.display().to_string();
+            let plan = run(&[
+                "plan",
+                "--catalog",
+                new,
+                "--against",
+                &sql,
+                "--flavor",
+                flavor,
+                "--format",
+                "json",
+            ]);
+            let plan = json(&plan);
+            let refused = !u["refused"].as_array().unwrap().is_empty();
+            assert_eq!(plan["refused"], refused, "{at}");
+            let shown = if refused {
+                &u["held_back"]
+            } else {
+                &u["steps"]
+            };
+            assert_eq!(&plan["steps"], shown, "{at}");
+            assert_eq!(plan["drift"], u["refused"], "{at}");
+        }
+    }
 }

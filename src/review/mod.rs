@@ -77,7 +77,8 @@ impl Review {
     }
 }
 
-/// Reviews NEW against OLD. OLD must load (a revision that shipped);
+/// Reviews NEW against OLD on each of `flavors` that NEW targets (an error
+/// when it targets none of them). OLD must load (a revision that shipped);
 /// NEW may fail its lint: the review then holds the errors OLD did not have
 /// and nothing else (there is no model to compare).
 pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Result<Review> {
@@ -99,6 +100,24 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
             table_diffs: Vec::new(),
         });
     };
+    // Only the flavors NEW targets (catalog.yaml `flavors`) can run it.
+    let flavors: Vec<Flavor> = flavors
+        .iter()
+        .copied()
+        .filter(|f| new.defaults.flavors.contains(f))
+        .collect();
+    if flavors.is_empty() {
+        let names = |fs: &[Flavor]| {
+            fs.iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(crate::Error::Usage(format!(
+            "{to} targets {} (catalog.yaml `flavors`): none of the flavors to review",
+            names(&new.defaults.flavors)
+        )));
+    }
     let installed = flavors
         .iter()
         .map(|f| Ok((*f, upgrade::old_model(old_catalog, *f, &from)?)))

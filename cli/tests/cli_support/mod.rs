@@ -21,8 +21,13 @@ pub async fn run(args: Vec<String>) -> Output {
 }
 
 /// Runs the command on a pseudo-terminal (util-linux `script`) and returns
-/// everything the terminal received.
+/// everything the terminal received (`NO_COLOR` removed from its environment).
 pub fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
+    on_a_terminal_with(args, &[])
+}
+
+/// [`on_a_terminal`] with `env` set.
+pub fn on_a_terminal_with(args: &[String], env: &[(&str, &str)]) -> (Option<i32>, String) {
     let line = args
         .iter()
         .map(|a| format!("'{a}'"))
@@ -31,6 +36,8 @@ pub fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
     let out = Command::new("script")
         .args(["-qec", &line, "/dev/null"])
         .env_remove("DATABASE_URL")
+        .env_remove("NO_COLOR")
+        .envs(env.iter().copied())
         .output()
         .expect("util-linux `script` runs the command on a pty");
     (
