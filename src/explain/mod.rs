@@ -96,6 +96,21 @@ pub async fn explain_live(
     opts: &ExplainOptions,
 ) -> Result<ExplainReport> {
     let queries = scoped_queries(catalog, opts.consumer.as_deref())?;
+    // The session may be the caller's (a pooled or lent connection): what
+    // explain changes on it is put back, also when judging fails.
+    let previous = json_format_v1(session).await?;
+    let judged = judge_live(session, &queries, opts).await;
+    let restored = restore_json_format(session, previous).await;
+    let results = judged?;
+    restored?;
+    Ok(ExplainReport::new(Mode::Live, session, None, results))
+}
+
+async fn judge_live(
+    session: &mut Session<'_>,
+    queries: &[(&CatalogTable, &Query)],
+    opts: &ExplainOptions,
+) -> Result<Vec<QueryResult>> {
     let mut results = Vec::new();
     for (table, query) in queries {
         let run = RunKind {
@@ -104,7 +119,47 @@ pub async fn explain_live(
         };
         results.push(judge_query(session, table, query, run, None).await?);
     }
-    Ok(ExplainReport::new(Mode::Live, session, None, results))
+    Ok(results)
+}
+
+/// MySQL: sets the session's `explain_json_format_version` to 1 and
+/// returns the value it had. Version 1 of the JSON names const reads (a
+/// point read through a unique key) that version 2, MySQL 9's default,
+/// folds into "Rows fetched before execution". MySQL before 8.3 has only
+/// version 1 and no such variable (error 1193): `None`, nothing set.
+/// Other flavors: `None`, nothing set.
+async fn json_format_v1(session: &mut Session<'_>) -> Result<Option<u64>> {
+    if session.flavor() != Flavor::MySql {
+        return Ok(None);
+    }
+    let what = "reading explain_json_format_version";
+    let read = "SELECT @@SESSION.explain_json_format_version";
+    let previous: Option<u64> = match session.run(what, |c| c.query_first(read)).await {
+        Ok(v) => v,
+        Err(Error::Database {
+            code: Some(1193), ..
+        }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let set = "SET SESSION explain_json_format_version = 1";
+    session
+        .run("setting explain_json_format_version", |c| c.query_drop(set))
+        .await?;
+    Ok(previous)
+}
+
+/// Puts back the value [`json_format_v1`] found (a number the server
+/// reported, never other text).
+async fn restore_json_format(session: &mut Session<'_>, previous: Option<u64>) -> Result<()> {
+    let Some(v) = previous else {
+        return Ok(());
+    };
+    let set = format!("SET SESSION explain_json_format_version = {v}");
+    session
+        .run("restoring explain_json_format_version", |c| {
+            c.query_drop(set)
+        })
+        .await
 }
 
 /// Builds a scratch schema on the server of `server` (its database, if
@@ -160,6 +215,8 @@ async fn run_scratch(
         )));
     }
     let mut session = db::connect(scratch, opts.timeout).await?;
+    // A connection of its own, closed after the run: nothing to put back.
+    json_format_v1(&mut session).await?;
     let mut results = Vec::new();
     for (table, query) in queries {
         let fix =
@@ -384,22 +441,7 @@ async fn read_plan(
             Ok((facts, prefix.to_string()))
         }
         Flavor::MySql => {
-            // Version 1 of the JSON names const reads (a point read through a
-            // unique key) that version 2, MySQL 9's default, folds into "Rows
-            // fetched before execution". MySQL before 8.3 has only version 1
-            // and no such variable (error 1193), which is fine.
-            let set = "SET SESSION explain_json_format_version = 1";
-            if let Err(e) = session.run(what, |c| c.query_drop(set)).await {
-                if !matches!(
-                    e,
-                    Error::Database {
-                        code: Some(1193),
-                        ..
-                    }
-                ) {
-                    return Err(e);
-                }
-            }
+            // JSON format version 1: set for the whole run (json_format_v1).
             let sql = format!("EXPLAIN FORMAT=JSON {statement}");
             let text: Option<String> = session.run(what, |c| c.query_first(sql)).await?;
             let mut facts =
