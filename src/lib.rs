@@ -34,6 +34,7 @@ pub mod readiness;
 pub mod report;
 pub mod review;
 pub mod server;
+pub mod shape;
 pub mod sqltext;
 pub mod textdiff;
 pub mod verify;

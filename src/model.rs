@@ -304,13 +304,10 @@ impl Index {
         }
     }
 
-    /// Whether `self` (live) has exactly the shape of `want` (catalog):
-    /// uniqueness, kind, visibility and ordered parts (names case-insensitive).
+    /// Whether `self` (live) has exactly the shape of `want` (catalog): no
+    /// difference by the one index rule ([`crate::shape::index_differences`]).
     pub fn same_shape(&self, want: &Index) -> bool {
-        self.unique == want.unique
-            && self.kind == want.kind
-            && self.visible == want.visible
-            && self.parts == want.parts
+        crate::shape::index_differences(self, want).is_empty()
     }
 }
 
@@ -323,7 +320,7 @@ pub struct Check {
     pub name: Ident,
     /// The condition: from a catalog, rendered by the closed expression
     /// renderer; from a server or dump, its text (compared after
-    /// normalisation, see [`crate::readiness::same_expression`]).
+    /// normalisation, see [`crate::shape::same_expression`]).
     pub expression: String,
 }
 
@@ -496,5 +493,11 @@ mod tests {
         assert!(a.same_shape(&b));
         let c = Index::new("i", false, &["Id", "State"]);
         assert!(!a.same_shape(&c));
+        // Expressions compare as the index rule compares them (parsed).
+        let mut e = Index::new("e", false, &[]);
+        e.parts = vec![IndexPart::Expression("lower(`State`)".into())];
+        let mut f = e.clone();
+        f.parts = vec![IndexPart::Expression("(LOWER(`state`))".into())];
+        assert!(e.same_shape(&f));
     }
 }

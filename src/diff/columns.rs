@@ -1,0 +1,129 @@
+//! Column drift: a same-named column compared field by field, and the
+//! texts that describe a column in problems.
+
+use crate::model::{Column, Table};
+
+use super::{problem, Problem, ProblemKind};
+
+pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut push =
+        |kind, e: String, a: String| out.push(problem(t, want.name.as_str(), kind, &e, &a));
+    if !want.ty.same_storage(&have.ty) {
+        push(
+            ProblemKind::ColumnType,
+            want.ty.to_string(),
+            have.ty.to_string(),
+        );
+    }
+    if want.nullable != have.nullable {
+        push(
+            ProblemKind::ColumnNullability,
+            null_text(want.nullable),
+            null_text(have.nullable),
+        );
+    }
+    if want.ty.is_textual() && (want.charset != have.charset || want.collation != have.collation) {
+        push(
+            ProblemKind::ColumnCollation,
+            charset_text(want),
+            charset_text(have),
+        );
+    }
+    if want.default != have.default {
+        push(
+            ProblemKind::ColumnDefault,
+            default_text(want),
+            default_text(have),
+        );
+    }
+    if want.auto_increment != have.auto_increment {
+        push(
+            ProblemKind::ColumnAutoIncrement,
+            ai_text(want.auto_increment),
+            ai_text(have.auto_increment),
+        );
+    }
+    if want.on_update != have.on_update {
+        push(
+            ProblemKind::ColumnOnUpdate,
+            on_update_text(want),
+            on_update_text(have),
+        );
+    }
+    if want.invisible != have.invisible {
+        let text = |c: &Column| if c.invisible { "INVISIBLE" } else { "VISIBLE" }.to_string();
+        push(ProblemKind::ColumnInvisible, text(want), text(have));
+    }
+    if let Some(expr) = &have.generated {
+        push(
+            ProblemKind::ColumnGenerated,
+            "a stored column".into(),
+            format!("GENERATED ALWAYS AS ({expr})"),
+        );
+    }
+    out
+}
+
+fn on_update_text(c: &Column) -> String {
+    match &c.on_update {
+        Some(v) => format!("ON UPDATE {}", v.to_sql(false)),
+        None => "no ON UPDATE".into(),
+    }
+}
+
+fn null_text(nullable: bool) -> String {
+    if nullable { "NULL" } else { "NOT NULL" }.to_string()
+}
+
+fn ai_text(ai: bool) -> String {
+    if ai {
+        "AUTO_INCREMENT"
+    } else {
+        "no AUTO_INCREMENT"
+    }
+    .to_string()
+}
+
+fn charset_text(c: &Column) -> String {
+    match (&c.charset, &c.collation) {
+        (Some(cs), Some(co)) => format!("CHARACTER SET {cs} COLLATE {co}"),
+        (None, Some(co)) => format!("COLLATE {co}"),
+        (Some(cs), None) => format!("CHARACTER SET {cs}"),
+        (None, None) => "no collation".into(),
+    }
+}
+
+/// `DEFAULT x` or `no default`: a column's default as text.
+pub fn default_text(c: &Column) -> String {
+    match &c.default {
+        Some(d) => format!("DEFAULT {}", d.to_sql(c.ty.is_numeric())),
+        None => "no default".into(),
+    }
+}
+
+/// `varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT 'x'`: a column's shape.
+pub fn describe_column(c: &Column) -> String {
+    let mut s = c.ty.to_string();
+    if c.ty.is_textual() {
+        s.push(' ');
+        s.push_str(&charset_text(c));
+    }
+    s.push(' ');
+    s.push_str(&null_text(c.nullable));
+    if c.default.is_some() {
+        s.push(' ');
+        s.push_str(&default_text(c));
+    }
+    if c.on_update.is_some() {
+        s.push(' ');
+        s.push_str(&on_update_text(c));
+    }
+    if c.auto_increment {
+        s.push_str(" AUTO_INCREMENT");
+    }
+    if c.invisible {
+        s.push_str(" INVISIBLE");
+    }
+    s
+}

@@ -1,0 +1,84 @@
+//! Index drift, by the one index rule ([`crate::shape`]), and the texts that
+//! describe an index in problems.
+
+use crate::ddl::key_parts;
+use crate::model::{Index, IndexKind, IndexPart, Table};
+use crate::shape::{self, IndexProblem};
+
+use super::{problem, Problem, ProblemKind};
+
+/// `` UNIQUE KEY (`a`, `b`) ``, with `FULLTEXT`, `IGNORED/INVISIBLE` where they apply.
+pub fn describe_index(i: &Index) -> String {
+    let kind = match (i.kind, i.unique) {
+        (IndexKind::FullText, _) => "FULLTEXT KEY",
+        (IndexKind::Spatial, _) => "SPATIAL KEY",
+        (IndexKind::BTree, true) => "UNIQUE KEY",
+        (IndexKind::BTree, false) => "KEY",
+    };
+    let vis = if i.visible { "" } else { " INVISIBLE" };
+    format!("{kind} {}{vis}", key_parts(&i.parts))
+}
+
+/// Why a missing index cannot be added to an existing table online, if it
+/// cannot: InnoDB rebuilds the table for the first FULLTEXT index and takes
+/// a shared lock for any; MySQL adds a functional key part as a hidden
+/// virtual column, which `LOCK=NONE` refuses (error 1846).
+pub fn not_online_reason(index: &Index) -> Option<&'static str> {
+    if index.kind == IndexKind::FullText {
+        return Some("a FULLTEXT index cannot be added to an existing table online (InnoDB rebuilds the table for the first one and takes a shared lock for any)");
+    }
+    if index
+        .parts
+        .iter()
+        .any(|p| matches!(p, IndexPart::Expression(_)))
+    {
+        return Some("an index with an expression key part cannot be added to an existing table online (MySQL adds it through a hidden virtual column and refuses LOCK=NONE)");
+    }
+    None
+}
+
+/// A same-named index's drift, by the one index rule
+/// ([`shape::index_differences`]), each difference as its problem kind.
+pub(super) fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem> {
+    let found = shape::index_differences(have, want);
+    let expression = found
+        .iter()
+        .any(|p| matches!(p, IndexProblem::Expression { .. }));
+    let mut kinds: Vec<ProblemKind> = Vec::new();
+    for p in &found {
+        let kind = match p {
+            IndexProblem::Missing => ProblemKind::MissingIndex,
+            IndexProblem::Uniqueness { .. } => ProblemKind::IndexUniqueness,
+            // With an expression part the column list differs anyway: the
+            // expression is the finding.
+            IndexProblem::Columns { .. } if expression => continue,
+            IndexProblem::Columns {
+                reordered: true, ..
+            } => ProblemKind::IndexOrder,
+            IndexProblem::Columns { .. } => ProblemKind::IndexColumns,
+            IndexProblem::Prefix { .. } => ProblemKind::IndexPrefix,
+            IndexProblem::Descending { .. } => ProblemKind::IndexOrder,
+            IndexProblem::Expression { .. } => ProblemKind::IndexExpression,
+            IndexProblem::NotVisible | IndexProblem::Visible => ProblemKind::IndexInvisible,
+            IndexProblem::Kind { .. } => ProblemKind::IndexKind,
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let (e, a) = (describe_index(want), describe_index(have));
+    kinds
+        .into_iter()
+        .map(|kind| problem(t, want.name.as_str(), kind, &e, &a))
+        .collect()
+}
+
+/// Whether a live primary key (`have`) differs from the declared one, by
+/// the same index rule (a primary key is a unique index named `PRIMARY`).
+pub(super) fn primary_key_differs(have: &[IndexPart], want: &[IndexPart]) -> bool {
+    let key = |parts: &[IndexPart]| Index {
+        parts: parts.to_vec(),
+        ..Index::new("PRIMARY", true, &[])
+    };
+    !shape::index_differences(&key(have), &key(want)).is_empty()
+}

@@ -1,0 +1,430 @@
+//! Compare a catalog table with the live one: typed changes (what apply may
+//! add) and typed problems (what is missing, what drifted, what is unmanaged).
+//!
+//! Drift is never turned into a change: the reconciler is additive-only.
+//! Columns compare in `columns.rs`, indexes by the one index rule
+//! ([`crate::shape`]) in `indexes.rs`.
+
+use crate::ddl::key_parts;
+use crate::model::{Table, TableKind};
+use crate::shape;
+
+mod change;
+mod columns;
+mod indexes;
+mod problem;
+
+pub use change::{Change, TableDiff};
+use columns::column_drift;
+pub use columns::{default_text, describe_column};
+pub use indexes::{describe_index, not_online_reason};
+use indexes::{index_drift, primary_key_differs};
+pub use problem::{Problem, ProblemKind, Severity, Subject};
+
+/// Diffs one catalog table (`want`) against its live shape (`have`, `None` when absent).
+pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
+    let mut d = TableDiff {
+        table: want.name.clone(),
+        live: have.cloned(),
+        changes: Vec::new(),
+        problems: Vec::new(),
+        unmanaged: Vec::new(),
+    };
+    if let Some(TableKind::NotATable(table_type)) = have.map(|h| &h.kind) {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::NotATable,
+            "BASE TABLE",
+            table_type,
+        ));
+        return d;
+    }
+    if let Some(TableKind::Partitioned(how)) = have.map(|h| &h.kind) {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::Partitioned,
+            "a table without partitioning",
+            &format!("partitioned ({how}): partitioned tables are not supported yet"),
+        ));
+        return d;
+    }
+    let Some(have) = have else {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::MissingTable,
+            "table",
+            "absent",
+        ));
+        d.changes.push(Change::AddTable(want.clone()));
+        return d;
+    };
+    for (i, col) in want.columns.iter().enumerate() {
+        match have.column(&col.name) {
+            Some(live) => d.problems.extend(column_drift(want, col, live)),
+            None => {
+                let change = Change::AddColumn {
+                    table: want.name.clone(),
+                    column: col.clone(),
+                    after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
+                };
+                let kind = if change.is_additive() {
+                    d.changes.push(change);
+                    ProblemKind::MissingColumn
+                } else {
+                    ProblemKind::MissingNotNullColumn
+                };
+                d.problems.push(problem(
+                    want,
+                    col.name.as_str(),
+                    kind,
+                    &describe_column(col),
+                    "absent",
+                ));
+            }
+        }
+    }
+    if !want.primary_key.is_empty() && primary_key_differs(&have.primary_key, &want.primary_key) {
+        d.problems.push(problem(
+            want,
+            "PRIMARY",
+            ProblemKind::PrimaryKey,
+            &key_parts(&want.primary_key),
+            &if have.primary_key.is_empty() {
+                "none".to_string()
+            } else {
+                key_parts(&have.primary_key)
+            },
+        ));
+    }
+    for idx in &want.indexes {
+        match have.index(&idx.name) {
+            Some(live) => d.problems.extend(index_drift(want, idx, live)),
+            None if not_online_reason(idx).is_some() => d.problems.push(problem(
+                want,
+                idx.name.as_str(),
+                ProblemKind::IndexNotOnline,
+                &describe_index(idx),
+                &format!(
+                    "absent; {}: add it in a maintenance window, or declare it when the table is created",
+                    not_online_reason(idx).unwrap_or_default()
+                ),
+            )),
+            None => {
+                d.problems.push(problem(
+                    want,
+                    idx.name.as_str(),
+                    ProblemKind::MissingIndex,
+                    &describe_index(idx),
+                    "absent",
+                ));
+                d.changes.push(Change::AddIndex {
+                    table: want.name.clone(),
+                    index: idx.clone(),
+                });
+            }
+        }
+    }
+    d.problems.extend(check_drift(want, have));
+    for col in have
+        .columns
+        .iter()
+        .filter(|c| want.column(&c.name).is_none())
+    {
+        d.unmanaged.push(problem(
+            want,
+            col.name.as_str(),
+            ProblemKind::UnmanagedColumn,
+            "not in catalog",
+            &describe_column(col),
+        ));
+    }
+    for idx in have
+        .indexes
+        .iter()
+        .filter(|i| want.index(&i.name).is_none())
+    {
+        d.unmanaged.push(problem(
+            want,
+            idx.name.as_str(),
+            ProblemKind::UnmanagedIndex,
+            "not in catalog",
+            &describe_index(idx),
+        ));
+    }
+    d
+}
+
+pub(super) fn problem(
+    t: &Table,
+    object: &str,
+    kind: ProblemKind,
+    expected: &str,
+    actual: &str,
+) -> Problem {
+    Problem {
+        table: t.name.to_string(),
+        object: object.to_string(),
+        kind,
+        expected: expected.to_string(),
+        actual: actual.to_string(),
+    }
+}
+
+/// The catalog's CHECK constraints against the live table's (by name, case
+/// -insensitively; conditions after normalisation). A missing one is not
+/// added: validating the rows copies the table.
+fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for c in &want.checks {
+        let expected = format!("CHECK ({})", c.expression);
+        match have.checks.iter().find(|h| h.name == c.name) {
+            Some(h) if shape::same_expression(&h.expression, &c.expression) => {}
+            Some(h) => out.push(problem(
+                want,
+                c.name.as_str(),
+                ProblemKind::CheckExpression,
+                &expected,
+                &format!("CHECK ({})", h.expression),
+            )),
+            None => out.push(problem(
+                want,
+                c.name.as_str(),
+                ProblemKind::CheckNotOnline,
+                &expected,
+                "absent; adding a CHECK constraint to an existing table validates every row with a table copy (MySQL ALGORITHM=COPY, MariaDB likewise), which is not online: add it in a maintenance window, or declare it when the table is created",
+            )),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::ColumnType;
+    use crate::model::{Column, DefaultValue, Index, IndexPart};
+
+    fn table() -> Table {
+        let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+        id.nullable = false;
+        id.auto_increment = true;
+        let mut key = Column::new("Key", ColumnType::Varchar(64));
+        key.nullable = false;
+        key.charset = Some("utf8mb4".into());
+        key.collation = Some("utf8mb4_bin".into());
+        let at = Column::new("At", ColumnType::DateTime(6));
+        Table {
+            name: "T".into(),
+            kind: crate::model::TableKind::Base,
+            comment: None,
+            engine: Some("InnoDB".into()),
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns: vec![id, key, at],
+            primary_key: vec![IndexPart::column("Id")],
+            indexes: vec![
+                Index::new("uq_key", true, &["Key"]),
+                Index::new("idx_at", false, &["At", "Id"]),
+            ],
+            checks: Vec::new(),
+            required_by: vec![],
+        }
+    }
+
+    fn kinds(d: &TableDiff) -> Vec<ProblemKind> {
+        d.problems.iter().map(|p| p.kind).collect()
+    }
+
+    #[test]
+    fn identical_is_satisfied() {
+        let t = table();
+        let d = diff_table(&t, Some(&t));
+        assert!(d.is_satisfied() && d.changes.is_empty() && d.unmanaged.is_empty());
+    }
+
+    #[test]
+    fn absent_table_is_one_create() {
+        let d = diff_table(&table(), None);
+        assert_eq!(kinds(&d), vec![ProblemKind::MissingTable]);
+        assert!(matches!(d.changes.as_slice(), [Change::AddTable(_)]));
+    }
+
+    #[test]
+    fn missing_nullable_column_and_index_are_changes() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns.pop();
+        have.indexes.pop();
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(
+            kinds(&d),
+            vec![ProblemKind::MissingColumn, ProblemKind::MissingIndex]
+        );
+        assert_eq!(
+            d.changes.iter().map(Change::kind).collect::<Vec<_>>(),
+            ["add_column", "add_index"]
+        );
+        assert!(d.changes.iter().all(Change::is_additive));
+    }
+
+    #[test]
+    fn missing_not_null_column_is_refused() {
+        let mut want = table();
+        want.columns[2].nullable = false;
+        let mut have = want.clone();
+        have.columns.pop();
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(d.drift().count(), 1);
+        assert!(d.changes.is_empty());
+        want.columns[2].default = Some(DefaultValue::CurrentTimestamp(6));
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(d.drift().count(), 0);
+        assert_eq!(d.changes.len(), 1);
+    }
+
+    #[test]
+    fn column_drift_kinds() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns[1].collation = Some("utf8mb4_general_ci".into());
+        have.columns[1].nullable = true;
+        have.columns[2].ty = ColumnType::DateTime(0);
+        have.columns[2].default = Some(DefaultValue::CurrentTimestamp(0));
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(
+            kinds(&d),
+            vec![
+                ProblemKind::ColumnNullability,
+                ProblemKind::ColumnCollation,
+                ProblemKind::ColumnType,
+                ProblemKind::ColumnDefault
+            ]
+        );
+        assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn index_drift_kinds() {
+        let want = table();
+        let cases: Vec<(Index, ProblemKind)> = vec![
+            (
+                Index::new("idx_at", false, &["Id", "At"]),
+                ProblemKind::IndexOrder,
+            ),
+            (
+                Index::new("idx_at", true, &["At", "Id"]),
+                ProblemKind::IndexUniqueness,
+            ),
+            (
+                Index::new("idx_at", false, &["At"]),
+                ProblemKind::IndexColumns,
+            ),
+            (
+                Index::new("idx_at", false, &["At", "Id", "Key"]),
+                ProblemKind::IndexColumns,
+            ),
+            (
+                Index {
+                    parts: vec![
+                        IndexPart::column("At"),
+                        IndexPart::Column {
+                            name: "Id".into(),
+                            prefix: Some(4),
+                            descending: false,
+                        },
+                    ],
+                    ..Index::new("idx_at", false, &[])
+                },
+                ProblemKind::IndexPrefix,
+            ),
+            (
+                Index {
+                    visible: false,
+                    ..Index::new("idx_at", false, &["At", "Id"])
+                },
+                ProblemKind::IndexInvisible,
+            ),
+        ];
+        for (live, kind) in cases {
+            let mut have = want.clone();
+            have.indexes[1] = live.clone();
+            let d = diff_table(&want, Some(&have));
+            assert_eq!(kinds(&d), vec![kind], "{live:?}");
+            assert!(d.changes.is_empty());
+        }
+        let mut have = want.clone();
+        have.indexes[1] = Index::new("IDX_AT", false, &["at", "ID"]);
+        assert!(diff_table(&want, Some(&have)).is_satisfied());
+    }
+
+    #[test]
+    fn live_on_update_is_drift() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns[2].on_update = Some(DefaultValue::CurrentTimestamp(6));
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(kinds(&d), vec![ProblemKind::ColumnOnUpdate]);
+        assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn a_change_concerns_only_problems_about_its_own_object() {
+        let want = table();
+        let mut have = want.clone();
+        have.columns[2].nullable = false;
+        have.indexes[1] = Index::new("idx_at", true, &["At", "Id"]);
+        let d = diff_table(&want, Some(&have));
+        let add_col = Change::AddColumn {
+            table: "T".into(),
+            column: want.columns[2].clone(),
+            after: None,
+        };
+        let add_idx = Change::AddIndex {
+            table: "T".into(),
+            index: want.indexes[1].clone(),
+        };
+        let add_other = Change::AddIndex {
+            table: "T".into(),
+            index: Index::new("At", false, &["At"]),
+        };
+        let kinds = |c: &Change| {
+            d.problems
+                .iter()
+                .filter(|p| c.concerns(p))
+                .map(|p| p.kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(&add_col), [ProblemKind::ColumnNullability]);
+        assert_eq!(kinds(&add_idx), [ProblemKind::IndexUniqueness]);
+        assert!(
+            kinds(&add_other).is_empty(),
+            "an index named like a column is another object"
+        );
+        assert_eq!(kinds(&Change::AddTable(want.clone())).len(), 2);
+    }
+
+    #[test]
+    fn a_view_under_the_name_is_drift_with_no_change() {
+        let want = table();
+        let view = Table::not_a_table("T".into(), "VIEW");
+        let d = diff_table(&want, Some(&view));
+        assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
+        assert_eq!(d.drift().count(), 1);
+        assert!(d.changes.is_empty() && d.exists());
+    }
+
+    #[test]
+    fn primary_key_drift_and_unmanaged() {
+        let want = table();
+        let mut have = want.clone();
+        have.primary_key = vec![IndexPart::column("Id"), IndexPart::column("Key")];
+        have.columns.push(Column::new("Extra", ColumnType::Text));
+        have.indexes.push(Index::new("idx_extra", false, &["Key"]));
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(kinds(&d), vec![ProblemKind::PrimaryKey]);
+        assert_eq!(d.unmanaged.len(), 2);
+    }
+}

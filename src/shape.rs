@@ -1,0 +1,369 @@
+//! The one rule for "this index is that index": [`index_differences`]
+//! compares a live index with a declared one and returns every typed
+//! difference. Readiness ([`crate::readiness::check_index`]), drift
+//! ([`crate::diff`]) and rename detection ([`Index::same_shape`]) all use
+//! it. Also the expression equality those comparisons (and CHECK drift) rest
+//! on ([`same_expression`]).
+
+use std::fmt;
+
+use crate::ident::{quote_ident, Ident};
+use crate::model::{Index, IndexKind, IndexPart};
+
+/// Why a live index is not the declared one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndexProblem {
+    /// No index of that name on the table.
+    Missing,
+    /// UNIQUE where a plain index is declared, or the other way round.
+    Uniqueness {
+        /// Declared uniqueness.
+        want: bool,
+        /// Live uniqueness.
+        have: bool,
+    },
+    /// The ordered key parts differ (other columns, count or order).
+    Columns {
+        /// Declared key parts, expressions shown as `(expr)`.
+        want: Vec<String>,
+        /// Live key parts, expressions shown as `(expr)`.
+        have: Vec<String>,
+        /// The same column names (case-insensitive), only in another order.
+        reordered: bool,
+    },
+    /// A key part's prefix length differs from the declared one (a prefix
+    /// where the whole column is declared, or another length).
+    Prefix {
+        /// Column.
+        column: Ident,
+        /// Live SUB_PART (`None`: the whole column).
+        length: Option<u32>,
+        /// Declared prefix length (`None`: the whole column).
+        want: Option<u32>,
+    },
+    /// A key part's direction differs from the declared one.
+    Descending {
+        /// Column.
+        column: Ident,
+        /// Whether the live part is descending.
+        descending: bool,
+    },
+    /// A live key part is an expression where the catalog declares a column
+    /// or another expression.
+    Expression {
+        /// The expression text.
+        expression: String,
+    },
+    /// The index is invisible (MySQL / TiDB) or IGNORED (MariaDB) where a
+    /// visible one is declared.
+    NotVisible,
+    /// The index is visible where the catalog declares `visible: false`.
+    Visible,
+    /// Another index kind (B-tree, FULLTEXT, SPATIAL) than the declared one.
+    Kind {
+        /// Live kind.
+        have: IndexKind,
+        /// Declared kind.
+        want: IndexKind,
+    },
+}
+
+impl fmt::Display for IndexProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unique = |u: bool| if u { "unique" } else { "non-unique" };
+        match self {
+            IndexProblem::Missing => f.write_str("index does not exist"),
+            IndexProblem::Uniqueness { want, have } => {
+                write!(
+                    f,
+                    "index is {} but {} is declared",
+                    unique(*have),
+                    unique(*want)
+                )
+            }
+            IndexProblem::Columns { want, have, .. } => {
+                write!(
+                    f,
+                    "key columns are ({}) but ({}) are declared",
+                    have.join(", "),
+                    want.join(", ")
+                )
+            }
+            IndexProblem::Prefix {
+                column,
+                length,
+                want,
+            } => {
+                let column = quote_ident(column.as_str());
+                let declared = match want {
+                    Some(n) => format!("a {n}-character prefix is declared"),
+                    None => "the whole column is declared".into(),
+                };
+                match length {
+                    Some(n) => write!(
+                        f,
+                        "column {column} is indexed by a {n}-character prefix but {declared}"
+                    ),
+                    None => write!(f, "column {column} is indexed whole but {declared}"),
+                }
+            }
+            IndexProblem::Descending { column, descending } => {
+                let (have, want) = if *descending {
+                    ("descending", "ascending")
+                } else {
+                    ("ascending", "descending")
+                };
+                write!(
+                    f,
+                    "column {} is an {have} key part but {want} is declared",
+                    quote_ident(column.as_str())
+                )
+            }
+            IndexProblem::Expression { expression } => {
+                write!(f, "key part is the expression ({expression})")
+            }
+            IndexProblem::NotVisible => f.write_str("index is invisible / ignored"),
+            IndexProblem::Visible => f.write_str(
+                "index is visible but `visible: false` (invisible / ignored) is declared",
+            ),
+            IndexProblem::Kind { have, want } => {
+                write!(f, "index is {have:?} but {want:?} is declared")
+            }
+        }
+    }
+}
+
+/// Every way a live index `have` differs from the declared `want`, in a
+/// fixed order (empty: the same index): uniqueness; ordered key parts, each
+/// exactly as declared (column names case-insensitive, the same prefix
+/// length or none, the same direction, expressions equal after
+/// normalisation); visibility; kind. Names and comments are not compared.
+pub fn index_differences(have: &Index, want: &Index) -> Vec<IndexProblem> {
+    let mut problems = Vec::new();
+    if have.unique != want.unique {
+        problems.push(IndexProblem::Uniqueness {
+            want: want.unique,
+            have: have.unique,
+        });
+    }
+    let mut same_parts = have.parts.len() == want.parts.len();
+    let mut details = Vec::new();
+    for (h, w) in have.parts.iter().zip(&want.parts) {
+        match (h, w) {
+            (
+                IndexPart::Column {
+                    name,
+                    prefix,
+                    descending,
+                },
+                IndexPart::Column {
+                    name: want_name,
+                    prefix: want_prefix,
+                    descending: want_descending,
+                },
+            ) if name == want_name => {
+                if prefix != want_prefix {
+                    details.push(IndexProblem::Prefix {
+                        column: name.clone(),
+                        length: *prefix,
+                        want: *want_prefix,
+                    });
+                }
+                if descending != want_descending {
+                    details.push(IndexProblem::Descending {
+                        column: name.clone(),
+                        descending: *descending,
+                    });
+                }
+            }
+            (IndexPart::Expression(a), IndexPart::Expression(b)) if same_expression(a, b) => {}
+            (IndexPart::Expression(e), _) => details.push(IndexProblem::Expression {
+                expression: e.clone(),
+            }),
+            _ => same_parts = false,
+        }
+    }
+    // A live expression part past the declared ones is a finding of its own.
+    for part in have.parts.iter().skip(want.parts.len()) {
+        if let IndexPart::Expression(e) = part {
+            details.push(IndexProblem::Expression {
+                expression: e.clone(),
+            });
+        }
+    }
+    if !same_parts {
+        problems.push(IndexProblem::Columns {
+            want: want.parts.iter().map(part_label).collect(),
+            have: have.parts.iter().map(part_label).collect(),
+            reordered: same_columns_reordered(want, have),
+        });
+    }
+    problems.extend(details);
+    match (have.visible, want.visible) {
+        (false, true) => problems.push(IndexProblem::NotVisible),
+        (true, false) => problems.push(IndexProblem::Visible),
+        _ => {}
+    }
+    if have.kind != want.kind {
+        problems.push(IndexProblem::Kind {
+            have: have.kind,
+            want: want.kind,
+        });
+    }
+    problems
+}
+
+/// The same column names (case-insensitive), in another order.
+fn same_columns_reordered(want: &Index, have: &Index) -> bool {
+    let names = |i: &Index| -> Vec<String> {
+        let mut v: Vec<String> = i
+            .parts
+            .iter()
+            .filter_map(IndexPart::column_name)
+            .map(Ident::key)
+            .collect();
+        v.sort();
+        v
+    };
+    want.parts.len() == have.parts.len() && names(want) == names(have)
+}
+
+/// Two expressions (key parts, CHECK conditions) compare equal after each
+/// server's normalisation: parsed, charset introducers and written
+/// groupings dropped, names case-insensitive, compared by their parse tree
+/// (see `expr::structural`).
+pub fn same_expression(a: &str, b: &str) -> bool {
+    canonical_expression(a) == canonical_expression(b)
+}
+
+/// The text [`same_expression`] compares.
+pub fn canonical_expression(e: &str) -> String {
+    crate::expr::structural(e)
+}
+
+fn part_label(part: &IndexPart) -> String {
+    match part {
+        IndexPart::Column { name, .. } => quote_ident(name.as_str()),
+        IndexPart::Expression(e) => format!("({e})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(have: &Index, want: &Index) -> Vec<IndexProblem> {
+        index_differences(have, want)
+    }
+
+    #[test]
+    fn exact_and_case_insensitive_is_the_same() {
+        let want = Index::new("ix", false, &["State", "Id"]);
+        assert!(problems(&Index::new("IX", false, &["state", "ID"]), &want).is_empty());
+    }
+
+    #[test]
+    fn a_reorder_is_told_from_other_columns() {
+        let want = Index::new("ix", false, &["a", "b"]);
+        let columns = |have: &[&str]| match problems(&Index::new("ix", false, have), &want)[..] {
+            [IndexProblem::Columns { reordered, .. }] => reordered,
+            ref other => panic!("{other:?}"),
+        };
+        assert!(columns(&["B", "a"]));
+        assert!(!columns(&["a", "c"]));
+        assert!(!columns(&["a", "b", "c"]));
+    }
+
+    #[test]
+    fn every_difference_is_reported() {
+        let want = Index::new("ix", false, &["a", "b"]);
+        let mut have = Index::new("ix", true, &["b", "a"]);
+        have.parts[1] = IndexPart::Column {
+            name: "a".into(),
+            prefix: Some(4),
+            descending: false,
+        };
+        have.visible = false;
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Uniqueness {
+            want: false,
+            have: true
+        }));
+        assert!(got
+            .iter()
+            .any(|p| matches!(p, IndexProblem::Columns { .. })));
+        assert!(got.contains(&IndexProblem::NotVisible));
+        // Same parts in the declared order: the prefix is its own finding.
+        let mut have = want.clone();
+        have.parts[1] = IndexPart::Column {
+            name: "b".into(),
+            prefix: Some(4),
+            descending: true,
+        };
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Prefix {
+            column: "b".into(),
+            length: Some(4),
+            want: None,
+        }));
+        assert!(got.contains(&IndexProblem::Descending {
+            column: "b".into(),
+            descending: true,
+        }));
+    }
+
+    #[test]
+    fn expression_parts_are_refused() {
+        let want = Index::new("ix", false, &["a"]);
+        let mut have = Index::new("ix", false, &[]);
+        have.parts.push(IndexPart::Expression("lower(`a`)".into()));
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Expression {
+            expression: "lower(`a`)".into()
+        }));
+        assert!(got.iter().any(|p| p.to_string().contains("(lower(`a`))")));
+    }
+
+    #[test]
+    fn declared_shapes_compare_exactly() {
+        let mut want = Index::new("ix", false, &["a"]);
+        want.parts = vec![
+            IndexPart::Column {
+                name: "a".into(),
+                prefix: Some(20),
+                descending: true,
+            },
+            IndexPart::Expression("lower(`b`)".into()),
+        ];
+        want.visible = false;
+        let mut have = want.clone();
+        have.parts[1] = IndexPart::Expression("(lower(`B`))".into());
+        assert!(problems(&have, &want).is_empty());
+        have.parts[0] = IndexPart::Column {
+            name: "A".into(),
+            prefix: Some(10),
+            descending: true,
+        };
+        have.visible = true;
+        let got = problems(&have, &want);
+        assert!(got.contains(&IndexProblem::Prefix {
+            column: "A".into(),
+            length: Some(10),
+            want: Some(20),
+        }));
+        assert!(got.contains(&IndexProblem::Visible));
+        have.parts[1] = IndexPart::Expression("upper(`b`)".into());
+        assert!(problems(&have, &want).contains(&IndexProblem::Expression {
+            expression: "upper(`b`)".into()
+        }));
+        let mut fulltext = Index::new("ix", false, &["a"]);
+        fulltext.kind = IndexKind::FullText;
+        assert_eq!(
+            problems(&Index::new("ix", false, &["a"]), &fulltext),
+            vec![IndexProblem::Kind {
+                have: IndexKind::BTree,
+                want: IndexKind::FullText
+            }]
+        );
+    }
+}
