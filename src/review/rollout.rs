@@ -2,13 +2,15 @@
 //! installation at OLD until apply runs, and who loses an item it required.
 //!
 //! "Fails at OLD" is the verify rule itself: NEW scoped to the consumer,
-//! diffed against OLD's tables; any problem fails the gate.
+//! diffed against OLD's tables as a server holds them; any problem fails
+//! the gate.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
 use crate::diff::{diff_table, Severity};
+use crate::dump::Dump;
 use crate::model::Table;
 
 /// The rollout of one OLD -> NEW upgrade.
@@ -65,15 +67,14 @@ impl std::fmt::Display for Loss {
     }
 }
 
-/// The rollout from OLD to NEW.
-pub fn rollout(old: &Catalog, new: &Catalog) -> Rollout {
-    let olds: Vec<Table> = old.tables.iter().map(|t| t.table.clone()).collect();
+/// The rollout from OLD to NEW; `installed` is OLD as a server holds it
+/// (its rendered model for the first flavor reviewed), which verify reads.
+pub fn rollout(old: &Catalog, new: &Catalog, installed: &Dump) -> Rollout {
     // (any problem, any drift) for the scope of `consumer`.
     let gate = |consumer: Option<&str>| {
         let mut problems = Vec::new();
         for t in new.scoped(consumer) {
-            let have = olds.iter().find(|o| o.name == t.name);
-            problems.extend(diff_table(&t, have).problems);
+            problems.extend(diff_table(&t, installed.table(t.name.as_str())).problems);
         }
         let drift = problems
             .iter()
