@@ -139,9 +139,65 @@ pub fn redact(text: &str) -> String {
     scrub(url.as_str(), &secrets)
 }
 
+/// `text` (a message that may echo command-line arguments, such as a
+/// parser's usage error) with each of `args` that could hold a secret (it
+/// holds `@`, `://` or a password parameter; for `--name=value`, the value)
+/// replaced by its [`redact`]ed form wherever it occurs.
+pub fn redact_args(text: &str, args: &[String]) -> String {
+    let suspect = |a: &str| {
+        let lower = a.to_ascii_lowercase();
+        a.contains('@')
+            || a.contains("://")
+            || SECRET_PARAMS
+                .iter()
+                .any(|p| lower.contains(&format!("{p}=")))
+    };
+    let mut found: Vec<&str> = Vec::new();
+    for arg in args {
+        let value = arg
+            .strip_prefix("--")
+            .and_then(|a| a.split_once('='))
+            .map(|(_, v)| v);
+        for candidate in [Some(arg.as_str()), value].into_iter().flatten() {
+            if suspect(candidate) && !found.contains(&candidate) {
+                found.push(candidate);
+            }
+        }
+    }
+    // Longest first, so that a value is not replaced inside its `--name=value`.
+    found.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    found.into_iter().fold(text.to_string(), |t, c| {
+        let shown = match c.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => format!("{name}={}", redact(value)),
+            _ => redact(c),
+        };
+        t.replace(c, &shown)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoed_arguments_are_redacted() {
+        let args: Vec<String> = [
+            "catalog",
+            "verify",
+            "mysql://u:s3cret@h/db",
+            "--timeout=root:s3cret@h",
+            "--format",
+            "json",
+        ]
+        .map(String::from)
+        .to_vec();
+        let text = "error: unexpected argument 'mysql://u:s3cret@h/db' found; invalid value 'root:s3cret@h' for '--timeout'; verify json";
+        let got = redact_args(text, &args);
+        assert!(!got.contains("s3cret"), "{got}");
+        assert!(got.contains("'mysql://u:***@h/db'"), "{got}");
+        assert!(got.contains(UNPARSEABLE), "{got}");
+        assert!(got.ends_with("; verify json"), "{got}");
+    }
 
     #[test]
     fn redaction_hides_every_password_form() {

@@ -1,30 +1,150 @@
 //! Command-line arguments (clap derive).
+//!
+//! Each subcommand declares the shared options it uses (flattened
+//! [`CatalogOpt`], [`TargetOpts`], [`FormatOpt`]), so its `--help` lists
+//! exactly those. The same options are also accepted before the subcommand
+//! (`catalog --catalog DIR --format json verify`, as documented); [`parse`]
+//! resolves both places into one [`Cli`] (the command line after the
+//! subcommand, then before it, then the environment, then the default) and
+//! refuses an option given before a subcommand that does not use it.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use schema_catalog::Flavor;
 
 /// Keep MySQL-family system tables exactly as a YAML catalog declares them:
 /// lint the catalog, render DDL, plan, apply additively, verify at startup.
+///
+/// `catalog <COMMAND> --help` lists the options each command takes; they may
+/// also be given before the command.
 #[derive(Debug, Parser)]
 #[command(name = "catalog", version, about, long_about = None)]
-pub struct Cli {
-    /// Catalog directory (catalog.yaml + one YAML file per table).
-    #[arg(long, global = true, env = "CATALOG_DIR", default_value = "./catalog")]
-    pub catalog: PathBuf,
-    /// Target database: mysql://user:pass@host:port/db (the db is the target schema).
-    #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true)]
-    pub database_url: Option<String>,
-    /// Output format. json prints exactly one JSON document on stdout.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Deadline in seconds for connecting and for each read.
-    #[arg(long, global = true, default_value_t = 5)]
-    pub timeout: u64,
+struct Line {
+    /// Catalog directory (for the commands that read one).
+    #[arg(long, value_name = "CATALOG")]
+    catalog: Option<PathBuf>,
+    /// Target database URL (for the commands that connect).
+    #[arg(long, value_name = "DATABASE_URL")]
+    database_url: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Deadline in seconds (for the commands that connect).
+    #[arg(long, value_name = "TIMEOUT")]
+    timeout: Option<u64>,
     /// What to do.
     #[command(subcommand)]
+    command: Command,
+}
+
+/// The parsed command line: the shared options resolved, and the command.
+#[derive(Debug)]
+pub struct Cli {
+    /// Catalog directory.
+    pub catalog: PathBuf,
+    /// Target database URL.
+    pub database_url: Option<String>,
+    /// Output format.
+    pub format: Format,
+    /// Deadline in seconds for connecting and for each read.
+    pub timeout: u64,
+    /// What to do.
     pub command: Command,
+}
+
+/// `--catalog`, for the commands that read a catalog.
+#[derive(Debug, Clone, Args)]
+pub struct CatalogOpt {
+    /// Catalog directory (catalog.yaml + one YAML file per table).
+    #[arg(long, env = "CATALOG_DIR", default_value = "./catalog")]
+    catalog: PathBuf,
+}
+
+/// `--database-url` and `--timeout`, for the commands that connect.
+#[derive(Debug, Clone, Args)]
+pub struct TargetOpts {
+    /// Target database: mysql://user:pass@host:port/db (the db is the target schema).
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// Deadline in seconds for connecting and for each read.
+    #[arg(long, default_value_t = 5)]
+    timeout: u64,
+}
+
+/// `--format`, for every command.
+#[derive(Debug, Clone, Args)]
+pub struct FormatOpt {
+    /// Output format. json prints exactly one JSON document on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// Parses the command line (`std::env::args_os()` in `main`).
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let matches = Line::command().try_get_matches_from(args)?;
+    let line = Line::from_arg_matches(&matches)?;
+    let (name, sub) = matches.subcommand().expect("clap requires a subcommand");
+    let used = line.command.options();
+    let unused = |option: &str| {
+        Line::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!("`catalog {name}` does not use --{option}; leave it out"),
+        )
+    };
+    let catalog = match (used.catalog, line.catalog) {
+        (Some(c), before) => resolve(sub, "catalog", c.catalog.clone(), before),
+        (None, Some(_)) => return Err(unused("catalog")),
+        (None, None) => PathBuf::from("./catalog"),
+    };
+    let (database_url, timeout) = match (used.target, line.database_url, line.timeout) {
+        (Some(t), url, timeout) => (
+            resolve(sub, "database_url", t.database_url.clone(), url.map(Some)),
+            resolve(sub, "timeout", t.timeout, timeout),
+        ),
+        (None, Some(_), _) => return Err(unused("database-url")),
+        (None, _, Some(_)) => return Err(unused("timeout")),
+        (None, None, None) => (None, 5),
+    };
+    let format = resolve(sub, "format", used.format.format, line.format);
+    Ok(Cli {
+        catalog,
+        database_url,
+        format,
+        timeout,
+        command: line.command,
+    })
+}
+
+/// An option's value: given after the subcommand, else before it, else the
+/// subcommand's environment variable or default (`after` holds those).
+fn resolve<T>(sub: &ArgMatches, id: &str, after: T, before: Option<T>) -> T {
+    match before {
+        Some(before) if !given(sub, id) => before,
+        _ => after,
+    }
+}
+
+/// Whether the subcommand's own command line gave `id` (not its
+/// environment variable or default).
+fn given(sub: &ArgMatches, id: &str) -> bool {
+    sub.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// The shared options one command declares.
+pub struct Used<'a> {
+    /// `--catalog`, when the command reads a catalog.
+    pub catalog: Option<&'a CatalogOpt>,
+    /// `--database-url` / `--timeout`, when it connects.
+    pub target: Option<&'a TargetOpts>,
+    /// `--format`.
+    pub format: &'a FormatOpt,
 }
 
 /// Output format.
@@ -63,12 +183,21 @@ impl From<FlavorArg> for Flavor {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Load and lint the catalog (no database). Exit 0 valid, 2 invalid.
-    Check,
+    Check {
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        format: FormatOpt,
+    },
     /// Print greenfield CREATE TABLE statements for every table (no database). Exit 0, 2.
     Render {
         /// SQL dialect to render for.
         #[arg(long, value_enum, default_value_t = FlavorArg::Tidb)]
         flavor: FlavorArg,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Inspect, diff and print the ordered steps apply would run; issues no DDL.
     /// Exit 0 planned, 1 drift blocks the plan, 2 usage/catalog error, 3 database error.
@@ -81,6 +210,12 @@ pub enum Command {
         /// from the dump, else tidb). Decides the SQL dialect of the steps.
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        target: TargetOpts,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Write a catalog (catalog.yaml + one YAML file per table) from an
     /// existing schema: the --database-url schema or a dump (--from).
@@ -102,6 +237,10 @@ pub enum Command {
         /// Leave out what the catalog format cannot express, and list it.
         #[arg(long)]
         skip_unsupported: bool,
+        #[command(flatten)]
+        target: TargetOpts,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Reconcile the live database to the catalog: add missing tables, nullable
     /// columns and indexes; refuse drift before any DDL. Exit 0 converged,
@@ -128,6 +267,12 @@ pub enum Command {
         /// Take the lock and preflight, print the steps, issue no DDL.
         #[arg(long)]
         dry_run: bool,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        target: TargetOpts,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Prove each declared query (`queries:`) reads its table through the
     /// index it names, from the server's own plan. Exit 0 all pass, 1 a
@@ -148,6 +293,12 @@ pub enum Command {
         /// Seed of the scratch fixture rows.
         #[arg(long, default_value_t = 1, requires = "scratch")]
         seed: u64,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        target: TargetOpts,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Startup gate: does the live schema satisfy the catalog (or NAME's part of it)?
     /// Exit 0 satisfied, 1 not satisfied, 2 usage/catalog error, 3 database error.
@@ -159,6 +310,12 @@ pub enum Command {
         /// live schema (EXPLAIN only, within the same --timeout budget).
         #[arg(long)]
         plans: bool,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        target: TargetOpts,
+        #[command(flatten)]
+        format: FormatOpt,
     },
     /// Release review, no database: classify every change from OLD to NEW,
     /// the upgrade SQL each installation at OLD gets per flavor, and the
@@ -175,5 +332,54 @@ pub enum Command {
         /// Flavors to show the upgrade SQL for (repeatable; default all three).
         #[arg(long, value_enum)]
         flavor: Vec<FlavorArg>,
+        #[command(flatten)]
+        catalog: CatalogOpt,
+        #[command(flatten)]
+        format: FormatOpt,
     },
+}
+
+impl Command {
+    /// The shared options this command declares (and so uses).
+    pub fn options(&self) -> Used<'_> {
+        let used = |catalog, target, format| Used {
+            catalog,
+            target,
+            format,
+        };
+        match self {
+            Command::Check { catalog, format }
+            | Command::Render {
+                catalog, format, ..
+            }
+            | Command::Diff {
+                catalog, format, ..
+            } => used(Some(catalog), None, format),
+            Command::Import { target, format, .. } => used(None, Some(target), format),
+            Command::Plan {
+                catalog,
+                target,
+                format,
+                ..
+            }
+            | Command::Apply {
+                catalog,
+                target,
+                format,
+                ..
+            }
+            | Command::Explain {
+                catalog,
+                target,
+                format,
+                ..
+            }
+            | Command::Verify {
+                catalog,
+                target,
+                format,
+                ..
+            } => used(Some(catalog), Some(target), format),
+        }
+    }
 }

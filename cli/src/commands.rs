@@ -25,11 +25,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         .into());
     }
     match &cli.command {
-        Command::Check => check(cli),
-        Command::Render { flavor } => render(cli, (*flavor).into()),
+        Command::Check { .. } => check(cli),
+        Command::Render { flavor, .. } => render(cli, (*flavor).into()),
         Command::Plan {
             against: Some(file),
             flavor,
+            ..
         } => offline::plan_against(cli, file, flavor.map(Into::into)),
         Command::Plan { against: None, .. } => plan(cli).await,
         Command::Import {
@@ -38,6 +39,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             out,
             tables,
             skip_unsupported,
+            ..
         } => {
             let opts = schema_catalog::import::ImportOptions {
                 tables: tables.clone(),
@@ -51,6 +53,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             busy_timeout,
             detach,
             dry_run,
+            ..
         } => {
             let opts = ApplyOptions {
                 lock_timeout: Duration::from_secs(*lock_timeout),
@@ -63,13 +66,18 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             };
             apply_cmd(cli, opts).await
         }
-        Command::Verify { consumer, plans } => verify_cmd(cli, consumer.as_deref(), *plans).await,
-        Command::Diff { from, to, flavor } => crate::review::diff(cli, from, to.as_deref(), flavor),
+        Command::Verify {
+            consumer, plans, ..
+        } => verify_cmd(cli, consumer.as_deref(), *plans).await,
+        Command::Diff {
+            from, to, flavor, ..
+        } => crate::review::diff(cli, from, to.as_deref(), flavor),
         Command::Explain {
             consumer,
             scratch,
             analyze,
             seed,
+            ..
         } => {
             let opts = schema_catalog::explain::ExplainOptions {
                 consumer: consumer.clone(),

@@ -29,10 +29,6 @@ mod signals;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use args::Cli;
-
 /// Exit codes (SPEC "Commands").
 pub mod exit {
     /// Success: valid, converged, satisfied, planned.
@@ -52,7 +48,7 @@ pub mod exit {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match args::parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -80,20 +76,27 @@ fn main() -> ExitCode {
 
 /// A command line clap refused: `--help` and `--version` print as usual;
 /// a usage error is exit 2, as one JSON error document on stdout when
-/// `--format json` was asked for, clap's own text otherwise.
+/// `--format json` was asked for, clap's own text otherwise. clap echoes
+/// what it refused: an argument that could hold a password (a database URL
+/// given positionally) is shown redacted.
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
+    use std::io::IsTerminal as _;
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }
-    if wants_json(std::env::args()) {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let redact = |text: &str| schema_catalog::dburl::redact_args(text, &args);
+    if wants_json(args.iter().cloned()) {
         let text = e
             .kind()
             .as_str()
             .unwrap_or("invalid command line")
             .to_string();
-        let detail = e.to_string();
+        let detail = redact(&e.to_string());
         // clap's first line, without its `error: ` prefix and styling.
         let first = detail
             .lines()
@@ -107,7 +110,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
             problems: None,
         });
     } else {
-        let _ = e.print();
+        let rendered = e.render();
+        let text = if std::io::stderr().is_terminal() {
+            rendered.ansi().to_string()
+        } else {
+            rendered.to_string()
+        };
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), "{}", redact(&text));
     }
     ExitCode::from(exit::USAGE)
 }

@@ -103,6 +103,11 @@ async fn every_document_matches_its_schema() {
     let doc = document("error", &["verify", "--no-such-option"], 2).await;
     assert_eq!(doc["error"], "unexpected argument '--no-such-option' found");
     document("error", &["no-such-command"], 2).await;
+    // A shared option the command does not use; a URL given positionally.
+    let doc = document("error", &["--timeout", "3", "check"], 2).await;
+    assert!(doc["error"].as_str().unwrap().contains("--timeout"));
+    let doc = document("error", &["verify", unreachable], 2).await;
+    assert!(!doc.to_string().contains("pw123456"), "{doc}");
 }
 
 #[tokio::test]
