@@ -325,6 +325,29 @@ fn tree(expr: &Expr) -> String {
             format!("{}({args})", f.name.to_string().to_lowercase())
         }
         Expr::Value(_) => printed(expr),
+        Expr::Tuple(list) => format!("({})", list.iter().map(tree).collect::<Vec<_>>().join(", ")),
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let mut out = String::from("(case");
+            if let Some(operand) = operand {
+                out.push_str(&format!(" {}", tree(operand)));
+            }
+            for when in conditions {
+                out.push_str(&format!(
+                    " when {} then {}",
+                    tree(&when.condition),
+                    tree(&when.result)
+                ));
+            }
+            if let Some(other) = else_result {
+                out.push_str(&format!(" else {}", tree(other)));
+            }
+            out + " end)"
+        }
         other => {
             let mut e = other.clone();
             walk(&mut e, &mut |e| normalise(e, true));
@@ -405,6 +428,23 @@ mod tests {
             structural("State IN ('a', 'b')")
         );
         assert_eq!(structural("(lower(`Queue`))"), structural("LOWER(Queue)"));
+        // Rows, CASE and typed literals as MariaDB and MySQL print them.
+        assert_eq!(
+            structural("((`col_a`,`col_b`) in ((1,3),(2,4)))"),
+            structural("(col_a, col_b) IN ((1, 3), (2, 4))")
+        );
+        assert_eq!(
+            structural("(case when (`deleted` = 0) then `name` else NULL end)"),
+            structural("CASE WHEN deleted = 0 THEN name ELSE NULL END")
+        );
+        assert_eq!(
+            structural("((`d` >= DATE'2020-01-01') and (`d` <= DATE'2030-12-31'))"),
+            structural("d >= DATE '2020-01-01' AND d <= DATE '2030-12-31'")
+        );
+        assert_ne!(
+            structural("(a, b) in ((1, 3), (2, 4))"),
+            structural("(a, b) in ((3, 1), (2, 4))")
+        );
         assert_ne!(structural("(a or b) and c"), structural("a or b and c"));
         assert_ne!(structural("a = 'X'"), structural("a = 'x'"));
     }

@@ -131,8 +131,8 @@ fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
             let op = binary_operator(op)?;
             Ok(format!(
                 "{} {op} {}",
-                render_expr(left, columns)?,
-                render_expr(right, columns)?
+                render_operand(left, columns)?,
+                render_operand(right, columns)?
             ))
         }
         Expr::Function(f) => render_function(f, columns),
@@ -144,15 +144,11 @@ fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
             negated,
             global: false,
         } => {
-            let items = list
-                .iter()
-                .map(|e| render_expr(e, columns))
-                .collect::<Result<Vec<_>, _>>()?;
             let not = if *negated { "NOT " } else { "" };
             Ok(format!(
                 "{} {not}IN ({})",
-                render_expr(expr, columns)?,
-                items.join(", ")
+                render_operand(expr, columns)?,
+                render_list(list, columns)?
             ))
         }
         Expr::Between {
@@ -183,6 +179,40 @@ fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
                 render_expr(pattern, columns)?
             ))
         }
+        Expr::Tuple(_) => Err(format!(
+            "is the row `{expr}`, which is allowed only where it is compared (`(a, b) IN ((1, 2))`)"
+        )),
+        Expr::TypedString(t) if !t.uses_odbc_syntax => {
+            let keyword = temporal_keyword(&t.data_type).ok_or_else(|| {
+                format!("uses the typed literal `{t}`, which is not allowed (DATE, TIME, TIMESTAMP are)")
+            })?;
+            match &t.value.value {
+                Value::SingleQuotedString(s) => Ok(format!("{keyword} {}", quote_str(s))),
+                _ => Err(format!("uses the typed literal `{t}`, which is not allowed")),
+            }
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let mut out = String::from("CASE");
+            if let Some(operand) = operand {
+                out.push_str(&format!(" {}", render_expr(operand, columns)?));
+            }
+            for when in conditions {
+                out.push_str(&format!(
+                    " WHEN {} THEN {}",
+                    render_expr(&when.condition, columns)?,
+                    render_expr(&when.result, columns)?
+                ));
+            }
+            if let Some(other) = else_result {
+                out.push_str(&format!(" ELSE {}", render_expr(other, columns)?));
+            }
+            Ok(format!("{out} END"))
+        }
         Expr::Identifier(i) if matches!(i.quote_style, None | Some('`')) => {
             let name = Ident::new(i.value.clone());
             match columns.iter().find(|c| **c == name) {
@@ -204,6 +234,36 @@ fn render_expr(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
         other => Err(format!(
             "is `{other}`, which is not an allowed default expression (literals, function calls, arithmetic)"
         )),
+    }
+}
+
+/// An operand of a comparison or `IN`, where a row constructor
+/// (`(a, b) IN ((1, 3), (2, 4))`) is also allowed; the server refuses a row
+/// anywhere else ("Operand should contain 1 column").
+fn render_operand(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
+    match expr {
+        Expr::Tuple(items) => Ok(format!("({})", render_list(items, columns)?)),
+        other => render_expr(other, columns),
+    }
+}
+
+fn render_list(list: &[Expr], columns: &[Ident]) -> Result<String, String> {
+    let items = list
+        .iter()
+        .map(|e| render_operand(e, columns))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(items.join(", "))
+}
+
+/// The keyword of a typed temporal literal (`DATE '2020-01-01'`), from a
+/// closed set; a precision or time zone clause is not one of them.
+fn temporal_keyword(data_type: &sqlparser::ast::DataType) -> Option<&'static str> {
+    use sqlparser::ast::{DataType as D, TimezoneInfo};
+    match data_type {
+        D::Date => Some("DATE"),
+        D::Time(None, TimezoneInfo::None) => Some("TIME"),
+        D::Timestamp(None, TimezoneInfo::None) => Some("TIMESTAMP"),
+        _ => None,
     }
 }
 
@@ -356,6 +416,26 @@ mod tests {
                 "`State` IS NOT NULL OR `Attempts` IS NULL",
             ),
             ("State not like 'x%'", "`State` NOT LIKE 'x%'"),
+            (
+                "(state, attempts) in ((1,3),(2,4))",
+                "(`State`, `Attempts`) IN ((1, 3), (2, 4))",
+            ),
+            (
+                "(State, Attempts) = ('a', 1)",
+                "(`State`, `Attempts`) = ('a', 1)",
+            ),
+            (
+                "State >= DATE'2020-01-01' and State < timestamp '2030-01-01 00:00:00'",
+                "`State` >= DATE '2020-01-01' AND `State` < TIMESTAMP '2030-01-01 00:00:00'",
+            ),
+            (
+                "case when attempts = 0 then state else null end is not null",
+                "CASE WHEN `Attempts` = 0 THEN `State` ELSE NULL END IS NOT NULL",
+            ),
+            (
+                "case state when 'a' then 1 end = 1",
+                "CASE `State` WHEN 'a' THEN 1 END = 1",
+            ),
         ] {
             assert_eq!(
                 render_check_expression(text, &cols).as_deref(),
@@ -364,6 +444,17 @@ mod tests {
             );
         }
         assert!(render_check_expression("State in (select 1)", &cols).is_err());
+        for text in [
+            // A row is compared, never a value of its own.
+            "(State, Attempts)",
+            "lower((State, Attempts)) = 'a'",
+            // Typed literals of a closed set, a plain string value only.
+            "State = INTERVAL '1' DAY",
+            "State = TIME(3) '12:00:00'",
+            "State = DATE '2020' || x",
+        ] {
+            assert!(render_check_expression(text, &cols).is_err(), "{text}");
+        }
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Column definitions: type, options, defaults.
 
-use sqlparser::ast::{ColumnDef, ColumnOption, Expr, Value};
+use sqlparser::ast::{CheckConstraint, ColumnDef, ColumnOption, Expr, Value};
 use sqlparser::tokenizer::Token;
 
 use super::builder::TableBuilder;
 use super::DumpParseError;
 use crate::coltype::ColumnType;
-use crate::model::{Column, DefaultValue, Index, IndexPart};
+use crate::flavor::Flavor;
+use crate::ident::Ident;
+use crate::model::{Check, Column, DefaultValue, Index, IndexPart};
 
 impl TableBuilder {
     pub(super) fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
@@ -24,6 +26,28 @@ impl TableBuilder {
             self.column_option(&mut column, &option.option)?;
         }
         Ok(column)
+    }
+
+    /// A column-level `CHECK` as MariaDB prints it (inline, unnamed):
+    /// MariaDB keeps it under the column's name (CHECK_CONSTRAINTS.LEVEL
+    /// `Column`), in the one namespace of the table's CHECK names (`ADD
+    /// CONSTRAINT status CHECK ...` is "Duplicate CHECK constraint name"
+    /// when column `status` has one), so the model holds it as the named
+    /// check it is; declared at table level it enforces the same condition
+    /// under the same name. MariaDB's `json_valid` check stays the json
+    /// type; elsewhere (a MySQL dump never has one) it stays a feature.
+    fn column_check(&mut self, column: &str, check: &CheckConstraint) {
+        let is_json = matches!(&*check.expr, Expr::Function(f)
+            if f.name.to_string().eq_ignore_ascii_case("json_valid"));
+        if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
+            self.checks.push(Check {
+                name: Ident::new(column),
+                expression: check.expr.to_string(),
+            });
+        } else {
+            let name = check.name.as_ref().map(|n| n.value.as_str());
+            self.note_check(name, &check.expr);
+        }
     }
 
     fn column_option(
@@ -47,7 +71,7 @@ impl TableBuilder {
                 self.indexes
                     .push(Index::new(index_name.as_str(), true, &[name.as_str()]));
             }
-            ColumnOption::Check(check) => self.note_check(None, &check.expr),
+            ColumnOption::Check(check) => self.column_check(&name, check),
             ColumnOption::DialectSpecific(tokens) if is_auto_increment(tokens) => {
                 column.auto_increment = true
             }

@@ -151,7 +151,10 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
         }
         for part in &i.parts {
             if let IndexPart::Expression(e) = part {
-                if let Err(reason) = crate::sqltext::render_key_expression(e, &columns) {
+                // Judged as import writes it (emit: `expr::canonical`,
+                // charset introducers dropped), as CHECK conditions are.
+                let text = crate::expr::canonical(e);
+                if let Err(reason) = crate::sqltext::render_key_expression(&text, &columns) {
                     push(
                         object.clone(),
                         format!("expression key part ({e}), which {reason}"),

@@ -188,11 +188,18 @@ async fn read(
             // Rows come in src order: every table's head is read first, so
             // its CHECK clauses are known when its columns are normalised.
             Some(SRC_COLUMN) => raw_columns[i].push(row),
-            Some(SRC_INDEX) => index_rows[i].push(raw_index_row(&RowReader::slotted(
-                row,
-                &what,
-                INDEX_FIELDS,
-            ))?),
+            Some(SRC_INDEX) => {
+                let mut index = raw_index_row(&RowReader::slotted(row, &what, INDEX_FIELDS))?;
+                // MySQL backslash-escapes quotes in STATISTICS.EXPRESSION
+                // (`_utf8mb4\'\'`), as in CHECK_CLAUSE (verified on
+                // MySQL 9.7); TiDB's is read as it is.
+                if flavor == crate::Flavor::MySql {
+                    index.expression = index
+                        .expression
+                        .map(|e| crate::expr::unescape_mysql_default(&e));
+                }
+                index_rows[i].push(index)
+            }
             Some(SRC_CONSTRAINT) => {
                 let r = RowReader::slotted(row, &what, CONSTRAINT_FIELDS);
                 let is_check = r
