@@ -40,7 +40,6 @@ struct Case {
     flavor: Option<String>,
     min_version: Option<String>,
     max_version: Option<String>,
-    error: Option<String>,
 }
 
 /// How one case ended.
@@ -84,9 +83,11 @@ fn not_for(case: &Case, flavor: Flavor, server_version: &[u32]) -> Option<String
             return Some(format!("max_version {max}"));
         }
     }
-    if case.error.is_some() {
-        return Some("sqldef expects an error".into());
-    }
+    // A case sqldef expects an error from still runs: `error` is sqldef's
+    // own verdict on its migration (RenameColumnConflictingNames: a
+    // `@renamed` annotation it cannot follow), not on the SQL; this test
+    // judges the outcome by its own shape comparison, as for any case, and
+    // SQL a server refuses is skipped as such.
     None
 }
 
@@ -408,7 +409,6 @@ fn reason_class(why: &str) -> String {
             "has no base table",
             "desired has no table (events, drops only)",
         ),
-        ("sqldef expects an error", "sqldef expects an error"),
         ("flavor ", "sqldef marks it for another flavor"),
         ("max_version", "sqldef marks it for an older server"),
         ("min_version", "sqldef marks it for a newer server"),
