@@ -645,3 +645,35 @@ async fn sqldef_corpus_conformance() {
         "nothing converged or refused:\n{report}"
     );
 }
+
+#[test]
+fn reasons_are_classed_by_what_declined() {
+    for (why, class) in [
+        (
+            "import: error: nothing to import from h/s: every table was left out as unsupported (table `t`: table: partitioned (PARTITION BY HASH (`id`)): partitioned tables are not supported",
+            "partitioning",
+        ),
+        (
+            "import: error: table `t`: table option ROW_FORMAT cannot be expressed in a catalog: ROW_FORMAT = DYNAMIC is not part of the catalog format",
+            "table option ROW_FORMAT",
+        ),
+        (
+            "import: error: table `posts`: foreign key `posts_ibfk_1` cannot be expressed in a catalog: CONSTRAINT `posts_ibfk_1` FOREIGN KEY (`user_id`) REFERENCES `users`(`id`)",
+            "foreign key",
+        ),
+        (
+            "desired does not run on mariadb: Server error: `ERROR 1911 (HY000): Unknown option 'SHARD_ROW_ID_BITS''",
+            "corpus SQL does not run on this server (TiDB SHARD_ROW_ID_BITS)",
+        ),
+        (
+            "desired does not run on mysql: Server error: `ERROR 1049 (42000): Unknown database 'x''",
+            "corpus SQL does not run on this server (error 1049)",
+        ),
+        ("flavor !mariadb", "sqldef marks it for another flavor"),
+        ("max_version 5.7", "sqldef marks it for an older server"),
+    ] {
+        assert_eq!(reason_class(why), class, "{why}");
+    }
+    assert!(is_use_statement("use test_db;"));
+    assert!(!is_use_statement("  used_by int,"));
+}
