@@ -17,7 +17,7 @@
 use crate::collation;
 use crate::flavor::Flavor;
 use crate::ident::{quote_ident, quote_str, Ident};
-use crate::model::{Column, Index, IndexKind, IndexPart, Table};
+use crate::model::{Column, ForeignKey, Index, IndexKind, IndexPart, Table};
 use crate::sqltext::canonical_engine;
 
 /// How an `ADD COLUMN` on MySQL / MariaDB asks to stay online.
@@ -72,6 +72,7 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
             c.expression
         )
     }));
+    items.extend(table.foreign_keys.iter().map(foreign_key_definition));
     let body = items
         .iter()
         .map(|i| format!("  {i}"))
@@ -213,6 +214,41 @@ fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> String {
     out
 }
 
+/// `` CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `t` (`b`) ON DELETE RESTRICT ON UPDATE RESTRICT ``:
+/// the one renderer of a foreign key, the same on every flavor (TiDB
+/// v6.6.0+ enforces it; earlier releases parse and drop it, see
+/// <https://docs.pingcap.com/tidb/stable/foreign-key/>). Both actions are
+/// always written (keywords from the closed [`ReferentialAction`] set),
+/// so the server stores what the catalog says whatever its own default
+/// (MariaDB reports an omitted action as RESTRICT, MySQL as NO ACTION).
+///
+/// [`ReferentialAction`]: crate::model::ReferentialAction
+pub fn foreign_key_definition(fk: &ForeignKey) -> String {
+    let list = |names: &[Ident]| {
+        names
+            .iter()
+            .map(|n| quote_ident(n.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let table = match &fk.referenced_schema {
+        Some(schema) => format!(
+            "{}.{}",
+            quote_ident(schema.as_str()),
+            quote_ident(fk.referenced_table.as_str())
+        ),
+        None => quote_ident(fk.referenced_table.as_str()),
+    };
+    format!(
+        "CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {table} ({}) ON DELETE {} ON UPDATE {}",
+        quote_ident(fk.name.as_str()),
+        list(&fk.columns),
+        list(&fk.referenced_columns),
+        fk.on_delete.sql(),
+        fk.on_update.sql()
+    )
+}
+
 /// A parenthesised key-part list: `` (`a`, `b`(10) DESC, (expr)) ``.
 /// The one renderer of key parts, for primary keys and secondary indexes.
 pub fn key_parts(parts: &[IndexPart]) -> String {
@@ -288,6 +324,7 @@ mod tests {
                 Index::new("idx", false, &["CreatedAt", "Id"]),
             ],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             required_by: vec![],
         }
     }

@@ -16,6 +16,7 @@ pub mod coltype;
 pub mod db;
 pub mod dburl;
 pub mod ddl;
+pub mod dependency;
 pub mod diff;
 pub mod dump;
 pub mod error;
@@ -46,4 +47,7 @@ pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
-pub use model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table, TableKind};
+pub use model::{
+    Column, DefaultValue, ForeignKey, Index, IndexKind, IndexPart, ReferentialAction, Table,
+    TableKind,
+};

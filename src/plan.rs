@@ -1,7 +1,8 @@
 //! The planner: from per-table diffs to ordered, typed, additive steps.
 //!
 //! Order (SPEC "Apply" 4): missing tables first, one CREATE TABLE each with
-//! all their columns and indexes; then, per existing table in name order,
+//! all their columns, indexes and foreign keys, each after the tables its
+//! foreign keys reference (otherwise by name, see [`crate::dependency`]); then, per existing table in name order,
 //! each missing column in its own ALTER, then each missing index in its own
 //! ALTER (columns first: TiDB does not resolve a column added earlier in the
 //! same statement for an index declared later in it).
@@ -73,8 +74,25 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
     let mut sorted: Vec<&TableDiff> = diffs.iter().collect();
     sorted.sort_by(|a, b| a.table.cmp(&b.table));
     let mut steps = Vec::new();
-    for d in sorted.iter().filter(|d| !d.exists()) {
-        steps.extend(d.changes.iter().cloned());
+    let missing: Vec<&TableDiff> = sorted.iter().copied().filter(|d| !d.exists()).collect();
+    let new_tables: Vec<&Table> = missing
+        .iter()
+        .flat_map(|d| d.changes.iter())
+        .filter_map(|c| match c {
+            Change::AddTable(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    for i in crate::dependency::creation_order(&new_tables) {
+        steps.push(Change::AddTable(new_tables[i].clone()));
+    }
+    for d in &missing {
+        steps.extend(
+            d.changes
+                .iter()
+                .filter(|c| !matches!(c, Change::AddTable(_)))
+                .cloned(),
+        );
     }
     for d in sorted.iter().filter(|d| d.exists()) {
         let (cols, idxs): (Vec<&Change>, Vec<&Change>) = d

@@ -181,6 +181,7 @@ mod tests {
             primary_key: vec![crate::IndexPart::column("Id")],
             indexes: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             required_by: vec![],
         }
     }

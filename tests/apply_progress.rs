@@ -35,6 +35,7 @@ fn jobs() -> Table {
             &["State", "CreatedAt", "Id"],
         )],
         checks: vec![],
+        foreign_keys: Vec::new(),
         required_by: vec![],
     }
 }

@@ -32,6 +32,7 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         primary_key: vec![IndexPart::column("Id")],
         indexes: vec![index],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
         required_by: vec![],
     };
     let db = TestDb::new().await;

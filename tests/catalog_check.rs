@@ -121,6 +121,8 @@ fixtures! {
     bad_queries: "bad-queries", 10, 0;
     bad_v2_column: "bad-v2-column", 12, 0;
     bad_flavors: "bad-flavors", 4, 0;
+    bad_foreign_key: "bad-foreign-key", 22, 0;
+    foreign_key_cycle: "foreign-key-cycle", 2, 0;
 }
 
 #[test]

@@ -61,6 +61,7 @@ fn table(
         primary_key: vec![IndexPart::column("Id")],
         indexes: vec![Index::new(idx.as_str(), false, &[col.as_str()])],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
         required_by: vec![],
     }
 }

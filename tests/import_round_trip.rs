@@ -184,6 +184,7 @@ fn table(
             name: Ident::new("amount_positive"),
             expression: "`Amount` >= 0".into(),
         }],
+        foreign_keys: Vec::new(),
         required_by: vec![],
     }
 }
@@ -214,6 +215,7 @@ proptest! {
             },
             tables: vec![t],
             skipped: vec![],
+            external_tables: vec![],
         };
         assert_round_trips(&imported)?;
     }

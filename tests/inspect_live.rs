@@ -162,6 +162,7 @@ fn expected_kinds() -> Table {
             Index::new("uq_token", true, &["Token"]),
         ],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
         required_by: Vec::new(),
     }
 }

@@ -103,8 +103,8 @@ fn check(cli: &Cli) -> Result<u8> {
 fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
     let catalog = load(cli)?;
     let statements: Vec<String> = catalog
-        .tables
-        .iter()
+        .in_creation_order()
+        .into_iter()
         .map(|t| ddl::create_table(&t.table, flavor))
         .collect();
     print::render(cli.format, flavor, &statements);

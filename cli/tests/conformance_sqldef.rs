@@ -8,8 +8,9 @@
 //! test's own information_schema comparison:
 //! - desired reachable from current by online additions only (new tables,
 //!   new nullable or defaulted columns, new B-tree indexes; not a FULLTEXT
-//!   or functional index or a CHECK on an existing table): apply must
-//!   converge and every desired column, index and check must exist exactly;
+//!   or functional index, a CHECK or a FOREIGN KEY on an existing table):
+//!   apply must converge and every desired column, index, check and
+//!   foreign key must exist exactly;
 //! - otherwise apply must refuse (exit 1) and leave current byte-identical.
 //!
 //! Import or apply declining with exit 2/3 is "unsupported", never a pass.
@@ -104,6 +105,10 @@ type IndexShape = (
     String,
 );
 
+/// Columns, referenced table (its schema left out: the scratch schemas
+/// differ) and columns, UPDATE_RULE, DELETE_RULE.
+type ForeignKeyShape = (Vec<String>, String, Vec<String>, String, String);
+
 /// Columns, indexes and CHECK constraints (clause as the server prints it;
 /// MariaDB's json_valid checks left out: they are the json type) of a
 /// schema, as this test compares them.
@@ -112,6 +117,7 @@ struct Shape {
     columns: BTreeMap<Key, ColumnShape>,
     indexes: BTreeMap<Key, IndexShape>,
     checks: BTreeMap<Key, String>,
+    foreign_keys: BTreeMap<Key, ForeignKeyShape>,
     tables: BTreeSet<String>,
 }
 
@@ -206,6 +212,30 @@ async fn shape(db: &TestDb) -> Shape {
             s.checks.insert((t, name.to_lowercase()), clause);
         }
     }
+    type FkRow = (String, String, String, String, String, String, String);
+    let fks: Vec<FkRow> = conn
+        .exec(
+            "SELECT k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, \
+             rc.UPDATE_RULE, rc.DELETE_RULE \
+             FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS rc \
+             ON rc.CONSTRAINT_SCHEMA = k.TABLE_SCHEMA AND rc.TABLE_NAME = k.TABLE_NAME AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
+             WHERE k.TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL \
+             ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    for (t, name, col, ref_table, ref_col, update, delete) in fks {
+        let e = s.foreign_keys.entry((t, name.to_lowercase())).or_insert((
+            Vec::new(),
+            ref_table,
+            Vec::new(),
+            update,
+            delete,
+        ));
+        e.0.push(col.to_lowercase());
+        e.2.push(ref_col.to_lowercase());
+    }
     s
 }
 
@@ -227,9 +257,21 @@ fn without_display_width(ty: &str) -> String {
 
 /// Whether `desired` is reachable from `current` by online additions only,
 /// and if not, why. Not online, so refused by design (docs/catalog-format.md):
-/// a FULLTEXT index or an index with an expression part, or a CHECK
-/// constraint, added to an existing table.
+/// a FULLTEXT index or an index with an expression part, a CHECK
+/// constraint or a foreign key, added to an existing table.
 fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
+    for ((t, name), want) in &desired.foreign_keys {
+        match current.foreign_keys.get(&(t.clone(), name.clone())) {
+            Some(have) if have == want => {}
+            Some(have) => return Err(format!("foreign key {t}.{name}: {have:?} -> {want:?}")),
+            None if !current.tables.contains(t) => {}
+            None => {
+                return Err(format!(
+                    "foreign key {t}.{name} added to an existing table (not online)"
+                ))
+            }
+        }
+    }
     for ((t, name), want) in &desired.checks {
         match current.checks.get(&(t.clone(), name.clone())) {
             Some(have) if have == want => {}
@@ -300,6 +342,14 @@ fn contains_exactly(after: &Shape, desired: &Shape) -> Result<(), String> {
             return Err(format!(
                 "index {k:?}: want {want:?}, have {:?}",
                 after.indexes.get(k)
+            ));
+        }
+    }
+    for (k, want) in &desired.foreign_keys {
+        if after.foreign_keys.get(k) != Some(want) {
+            return Err(format!(
+                "foreign key {k:?}: want {want:?}, have {:?}",
+                after.foreign_keys.get(k)
             ));
         }
     }

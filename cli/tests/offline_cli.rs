@@ -313,3 +313,26 @@ mod live {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+/// `render` writes new tables in dependency order: the parent before the
+/// child whose name sorts first, on every flavor.
+#[test]
+fn render_creates_referenced_tables_first() {
+    for flavor in ["mariadb", "mysql", "tidb"] {
+        let (code, stdout, stderr) = run(&[
+            "--catalog",
+            "fixtures/format-v2/foreign-keys",
+            "render",
+            "--flavor",
+            flavor,
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let parent = stdout.find("CREATE TABLE `_System_Queue`").expect("parent");
+        let child = stdout.find("CREATE TABLE `_System_Item`").expect("child");
+        assert!(parent < child, "{stdout}");
+        assert!(
+            stdout.contains("CONSTRAINT `fk_item_queue` FOREIGN KEY (`QueueId`) REFERENCES `_System_Queue` (`Id`) ON DELETE CASCADE ON UPDATE RESTRICT"),
+            "{stdout}"
+        );
+    }
+}

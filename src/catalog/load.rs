@@ -215,6 +215,8 @@ fn read_catalog(
         sink.table = Some(t.table.name.to_string());
         t.queries = super::queries::lint_queries(raw, &t.table, &refs, &mut sink);
     }
+    // Foreign keys may reference any catalog table: checked once all are read.
+    super::foreign_keys::lint_references(&out, &defaults.external_tables, problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
         dir: dir.to_path_buf(),
@@ -288,6 +290,7 @@ fn read_settings(
             charset,
             collation,
             flavors: super::columns::flavors(&mut sink, raw.flavors.as_deref()),
+            external_tables: external_tables(&mut sink, &raw.external_tables),
         };
         match raw.limits.max_index_bytes {
             Some(0) => sink.error(
@@ -299,4 +302,22 @@ fn read_settings(
         }
     }
     (defaults, limits)
+}
+
+/// `catalog.yaml` `external_tables`: valid table names, each once.
+fn external_tables(sink: &mut Sink, names: &[String]) -> Vec<crate::ident::Ident> {
+    let mut out: Vec<crate::ident::Ident> = Vec::new();
+    for name in names {
+        table::check_ident(sink, Some("external_tables".into()), "table", name);
+        let ident = crate::ident::Ident::new(name.clone());
+        if out.contains(&ident) {
+            sink.error(
+                Some("external_tables".into()),
+                format!("`{name}` is listed twice: list each external table once"),
+            );
+            continue;
+        }
+        out.push(ident);
+    }
+    out
 }

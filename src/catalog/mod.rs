@@ -13,6 +13,8 @@ mod defaults;
 mod load;
 pub(crate) use defaults::default_problem;
 mod checks;
+mod foreign_keys;
+pub(crate) use foreign_keys::foreign_key_problem;
 mod keys;
 pub mod limits;
 mod queries;
@@ -69,6 +71,9 @@ pub struct Defaults {
     /// [`Flavor::ALL`] order; all three unless the catalog says otherwise.
     /// A feature one of them lacks is a lint error.
     pub flavors: Vec<crate::flavor::Flavor>,
+    /// Tables of the schema the catalog does not manage that its foreign
+    /// keys may reference (`catalog.yaml` `external_tables`).
+    pub external_tables: Vec<Ident>,
 }
 
 /// Catalog limits (`catalog.yaml`).
@@ -149,6 +154,7 @@ impl Default for Defaults {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             flavors: crate::flavor::Flavor::ALL.to_vec(),
+            external_tables: Vec::new(),
         }
     }
 }
@@ -198,6 +204,16 @@ impl Catalog {
                 t.indexes.retain(|i| wanted(&i.required_by));
                 t
             })
+            .collect()
+    }
+
+    /// The tables in creation order: each after the tables its foreign
+    /// keys reference, otherwise by name (see [`crate::dependency`]).
+    pub fn in_creation_order(&self) -> Vec<&CatalogTable> {
+        let models: Vec<&Table> = self.tables.iter().map(|t| &t.table).collect();
+        crate::dependency::creation_order(&models)
+            .into_iter()
+            .map(|i| &self.tables[i])
             .collect()
     }
 
@@ -393,6 +409,7 @@ primary_key: [Id]
             primary_key: vec![],
             indexes: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             required_by: vec![],
         };
         t.columns[0].charset = Some("utf8mb4".into());

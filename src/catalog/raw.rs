@@ -15,7 +15,7 @@ use serde_yaml::{Mapping, Value};
 use super::sink::Sink;
 
 /// Keys of `catalog.yaml`.
-const CATALOG_KEYS: &[&str] = &["flavors", "defaults", "limits"];
+const CATALOG_KEYS: &[&str] = &["flavors", "external_tables", "defaults", "limits"];
 /// Keys of `catalog.yaml` `defaults`.
 const DEFAULTS_KEYS: &[&str] = &["engine", "charset", "collation"];
 /// Keys of `catalog.yaml` `limits`.
@@ -31,11 +31,16 @@ const TABLE_KEYS: &[&str] = &[
     "primary_key",
     "indexes",
     "checks",
+    "foreign_keys",
     "required_by",
     "queries",
 ];
 /// Keys of one entry of `checks`.
 const CHECK_KEYS: &[&str] = &["name", "expression"];
+/// Keys of one entry of `foreign_keys`.
+const FOREIGN_KEY_KEYS: &[&str] = &["name", "columns", "references", "on_delete", "on_update"];
+/// Keys of a foreign key's `references`.
+const REFERENCE_KEYS: &[&str] = &["table", "columns"];
 /// Keys of one entry of `columns`.
 const COLUMN_KEYS: &[&str] = &[
     "name",
@@ -69,6 +74,10 @@ pub(crate) struct RawCatalogFile {
     /// The flavors the catalog targets (`tidb`, `mysql`, `mariadb`); absent = all three.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flavors: Option<Vec<String>>,
+    /// Tables of the schema the catalog does not manage that its foreign
+    /// keys may reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external_tables: Vec<String>,
     #[serde(default)]
     pub defaults: RawDefaults,
     #[serde(default, skip_serializing_if = "RawLimits::is_unset")]
@@ -130,6 +139,8 @@ pub(crate) struct RawTable {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<RawCheck>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub foreign_keys: Vec<RawForeignKey>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
     /// `queries:`, linted in [`super::queries`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -145,6 +156,36 @@ pub(crate) struct RawCheck {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
+}
+
+/// One entry of `foreign_keys`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a foreign key: a mapping with `name`, `columns`, `references` and optionally `on_delete`, `on_update`"
+)]
+pub(crate) struct RawForeignKey {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub columns: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references: Option<RawReference>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_delete: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_update: Option<String>,
+}
+
+/// A foreign key's `references`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "the referenced table: a mapping with `table` and `columns`")]
+pub(crate) struct RawReference {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    #[serde(default)]
+    pub columns: Vec<String>,
 }
 
 /// One entry of `columns`.
@@ -428,13 +469,17 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
             ("columns", "column", COLUMN_KEYS),
             ("indexes", "index", INDEX_KEYS),
             ("checks", "check", CHECK_KEYS),
+            ("foreign_keys", "foreign key", FOREIGN_KEY_KEYS),
             ("queries", "query", super::queries::QUERY_KEYS),
         ] {
             if let Some(Value::Sequence(items)) = map.get_mut(key) {
                 for (pos, item) in items.iter_mut().enumerate() {
                     if let Value::Mapping(sub) = item {
                         let object = item_object(what, sub, pos);
-                        retain_known(sub, known, Some(object), &mut out);
+                        retain_known(sub, known, Some(object.clone()), &mut out);
+                        if let Some(Value::Mapping(refs)) = sub.get_mut("references") {
+                            retain_known(refs, REFERENCE_KEYS, Some(object), &mut out);
+                        }
                     }
                 }
             }

@@ -72,6 +72,13 @@ pub(super) fn build_table(
     );
     let pk_parts = primary_key.flatten().unwrap_or_default();
     keys::warn_duplicate_indexes(&indexes, &pk_parts, sink);
+    let foreign_keys = super::foreign_keys::lint_foreign_keys(
+        &raw.foreign_keys,
+        &declared,
+        &pk_parts,
+        &indexes,
+        sink,
+    );
     let mut table = Table {
         name: Ident::new(name?),
         kind: crate::model::TableKind::Base,
@@ -88,6 +95,7 @@ pub(super) fn build_table(
         primary_key: pk_parts,
         indexes,
         checks,
+        foreign_keys,
         required_by: raw.required_by,
     };
     table.normalize();

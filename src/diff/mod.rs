@@ -11,12 +11,15 @@ use crate::shape;
 
 mod change;
 mod columns;
+mod foreign_keys;
 mod indexes;
 mod problem;
 
 pub use change::{Change, TableDiff};
 use columns::column_drift;
 pub use columns::{default_text, describe_column};
+pub use foreign_keys::describe_foreign_key;
+use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::{describe_index, not_online_reason};
 use indexes::{index_drift, primary_key_differs};
 pub use problem::{Problem, ProblemKind, Severity, Subject};
@@ -128,6 +131,7 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         }
     }
     d.problems.extend(check_drift(want, have));
+    d.problems.extend(foreign_key_drift(want, have));
     for col in have
         .columns
         .iter()
@@ -154,6 +158,7 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
             &describe_index(idx),
         ));
     }
+    d.unmanaged.extend(unmanaged_foreign_keys(want, have));
     d
 }
 
@@ -205,7 +210,7 @@ fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
 mod tests {
     use super::*;
     use crate::coltype::ColumnType;
-    use crate::model::{Column, DefaultValue, Index, IndexPart};
+    use crate::model::{Column, DefaultValue, ForeignKey, Index, IndexPart};
 
     fn table() -> Table {
         let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
@@ -230,6 +235,7 @@ mod tests {
                 Index::new("idx_at", false, &["At", "Id"]),
             ],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             required_by: vec![],
         }
     }
@@ -414,6 +420,85 @@ mod tests {
         assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
         assert_eq!(d.drift().count(), 1);
         assert!(d.changes.is_empty() && d.exists());
+    }
+
+    fn fk(name: &str) -> ForeignKey {
+        ForeignKey {
+            name: name.into(),
+            columns: vec!["Id".into()],
+            referenced_schema: None,
+            referenced_table: "P".into(),
+            referenced_columns: vec!["Id".into()],
+            on_delete: crate::model::ReferentialAction::Cascade,
+            on_update: crate::model::ReferentialAction::Restrict,
+        }
+    }
+
+    /// Each attribute of a same-named foreign key is its own drift kind; a
+    /// missing one is refused as not online (no change); an undeclared live
+    /// one is unmanaged; names compare case-insensitively.
+    #[test]
+    fn foreign_key_drift_kinds() {
+        let mut want = table();
+        want.foreign_keys = vec![fk("fk_t_p")];
+        let cases: Vec<(ForeignKey, Vec<ProblemKind>)> = vec![
+            (
+                ForeignKey {
+                    columns: vec!["Key".into()],
+                    ..fk("fk_t_p")
+                },
+                vec![ProblemKind::ForeignKeyColumns],
+            ),
+            (
+                ForeignKey {
+                    referenced_table: "Q".into(),
+                    ..fk("fk_t_p")
+                },
+                vec![ProblemKind::ForeignKeyReference],
+            ),
+            (
+                ForeignKey {
+                    referenced_schema: Some("other".into()),
+                    ..fk("fk_t_p")
+                },
+                vec![ProblemKind::ForeignKeyReference],
+            ),
+            (
+                ForeignKey {
+                    on_update: crate::model::ReferentialAction::NoAction,
+                    referenced_columns: vec!["Code".into()],
+                    ..fk("fk_t_p")
+                },
+                vec![
+                    ProblemKind::ForeignKeyReference,
+                    ProblemKind::ForeignKeyAction,
+                ],
+            ),
+        ];
+        for (live, expected) in cases {
+            let mut have = want.clone();
+            have.foreign_keys = vec![live.clone()];
+            let d = diff_table(&want, Some(&have));
+            assert_eq!(kinds(&d), expected, "{live:?}");
+            assert!(d.changes.is_empty());
+        }
+        let mut have = want.clone();
+        have.foreign_keys = vec![ForeignKey {
+            columns: vec!["ID".into()],
+            referenced_table: "p".into(),
+            ..fk("FK_T_P")
+        }];
+        assert!(diff_table(&want, Some(&have)).is_satisfied());
+        have.foreign_keys = vec![fk("fk_extra")];
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(kinds(&d), vec![ProblemKind::ForeignKeyNotOnline]);
+        assert_eq!(d.drift().count(), 1);
+        assert!(d.changes.is_empty());
+        assert_eq!(d.unmanaged.len(), 1);
+        assert_eq!(d.unmanaged[0].kind, ProblemKind::UnmanagedForeignKey);
+        // A new table is created with its foreign keys: one change.
+        let d = diff_table(&want, None);
+        assert!(matches!(d.changes.as_slice(), [Change::AddTable(t)] if t.foreign_keys.len() == 1));
     }
 
     #[test]

@@ -67,6 +67,20 @@ pub enum ProblemKind {
     /// one validates every row (MySQL and MariaDB copy the table), so apply
     /// refuses it.
     CheckNotOnline,
+    /// A foreign key of the catalog's name has other (child) columns.
+    ForeignKeyColumns,
+    /// A foreign key of the catalog's name references another table or
+    /// other columns.
+    ForeignKeyReference,
+    /// A foreign key of the catalog's name has another ON DELETE or ON
+    /// UPDATE action.
+    ForeignKeyAction,
+    /// A catalog foreign key is missing from an existing table: adding one
+    /// validates every row with a table copy unless foreign_key_checks is
+    /// off, so apply refuses it.
+    ForeignKeyNotOnline,
+    /// A live foreign key the catalog does not name (informational).
+    UnmanagedForeignKey,
     /// A live column the catalog does not name (informational).
     UnmanagedColumn,
     /// A live index the catalog does not name (informational).
@@ -101,7 +115,8 @@ impl ProblemKind {
         use ProblemKind::*;
         match self {
             MissingTable | NotATable | Partitioned | PrimaryKey | CheckExpression
-            | CheckNotOnline => Subject::Table,
+            | CheckNotOnline | ForeignKeyColumns | ForeignKeyReference | ForeignKeyAction
+            | ForeignKeyNotOnline | UnmanagedForeignKey => Subject::Table,
             MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
             | ColumnOnUpdate | ColumnInvisible | UnmanagedColumn => Subject::Column,
@@ -117,7 +132,7 @@ impl ProblemKind {
         use ProblemKind::*;
         match self {
             MissingTable | MissingColumn | MissingIndex => Severity::Missing,
-            UnmanagedColumn | UnmanagedIndex => Severity::Unmanaged,
+            UnmanagedColumn | UnmanagedIndex | UnmanagedForeignKey => Severity::Unmanaged,
             // Every other kind is refused by apply. Listed, not a wildcard:
             // a new kind must be given its severity (the release review
             // classifies by it).
@@ -125,7 +140,8 @@ impl ProblemKind {
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnInvisible
             | ColumnGenerated | ColumnOnUpdate | PrimaryKey | IndexColumns | IndexOrder
             | IndexUniqueness | IndexPrefix | IndexInvisible | IndexExpression | IndexKind
-            | IndexNotOnline | CheckExpression | CheckNotOnline => Severity::Drift,
+            | IndexNotOnline | CheckExpression | CheckNotOnline | ForeignKeyColumns
+            | ForeignKeyReference | ForeignKeyAction | ForeignKeyNotOnline => Severity::Drift,
         }
     }
 

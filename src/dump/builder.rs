@@ -20,6 +20,7 @@ pub(super) struct TableBuilder {
     pub(super) indexes: Vec<Index>,
     pub(super) json_columns: BTreeSet<String>,
     pub(super) checks: Vec<crate::model::Check>,
+    pub(super) foreign_keys: Vec<crate::model::ForeignKey>,
     pub(super) options: ParseOptions,
     pub(super) features: Vec<Feature>,
 }
@@ -33,6 +34,7 @@ impl TableBuilder {
             indexes: Vec::new(),
             json_columns: BTreeSet::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             options,
             features: Vec::new(),
         }
@@ -82,6 +84,11 @@ impl TableBuilder {
             primary_key: std::mem::take(&mut self.primary_key),
             indexes: std::mem::take(&mut self.indexes),
             checks: std::mem::take(&mut self.checks),
+            foreign_keys: {
+                let mut fks = std::mem::take(&mut self.foreign_keys);
+                fks.sort_by_key(|f| f.name.key());
+                fks
+            },
             required_by: Vec::new(),
         };
         self.finish_columns(&mut table);

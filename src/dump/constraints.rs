@@ -1,14 +1,16 @@
 //! Table constraints: primary key, unique and plain indexes, FULLTEXT /
-//! SPATIAL, CHECK constraints, foreign keys (a feature).
+//! SPATIAL, CHECK constraints, foreign keys.
 
 use sqlparser::ast::{
-    Expr, FullTextOrSpatialConstraint, IndexColumn, IndexOption, OrderBySort, TableConstraint,
+    Expr, ForeignKeyConstraint, FullTextOrSpatialConstraint, IndexColumn, IndexOption, OrderBySort,
+    ReferentialAction as SqlAction, TableConstraint,
 };
 
 use super::builder::TableBuilder;
 use super::DumpParseError;
+use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{Index, IndexKind, IndexPart};
+use crate::model::{ForeignKey, Index, IndexKind, IndexPart, ReferentialAction};
 
 impl TableBuilder {
     /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
@@ -56,11 +58,16 @@ impl TableBuilder {
                 return Ok(());
             }
             TableConstraint::ForeignKey(fk) => {
-                let object = match &fk.name {
-                    Some(n) => format!("foreign key `{}`", n.value),
-                    None => "foreign key".to_string(),
-                };
-                self.feature(object, constraint.to_string());
+                match self.foreign_key(fk) {
+                    Some(model) => self.foreign_keys.push(model),
+                    None => {
+                        let object = match &fk.name {
+                            Some(n) => format!("foreign key `{}`", n.value),
+                            None => "foreign key".to_string(),
+                        };
+                        self.feature(object, constraint.to_string());
+                    }
+                }
                 return Ok(());
             }
             TableConstraint::Unique(u) => self.index(
@@ -195,4 +202,53 @@ impl TableBuilder {
 /// Whether a CHECK condition is a `json_valid(...)` call.
 fn is_json_valid(expr: &Expr) -> bool {
     matches!(expr, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("json_valid"))
+}
+
+impl TableBuilder {
+    /// A named `CONSTRAINT ... FOREIGN KEY` as the model holds it; `None`
+    /// (a [`Feature`](super::Feature), refused by import) for an unnamed
+    /// one, a MATCH or DEFERRABLE clause, or a name of three parts. An
+    /// omitted action is the server's default as it reports it: RESTRICT on
+    /// MariaDB, NO ACTION on MySQL and TiDB (and when the server is not known).
+    fn foreign_key(&self, fk: &ForeignKeyConstraint) -> Option<ForeignKey> {
+        let name = fk.name.as_ref()?;
+        if fk.match_kind.is_some() || fk.characteristics.is_some() {
+            return None;
+        }
+        let idents = |v: &[sqlparser::ast::Ident]| -> Vec<Ident> {
+            v.iter().map(|i| Ident::new(i.value.clone())).collect()
+        };
+        let parts: Vec<&str> = fk
+            .foreign_table
+            .0
+            .iter()
+            .map(|p| p.as_ident().map(|i| i.value.as_str()))
+            .collect::<Option<Vec<_>>>()?;
+        let (referenced_schema, referenced_table) = match parts.as_slice() {
+            [t] => (None, Ident::new(*t)),
+            [s, t] => (Some(Ident::new(*s)), Ident::new(*t)),
+            _ => return None,
+        };
+        let omitted = match self.options.flavor {
+            Some(Flavor::MariaDb) => ReferentialAction::Restrict,
+            _ => ReferentialAction::NoAction,
+        };
+        let action = |a: Option<SqlAction>| match a {
+            None => omitted,
+            Some(SqlAction::Restrict) => ReferentialAction::Restrict,
+            Some(SqlAction::Cascade) => ReferentialAction::Cascade,
+            Some(SqlAction::SetNull) => ReferentialAction::SetNull,
+            Some(SqlAction::NoAction) => ReferentialAction::NoAction,
+            Some(SqlAction::SetDefault) => ReferentialAction::SetDefault,
+        };
+        Some(ForeignKey {
+            name: Ident::new(name.value.clone()),
+            columns: idents(&fk.columns),
+            referenced_schema,
+            referenced_table,
+            referenced_columns: idents(&fk.referred_columns),
+            on_delete: action(fk.on_delete),
+            on_update: action(fk.on_update),
+        })
+    }
 }

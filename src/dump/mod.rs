@@ -189,6 +189,46 @@ mod tests {
     use super::*;
     use crate::model::IndexPart;
 
+    /// A foreign key as SHOW CREATE TABLE prints it: an omitted action is
+    /// the server's default (MariaDB omits RESTRICT, MySQL NO ACTION), a
+    /// qualified referenced table keeps its schema, keys sorted by name.
+    #[test]
+    fn foreign_keys_read_with_the_servers_default_action() {
+        let sql = "CREATE TABLE c (a int, b int, KEY (a), KEY (b), \
+            CONSTRAINT z_fk FOREIGN KEY (a) REFERENCES p (id) ON UPDATE CASCADE, \
+            CONSTRAINT a_fk FOREIGN KEY (b) REFERENCES other.p (id) ON DELETE SET DEFAULT) DEFAULT CHARSET=utf8mb4";
+        let read = |flavor| {
+            let options = ParseOptions {
+                flavor,
+                keep_other_types: false,
+            };
+            parse_create_table_with(sql, options)
+                .unwrap()
+                .table
+                .foreign_keys
+        };
+        let maria = read(Some(Flavor::MariaDb));
+        let names: Vec<&str> = maria.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a_fk", "z_fk"]);
+        assert_eq!(
+            crate::diff::describe_foreign_key(&maria[1]),
+            "FOREIGN KEY (`a`) REFERENCES `p` (`id`) ON DELETE RESTRICT ON UPDATE CASCADE"
+        );
+        assert_eq!(
+            crate::diff::describe_foreign_key(&maria[0]),
+            "FOREIGN KEY (`b`) REFERENCES `other`.`p` (`id`) ON DELETE SET DEFAULT ON UPDATE RESTRICT"
+        );
+        let mysql = read(Some(Flavor::MySql));
+        assert_eq!(
+            mysql[1].on_delete,
+            crate::model::ReferentialAction::NoAction
+        );
+        assert_eq!(
+            read(None)[1].on_delete,
+            crate::model::ReferentialAction::NoAction
+        );
+    }
+
     #[test]
     fn parses_prefix_desc_and_expression_parts() {
         let t = parse_create_table(

@@ -347,6 +347,7 @@ mod tests {
             primary_key: vec![crate::model::IndexPart::column("Id")],
             indexes: vec![crate::model::Index::new("uk", true, &["K"])],
             checks: vec![],
+            foreign_keys: Vec::new(),
             required_by: vec![],
         };
         t.columns[0].auto_increment = true;

@@ -56,6 +56,7 @@ fn catalog_file(imported: &Imported) -> RawCatalogFile {
         .any(|t| t.columns.iter().any(|c| c.invisible));
     RawCatalogFile {
         flavors: invisible.then(|| vec!["mysql".into(), "mariadb".into()]),
+        external_tables: imported.external_tables.clone(),
         defaults: RawDefaults {
             engine: d.engine.clone(),
             charset: Some(d.charset.clone()),
@@ -89,6 +90,7 @@ fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
                 expression: Some(crate::expr::canonical(&c.expression)),
             })
             .collect(),
+        foreign_keys: super::foreign_keys::raw(t),
         ..RawTable::default()
     }
 }

@@ -28,6 +28,7 @@ use crate::ident::{quote_ident, Ident};
 use crate::model::{IndexPart, Table};
 
 pub mod emit;
+mod foreign_keys;
 mod live;
 mod unsupported;
 pub mod yaml;
@@ -105,6 +106,9 @@ pub struct Imported {
     /// Unsupported objects. Empty unless skipping was asked for (otherwise
     /// import fails on the first).
     pub skipped: Vec<Unsupported>,
+    /// Tables the imported foreign keys reference that are not imported
+    /// (`catalog.yaml` `external_tables`), sorted.
+    pub external_tables: Vec<String>,
 }
 
 /// A table read from the source and what it declares beyond the model.
@@ -150,6 +154,27 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         }
         skipped.extend(problems);
     }
+    // Foreign keys are checked across the kept tables, as `check` will.
+    let (refused, _) = foreign_keys::reconcile(&out);
+    for (table, fk, reason) in refused {
+        let u = Unsupported {
+            table: table.to_string(),
+            object: foreign_keys::object(&fk),
+            reason,
+        };
+        if !opts.skip_unsupported {
+            return Err(u.to_error());
+        }
+        if let Some(t) = out.iter_mut().find(|t| t.name == table) {
+            t.foreign_keys.retain(|f| f.name != fk);
+        }
+        skipped.push(u);
+    }
+    let external_tables = foreign_keys::reconcile(&out)
+        .1
+        .into_iter()
+        .map(|n| n.to_string())
+        .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
     if out.is_empty() {
         let why = if present.is_empty() {
@@ -175,6 +200,7 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         defaults: defaults(&out),
         tables: out,
         skipped,
+        external_tables,
     })
 }
 
@@ -206,6 +232,10 @@ fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
     // an expression key part.
     t.checks
         .retain(|c| !bad(format!("check {}", quote_ident(c.name.as_str()))));
+    // One over a left-out column or index is refused across the tables
+    // (`foreign_keys::reconcile`).
+    t.foreign_keys
+        .retain(|f| !bad(foreign_keys::object(&f.name)));
     if t.columns.is_empty() {
         return None;
     }

@@ -138,6 +138,9 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
             );
         }
     }
+    for (object, reason) in super::foreign_keys::unsupported(t) {
+        push(object, reason);
+    }
     for i in &t.indexes {
         let object = format!("index {}", quote_ident(i.name.as_str()));
         if i.kind == IndexKind::Spatial {

@@ -1,8 +1,9 @@
 //! Bounded live inspection: the catalog's tables are read with one prepared
 //! `information_schema` statement whatever their number (see [`sql`] for
-//! its shape): a `UNION ALL` of three branches per table (TABLES, COLUMNS,
-//! index rows), every branch filtered by `TABLE_SCHEMA = ? AND TABLE_NAME =
-//! ?`. The servers' information_schema optimisation turns each branch into
+//! its shape): a `UNION ALL` of five branches per table (TABLES, COLUMNS,
+//! index rows, KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS), every branch
+//! filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?` (`CONSTRAINT_SCHEMA`
+//! for REFERENTIAL_CONSTRAINTS). The servers' information_schema optimisation turns each branch into
 //! a lookup of that one table (MariaDB: "Scanned 0 databases", MySQL:
 //! single-row index lookups in the data dictionary), so the cost does not
 //! grow with the number of other tables on the server, and the round trips
@@ -21,7 +22,7 @@ use crate::coltype::ColumnType;
 use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
-use crate::model::{Check, Column, Table, TableKind};
+use crate::model::{Check, Column, ForeignKey, ReferentialAction, Table, TableKind};
 use crate::normalize::{self, RawIndexRow};
 
 use row::{check_clauses, raw_column};
@@ -29,7 +30,8 @@ pub(crate) use row::{params, raw_index_row, RowReader};
 pub(crate) use sql::IndexSource;
 use sql::{
     inspection_sql, inspection_sql_with, pairs_with, COLUMN_FIELDS, CONSTRAINT_FIELDS,
-    INDEX_FIELDS, SRC_COLUMN, SRC_CONSTRAINT, SRC_INDEX, SRC_TABLE, TABLE_FIELDS,
+    FOREIGN_KEY_FIELDS, INDEX_FIELDS, REFERENTIAL_FIELDS, SRC_COLUMN, SRC_CONSTRAINT,
+    SRC_FOREIGN_KEY, SRC_INDEX, SRC_REFERENTIAL, SRC_TABLE, TABLE_FIELDS,
 };
 
 /// The statement [`inspect_table`] runs on this server, for EXPLAIN and
@@ -102,6 +104,71 @@ fn explicit_checks(mut checks: Vec<Check>, table: &Table) -> Vec<Check> {
         .collect()
 }
 
+/// A REFERENTIAL_CONSTRAINTS row: a foreign key's rules, as text.
+#[derive(Debug, Clone)]
+struct Rules {
+    name: Ident,
+    update: String,
+    delete: String,
+}
+
+/// Gives each foreign key its ON UPDATE / ON DELETE rules. A key without
+/// its REFERENTIAL_CONSTRAINTS row, or a rule the model does not know,
+/// fails closed.
+fn apply_rules(fks: &mut [ForeignKey], rules: &[Rules], table: &Ident) -> Result<()> {
+    for fk in fks.iter_mut() {
+        let unknown = |what: String| crate::Error::UnknownShape {
+            table: table.to_string(),
+            object: format!("foreign key `{}`", fk.name),
+            what,
+        };
+        let r = rules
+            .iter()
+            .find(|r| r.name == fk.name)
+            .ok_or_else(|| unknown("no REFERENTIAL_CONSTRAINTS row".into()))?;
+        fk.on_update = ReferentialAction::parse(&r.update)
+            .ok_or_else(|| unknown(format!("UPDATE_RULE `{}`", r.update)))?;
+        fk.on_delete = ReferentialAction::parse(&r.delete)
+            .ok_or_else(|| unknown(format!("DELETE_RULE `{}`", r.delete)))?;
+    }
+    Ok(())
+}
+
+/// Adds one KEY_COLUMN_USAGE row to the table's foreign keys (rows come in
+/// ORDINAL_POSITION order, so each key's columns in key order; the rules
+/// come from REFERENTIAL_CONSTRAINTS, see [`apply_rules`]). A row without a
+/// referenced table is a primary or unique key's: skipped.
+fn foreign_key_row(r: &RowReader<'_>, schema: &str, out: &mut Vec<ForeignKey>) -> Result<()> {
+    let (Some(name), Some(column), Some(table), Some(ref_column)) = (
+        r.opt_text("constraint_name")?,
+        r.opt_text("col_name")?,
+        r.opt_text("ref_table")?,
+        r.opt_text("ref_col")?,
+    ) else {
+        return Ok(());
+    };
+    let name = Ident::new(name);
+    if let Some(fk) = out.iter_mut().find(|f| f.name == name) {
+        fk.columns.push(Ident::new(column));
+        fk.referenced_columns.push(Ident::new(ref_column));
+        return Ok(());
+    }
+    let referenced_schema = r
+        .opt_text("ref_schema")?
+        .filter(|s| s != schema)
+        .map(Ident::new);
+    out.push(ForeignKey {
+        name: name.clone(),
+        columns: vec![Ident::new(column)],
+        referenced_schema,
+        referenced_table: Ident::new(table),
+        referenced_columns: vec![Ident::new(ref_column)],
+        on_delete: ReferentialAction::Restrict,
+        on_update: ReferentialAction::Restrict,
+    });
+    Ok(())
+}
+
 /// What the TABLES branch found for one name.
 struct Head {
     name: String,
@@ -167,6 +234,8 @@ async fn read(
     let mut raw_columns: Vec<Vec<&mysql_async::Row>> = vec![Vec::new(); n];
     let mut index_rows: Vec<Vec<RawIndexRow>> = vec![Vec::new(); n];
     let mut table_checks: Vec<Vec<Check>> = vec![Vec::new(); n];
+    let mut table_fks: Vec<Vec<ForeignKey>> = vec![Vec::new(); n];
+    let mut table_rules: Vec<Vec<Rules>> = vec![Vec::new(); n];
     for row in &rows {
         let plain = RowReader::new(row, &what);
         let i = plain.branch(n)?;
@@ -222,6 +291,20 @@ async fn read(
                     });
                 }
             }
+            Some(SRC_FOREIGN_KEY) => {
+                let r = RowReader::slotted(row, &what, FOREIGN_KEY_FIELDS);
+                foreign_key_row(&r, schema, &mut table_fks[i])?;
+            }
+            Some(SRC_REFERENTIAL) => {
+                let r = RowReader::slotted(row, &what, REFERENTIAL_FIELDS);
+                if let Some(name) = r.opt_text("constraint_name")? {
+                    table_rules[i].push(Rules {
+                        name: Ident::new(name),
+                        update: r.opt_text("update_rule")?.unwrap_or_default(),
+                        delete: r.opt_text("delete_rule")?.unwrap_or_default(),
+                    });
+                }
+            }
             other => {
                 return Err(crate::Error::Database {
                     context: what.clone(),
@@ -235,10 +318,11 @@ async fn read(
 
     let base = |h: &Head| TableKind::from_table_type(&h.table_type) == TableKind::Base;
     let mut out = Vec::with_capacity(n);
-    for (i, ((head, (raw_columns, index_rows)), checks)) in heads
+    for (i, (((head, (raw_columns, index_rows)), checks), (mut foreign_keys, rules))) in heads
         .into_iter()
         .zip(raw_columns.into_iter().zip(index_rows))
         .zip(table_checks)
+        .zip(table_fks.into_iter().zip(table_rules))
         .enumerate()
     {
         let table = match head {
@@ -281,9 +365,13 @@ async fn read(
                     primary_key,
                     indexes,
                     checks: Vec::new(),
+                    foreign_keys: Vec::new(),
                     required_by: Vec::new(),
                 };
                 t.checks = explicit_checks(checks, &t);
+                apply_rules(&mut foreign_keys, &rules, &t.name)?;
+                foreign_keys.sort_by_key(|f| f.name.key());
+                t.foreign_keys = foreign_keys;
                 t.normalize();
                 Some(t)
             }

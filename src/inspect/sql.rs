@@ -1,5 +1,7 @@
-//! The inspection statement: one `UNION ALL` of three branches per catalog
-//! table (its TABLES row, its COLUMNS rows, its index rows), each branch
+//! The inspection statement: one `UNION ALL` of five branches per catalog
+//! table (its TABLES row, its COLUMNS rows, its index rows, and for its
+//! foreign keys its KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS rows), each
+//! branch
 //! filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?`. Every branch has the
 //! same shape: `src` (which source), `branch` (the table's position),
 //! `ord` (row order within the source) and ten text slots `a`..`j` whose
@@ -70,6 +72,27 @@ fn check_clause(flavor: Flavor) -> &'static str {
         }
     }
 }
+
+/// `src` of a KEY_COLUMN_USAGE row (every table: a live foreign key the
+/// catalog does not declare is reported).
+pub(crate) const SRC_FOREIGN_KEY: u64 = 4;
+
+/// What the slots of a KEY_COLUMN_USAGE row hold: the constraint and
+/// column, the referenced schema, table and column (NULL for a primary or
+/// unique key's row).
+pub(crate) const FOREIGN_KEY_FIELDS: &[&str] = &[
+    "constraint_name",
+    "col_name",
+    "ref_schema",
+    "ref_table",
+    "ref_col",
+];
+
+/// `src` of a REFERENTIAL_CONSTRAINTS row: one per foreign key.
+pub(crate) const SRC_REFERENTIAL: u64 = 5;
+
+/// What the slots of a REFERENTIAL_CONSTRAINTS row hold.
+pub(crate) const REFERENTIAL_FIELDS: &[&str] = &["constraint_name", "update_rule", "delete_rule"];
 
 /// What the slots of an index row hold (also the aliases of the
 /// single-index statement of [`IndexSource::sql`]).
@@ -189,6 +212,18 @@ impl IndexSource {
 /// generated here, never input), then every expression as text in its
 /// slot, the rest NULL.
 fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str) -> String {
+    branch_on(src, i, ord, exprs, from, "TABLE_SCHEMA")
+}
+
+/// [`branch`] for a view whose schema column is `schema_column`.
+fn branch_on(
+    src: u64,
+    i: usize,
+    ord: &str,
+    exprs: &[&str],
+    from: &str,
+    schema_column: &str,
+) -> String {
     let slots: Vec<String> = SLOTS
         .iter()
         .enumerate()
@@ -199,7 +234,7 @@ fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str) -> String {
         .collect();
     format!(
         "SELECT {src} AS src, {i} AS branch, {ord} AS ord, {} \
-         FROM information_schema.{from} WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+         FROM information_schema.{from} WHERE {schema_column} = ? AND TABLE_NAME = ?",
         slots.join(", ")
     )
 }
@@ -261,6 +296,14 @@ pub(crate) fn inspection_sql_with(
         "CONSTRAINT_TYPE",
         check_clause(info.flavor),
     ];
+    let foreign_key_exprs = [
+        "CONSTRAINT_NAME",
+        "COLUMN_NAME",
+        "REFERENCED_TABLE_SCHEMA",
+        "REFERENCED_TABLE_NAME",
+        "REFERENCED_COLUMN_NAME",
+    ];
+    let referential_exprs = ["CONSTRAINT_NAME", "UPDATE_RULE", "DELETE_RULE"];
     let branches: Vec<String> = checks
         .iter()
         .enumerate()
@@ -269,6 +312,26 @@ pub(crate) fn inspection_sql_with(
                 branch(SRC_TABLE, i, "0", &table_exprs(*checks), "TABLES"),
                 branch(SRC_COLUMN, i, "ORDINAL_POSITION", &column_exprs, "COLUMNS"),
                 branch(SRC_INDEX, i, "SEQ_IN_INDEX", &index_exprs, index_from),
+                branch(
+                    SRC_FOREIGN_KEY,
+                    i,
+                    "ORDINAL_POSITION",
+                    &foreign_key_exprs,
+                    "KEY_COLUMN_USAGE",
+                ),
+                // REFERENTIAL_CONSTRAINTS names its schema CONSTRAINT_SCHEMA
+                // (MySQL, MariaDB and, a TiDB assumption not runnable here,
+                // TiDB v6.6+); a branch of its own keeps both names constant,
+                // which a correlated lookup would not (MariaDB would then
+                // scan every schema's tables per row).
+                branch_on(
+                    SRC_REFERENTIAL,
+                    i,
+                    "0",
+                    &referential_exprs,
+                    "REFERENTIAL_CONSTRAINTS",
+                    "CONSTRAINT_SCHEMA",
+                ),
             ];
             if constraints.get(i).copied().unwrap_or(false) {
                 b.push(branch(
@@ -287,12 +350,12 @@ pub(crate) fn inspection_sql_with(
 
 /// How many (schema, table) parameter pairs one table takes in
 /// [`inspection_sql`]: TABLES (and MariaDB's CHECK subquery when `checks`),
-/// COLUMNS, index rows.
+/// COLUMNS, index rows, KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS rows.
 pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
     if checks && flavor == Flavor::MariaDb {
-        4
+        6
     } else {
-        3
+        5
     }
 }
 
@@ -331,11 +394,23 @@ mod tests {
                 "{v}"
             );
             assert!(!upper.contains(" IN ("), "{v}");
-            assert_eq!(sql.matches(" UNION ALL ").count(), 3 * 50 - 1, "{v}");
+            assert_eq!(sql.matches(" UNION ALL ").count(), 5 * 50 - 1, "{v}");
             assert_eq!(
                 sql.matches("WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")
                     .count(),
-                3 * 50,
+                4 * 50,
+                "{v}"
+            );
+            assert_eq!(
+                sql.matches("FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")
+                    .count(),
+                50,
+                "{v}"
+            );
+            assert_eq!(
+                sql.matches("FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?")
+                    .count(),
+                50,
                 "{v}"
             );
             assert_eq!(
@@ -362,7 +437,7 @@ mod tests {
             CONVERT(TABLE_TYPE USING utf8mb4) COLLATE utf8mb4_bin AS b, CONVERT(TABLE_COLLATION USING utf8mb4) COLLATE utf8mb4_bin AS c, \
             CONVERT(ENGINE USING utf8mb4) COLLATE utf8mb4_bin AS d, CONVERT(TABLE_COMMENT USING utf8mb4) COLLATE utf8mb4_bin AS e, \
             CONVERT((SELECT JSON_ARRAYAGG"));
-        assert_eq!(some.matches('?').count(), 2 * (3 + 4 + 3));
+        assert_eq!(some.matches('?').count(), 2 * (5 + 6 + 5));
     }
 
     /// The constraint branch, for tables with catalog checks only, bounded

@@ -47,8 +47,8 @@ pub struct UpgradeStep {
 /// greenfield renderer and parsed back by the dump reader.
 pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
     let text: String = old
-        .tables
-        .iter()
+        .in_creation_order()
+        .into_iter()
         .map(|t| format!("{};\n", crate::ddl::create_table(&t.table, flavor)))
         .collect();
     dump::parse_dump(&text, Path::new(label), Some(flavor))

@@ -104,7 +104,59 @@ pub fn cases() -> Vec<Case> {
         new,
         kinds,
     };
+    // A self-referencing foreign key on ParentId (ON DELETE `action`).
+    let parented = BASE
+        .replacen(
+            col,
+            &format!("{col}  - {{name: ParentId, type: bigint unsigned}}\n"),
+            1,
+        )
+        .replacen(
+            idx,
+            &format!("{idx}  - {{name: idx_parent, columns: [ParentId]}}\n"),
+            1,
+        );
+    let fk = |action: &str| {
+        format!(
+            "{parented}foreign_keys:\n  - {{name: fk_t_parent, columns: [ParentId], references: {{table: T, columns: [Id]}}, on_delete: {action}}}\n"
+        )
+    };
+    let with_fk = |name, old: String, new: String, kinds: Vec<FindingKind>| Case {
+        name,
+        old,
+        new: vec![("t.yaml", new)],
+        kinds,
+    };
     vec![
+        case(
+            "table with foreign keys added",
+            vec![
+                ("t.yaml", BASE.into()),
+                (
+                    "u.yaml",
+                    "table: U\ncolumns:\n  - {name: Id, type: bigint, nullable: false}\n  - {name: TId, type: bigint unsigned}\nprimary_key: [Id]\nindexes:\n  - {name: idx_u_t, columns: [TId]}\nforeign_keys:\n  - {name: fk_u_t, columns: [TId], references: {table: T, columns: [Id]}, on_delete: cascade}\n".into(),
+                ),
+            ],
+            vec![P::MissingTable.into()],
+        ),
+        with_fk(
+            "foreign key added to an existing table",
+            parented.clone(),
+            fk("restrict"),
+            vec![P::ForeignKeyNotOnline.into()],
+        ),
+        with_fk(
+            "foreign key action changed",
+            fk("restrict"),
+            fk("cascade"),
+            vec![P::ForeignKeyAction.into()],
+        ),
+        with_fk(
+            "foreign key removed",
+            fk("restrict"),
+            parented.clone(),
+            vec![P::UnmanagedForeignKey.into()],
+        ),
         case(
             "table added",
             vec![("t.yaml", BASE.into()), ("u.yaml", OTHER.into())],

@@ -73,6 +73,7 @@ pub fn table(name: &str, comment: Option<&str>) -> Table {
         primary_key: vec![],
         indexes: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
         required_by: vec![],
     }
 }

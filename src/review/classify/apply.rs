@@ -103,6 +103,21 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             None,
             "removed from the catalog: warm installations keep the index (unmanaged, never dropped); greenfield ones will not have it".into(),
         ),
+        ForeignKeyNotOnline => (
+            ABSENT,
+            want,
+            "adding a foreign key to an existing table validates every row with a table copy (MySQL and MariaDB refuse ALGORITHM=INPLACE unless foreign_key_checks=0, which the tool never sets), which is not online: apply refuses it on a warm installation (a new table gets it in its CREATE TABLE)".into(),
+        ),
+        ForeignKeyColumns | ForeignKeyReference | ForeignKeyAction => (
+            was,
+            want,
+            "apply never alters an existing foreign key: a warm installation keeps OLD's, apply refuses it as drift and every verify fails there".into(),
+        ),
+        UnmanagedForeignKey => (
+            was,
+            None,
+            "removed from the catalog: warm installations keep the foreign key and keep enforcing it (unmanaged, never dropped); greenfield ones will not have it".into(),
+        ),
     };
     let object = (p.kind != MissingTable).then(|| p.object.clone());
     Finding {

@@ -338,6 +338,9 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         // Apply's diff: a new one is not online, another condition is
         // drift; the review: removed ones.
         checks,
+        // Apply's diff only: a new one is not online, a reshaped one is
+        // drift, a removed one unmanaged (foreign_key_* kinds).
+        foreign_keys: _,
         required_by,
     } = n;
     out.informational(

@@ -1,0 +1,75 @@
+//! Foreign keys: each catalog one against the live one of its name, every
+//! attribute exactly; a missing one is refused as not online.
+
+use crate::model::{ForeignKey, Table};
+
+use super::{problem, Problem, ProblemKind};
+
+/// `` FOREIGN KEY (`a`) REFERENCES `t` (`b`) ON DELETE RESTRICT ON UPDATE RESTRICT ``:
+/// a foreign key's shape (its definition without the name).
+pub fn describe_foreign_key(fk: &ForeignKey) -> String {
+    let def = crate::ddl::foreign_key_definition(fk);
+    match def.find(" FOREIGN KEY ") {
+        Some(i) => def[i + 1..].to_string(),
+        None => def,
+    }
+}
+
+/// The catalog's foreign keys against the live table's, by name (case
+/// -insensitively), each attribute exactly. A missing one is not added:
+/// InnoDB validates the rows with a table copy (`ALGORITHM=INPLACE` is
+/// refused with "Adding foreign keys needs foreign_key_checks=OFF", error
+/// 1846, on MySQL and MariaDB alike), and the tool never turns the checks off.
+pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for fk in &want.foreign_keys {
+        let expected = describe_foreign_key(fk);
+        let Some(live) = have.foreign_key(&fk.name) else {
+            out.push(problem(
+                want,
+                fk.name.as_str(),
+                ProblemKind::ForeignKeyNotOnline,
+                &expected,
+                "absent; adding a foreign key to an existing table validates every row with a table copy (MySQL and MariaDB refuse ALGORITHM=INPLACE unless foreign_key_checks=0, which the tool never sets), which is not online: add it in a maintenance window, or declare it when the table is created",
+            ));
+            continue;
+        };
+        let actual = describe_foreign_key(live);
+        let mut kinds = Vec::new();
+        if live.columns != fk.columns {
+            kinds.push(ProblemKind::ForeignKeyColumns);
+        }
+        if live.referenced_schema != fk.referenced_schema
+            || live.referenced_table != fk.referenced_table
+            || live.referenced_columns != fk.referenced_columns
+        {
+            kinds.push(ProblemKind::ForeignKeyReference);
+        }
+        if live.on_delete != fk.on_delete || live.on_update != fk.on_update {
+            kinds.push(ProblemKind::ForeignKeyAction);
+        }
+        out.extend(
+            kinds
+                .into_iter()
+                .map(|k| problem(want, fk.name.as_str(), k, &expected, &actual)),
+        );
+    }
+    out
+}
+
+/// The live foreign keys the catalog does not name (informational).
+pub(super) fn unmanaged_foreign_keys(want: &Table, have: &Table) -> Vec<Problem> {
+    have.foreign_keys
+        .iter()
+        .filter(|f| want.foreign_key(&f.name).is_none())
+        .map(|fk| {
+            problem(
+                want,
+                fk.name.as_str(),
+                ProblemKind::UnmanagedForeignKey,
+                "not in catalog",
+                &describe_foreign_key(fk),
+            )
+        })
+        .collect()
+}
