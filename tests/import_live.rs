@@ -182,7 +182,6 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
         .map(|u| (u.table.clone(), u.object.clone()))
         .collect();
     for (table, object) in [
-        ("child", "foreign key `fk_child_parent`"),
         ("parted", "table"),
         ("odd", "column `g`"),
         ("odd", "table option ROW_FORMAT"),
@@ -192,6 +191,32 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
             "{table} {object} not in {got:#?}"
         );
     }
+    // A named foreign key is format v2; its parent is imported too.
+    let child = imported
+        .tables
+        .iter()
+        .find(|t| t.name.as_str() == "child")
+        .unwrap();
+    assert_eq!(
+        child
+            .foreign_keys
+            .iter()
+            .map(schema_catalog::diff::describe_foreign_key)
+            .collect::<Vec<_>>(),
+        [if source.is_mariadb() {
+            "FOREIGN KEY (`pid`) REFERENCES `parent` (`id`) ON DELETE RESTRICT ON UPDATE RESTRICT"
+        } else {
+            "FOREIGN KEY (`pid`) REFERENCES `parent` (`id`) ON DELETE NO ACTION ON UPDATE NO ACTION"
+        }]
+    );
+    assert!(imported.external_tables.is_empty());
+    // Imported alone, the child's parent is declared external.
+    let only_child = ImportOptions {
+        tables: vec!["child".into()],
+        ..Default::default()
+    };
+    let alone = import_live(&source, &only_child).await.unwrap();
+    assert_eq!(alone.external_tables, ["parent"]);
     let odd = imported
         .tables
         .iter()
