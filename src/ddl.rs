@@ -311,21 +311,14 @@ mod tests {
         created.nullable = false;
         created.default = Some(DefaultValue::CurrentTimestamp(6));
         Table {
-            name: "T".into(),
-            kind: crate::model::TableKind::Base,
             comment: Some("a 'quoted' \\ comment".into()),
             engine: Some("InnoDB".into()),
-            charset: "utf8mb4".into(),
-            collation: "utf8mb4_bin".into(),
-            columns: vec![id, key, created],
             primary_key: vec![IndexPart::column("Id")],
             indexes: vec![
                 Index::new("uq", true, &["Key"]),
                 Index::new("idx", false, &["CreatedAt", "Id"]),
             ],
-            checks: Vec::new(),
-            foreign_keys: Vec::new(),
-            required_by: vec![],
+            ..Table::new("T", vec![id, key, created])
         }
     }
 

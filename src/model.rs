@@ -481,6 +481,26 @@ pub struct Table {
 }
 
 impl Table {
+    /// A base table of `columns` in the catalog's default charset and
+    /// collation (`utf8mb4`, `utf8mb4_bin`), with no keys, checks, foreign
+    /// keys, engine or comment; set the rest with struct update syntax.
+    pub fn new(name: impl Into<Ident>, columns: Vec<Column>) -> Table {
+        Table {
+            name: name.into(),
+            kind: TableKind::Base,
+            comment: None,
+            engine: None,
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns,
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+            checks: Vec::new(),
+            foreign_keys: Vec::new(),
+            required_by: Vec::new(),
+        }
+    }
+
     /// What live inspection or a dump reports for a name that is not a base
     /// table (`table_type`: `VIEW`, `SEQUENCE` ...): only the name and kind.
     pub fn not_a_table(name: Ident, table_type: &str) -> Table {

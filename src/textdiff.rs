@@ -171,18 +171,10 @@ mod tests {
         );
         id.nullable = false;
         Table {
-            name: "t".into(),
-            kind: crate::model::TableKind::Base,
             comment: Some("c".into()),
             engine: Some("InnoDB".into()),
-            charset: "utf8mb4".into(),
-            collation: "utf8mb4_bin".into(),
-            columns: vec![id],
             primary_key: vec![crate::IndexPart::column("Id")],
-            indexes: vec![],
-            checks: Vec::new(),
-            foreign_keys: Vec::new(),
-            required_by: vec![],
+            ..Table::new("t", vec![id])
         }
     }
 

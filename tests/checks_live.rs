@@ -10,16 +10,13 @@
 mod common;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use common::{apply_tables, catalog_tables, TestDb};
 use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::readiness::canonical_expression;
-use schema_catalog::{db, verify, Table};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use schema_catalog::Table;
 
 fn fixture() -> Catalog {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/format-v2/checks");
@@ -63,16 +60,9 @@ async fn declared_checks_round_trip() {
     assert!(bad.is_err(), "the state check holds");
     drop(conn);
 
-    let target = db::parse_url(&db.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
-    assert!(v.ok, "{:#?}", v.problems);
-    let again = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
-    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+    common::assert_verified_and_idle(&db, &cat).await;
 
     // import, live and from a dump: the same checks, a catalog check accepts
-    drop(s);
     for tables in common::import_three_ways(&db, &out_dir("import")).await {
         assert_eq!(checks(&tables[0]), checks(want));
     }

@@ -8,8 +8,6 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use common::TestDb;
-use schema_catalog::db::Session;
-use schema_catalog::{catalog, ddl};
 
 /// Builds the example with this test's cargo and profile; its path.
 fn build_example() -> PathBuf {
@@ -37,37 +35,22 @@ fn run(exe: &PathBuf, url: &str) -> Output {
 async fn example_service_gates_startup_on_the_test_server() {
     let exe = build_example();
     let db = TestDb::new().await;
-    let cat = catalog::load(std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/catalog"
-    )))
-    .unwrap();
-    let flavor = Session::from_pool(&db.pool, std::time::Duration::from_secs(10))
-        .await
-        .unwrap()
-        .flavor();
-    let creates: Vec<String> = cat
-        .tables
-        .iter()
-        .filter(|t| t.table.name.as_str() != "_System_WorkItem")
-        .map(|t| ddl::create_table(&t.table, flavor))
-        .collect();
-    db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
-        .await;
+    // All but _System_WorkItem: the gate must refuse to start.
+    let cat = common::shipped_tables_except(&db, "_System_WorkItem").await;
 
     let out = run(&exe, &db.url());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stderr).expect("a JSON report");
     assert_eq!(report["ok"], false);
-    assert_eq!(report["flavor"], flavor.name());
+    assert_eq!(report["flavor"], db.flavor.name());
     let problems = report["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 1, "{report}");
     assert_eq!(problems[0]["table"], "_System_WorkItem");
     assert_eq!(problems[0]["kind"], "missing_table");
 
     let work = cat.table("_System_WorkItem").unwrap();
-    db.exec(&[ddl::create_table(&work.table, flavor).as_str()])
+    db.exec(&[schema_catalog::ddl::create_table(&work.table, db.flavor).as_str()])
         .await;
     let out = run(&exe, &db.url());
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -6,7 +6,6 @@
 mod common;
 
 use std::error::Error as _;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::TestDb;
@@ -17,30 +16,17 @@ use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::live::plan_within;
 use schema_catalog::verify::{self, VerifyReport};
-use schema_catalog::{ddl, Error};
+use schema_catalog::Error;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
 fn shipped() -> Catalog {
-    catalog::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/catalog"))).unwrap()
+    common::shipped_catalog()
 }
 
 /// The shipped catalog's tables, exactly, except `_System_WorkItem`.
 async fn all_but_work_item(db: &TestDb) -> Catalog {
-    let cat = shipped();
-    let flavor = Session::from_pool(&db.pool, DEADLINE)
-        .await
-        .unwrap()
-        .flavor();
-    let creates: Vec<String> = cat
-        .tables
-        .iter()
-        .filter(|t| t.table.name.as_str() != "_System_WorkItem")
-        .map(|t| ddl::create_table(&t.table, flavor))
-        .collect();
-    db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
-        .await;
-    cat
+    common::shipped_tables_except(db, "_System_WorkItem").await
 }
 
 fn missing_work_item(r: &VerifyReport) {

@@ -10,16 +10,13 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use common::{apply_tables, catalog_tables, TestDb};
 use schema_catalog::apply::{Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::model::{IndexKind, IndexPart};
-use schema_catalog::{db, verify, Flavor, Table};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use schema_catalog::{Flavor, Table};
 
 /// The table file: `{expr}` is the functional index (MySQL only: MariaDB
 /// has no functional key parts).
@@ -146,17 +143,9 @@ async fn declared_index_features_round_trip() {
     assert!(ddl.contains(db.hidden_index()), "{ddl}");
 
     // verify passes; a second apply has nothing to do
-    let target = db::parse_url(&db.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
-    assert!(v.ok, "{:#?}", v.problems);
-    let again = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
-    assert!(again.steps.is_empty(), "{:#?}", again.steps);
-    assert_eq!(again.server_ddl_count, Some(0));
+    common::assert_verified_and_idle(&db, &cat).await;
 
     // import (live, reloaded after check, and from a dump) gives the same indexes
-    drop(s);
     for tables in common::import_three_ways(&db, &d).await {
         assert_eq!(shapes(&tables[0]), shapes(want));
     }

@@ -15,6 +15,7 @@
 //!
 //! The tests run one at a time (they time a probe and kill statements).
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
@@ -255,18 +256,7 @@ async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() 
         blocker["user"].as_str().is_some_and(|u| !u.is_empty()),
         "{blocker}"
     );
-    let statuses: Vec<_> = doc["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            format!(
-                "{} {}",
-                s["kind"].as_str().unwrap(),
-                s["status"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let statuses = cli_support::step_statuses(&doc, "kind");
     assert_eq!(
         statuses,
         ["create_table applied", "add_index deferred"],

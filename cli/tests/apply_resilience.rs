@@ -12,6 +12,7 @@
 //! `cargo test -p schema-catalog-cli --test apply_resilience -- --nocapture`
 //! shows which phase each kill hit.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
@@ -146,18 +147,7 @@ fn apply(dir: &CatalogDir, db: &TestDb) -> (i32, Value) {
 }
 
 fn statuses(doc: &Value) -> Vec<String> {
-    doc["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            format!(
-                "{} {}",
-                s["object"].as_str().unwrap(),
-                s["status"].as_str().unwrap()
-            )
-        })
-        .collect()
+    cli_support::step_statuses(doc, "object")
 }
 
 /// Creates the legacy table and fills it to exactly `rows` rows with

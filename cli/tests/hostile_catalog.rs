@@ -13,6 +13,7 @@ mod cli_support;
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use cli_support::run;
 use common::TestDb;
@@ -51,177 +52,147 @@ enum Expect {
     Harmless(&'static str, &'static str, Option<&'static str>),
 }
 
+/// How a case changes the base table.
+enum Edit {
+    /// Sets a key of the table.
+    Table(&'static str, &'static str),
+    /// Sets a key of the second column (`Note`).
+    Column(&'static str, &'static str),
+    /// Anything else.
+    Other(fn(&mut Value)),
+}
+
+impl Edit {
+    fn apply(&self, t: &mut Value) {
+        match self {
+            Edit::Table(key, value) => set(t.as_mapping_mut().unwrap(), key, value),
+            Edit::Column(key, value) => set(column(t, 1), key, value),
+            Edit::Other(edit) => edit(t),
+        }
+    }
+}
+
 struct Case {
     name: &'static str,
-    edit: fn(&mut Value),
+    edit: Edit,
     expect: Expect,
 }
 
 fn cases() -> Vec<Case> {
+    use Edit::*;
     use Expect::*;
     vec![
         Case {
             name: "engine with a second statement",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "engine",
-                    "InnoDB; DROP TABLE keepme; --",
-                )
-            },
+            edit: Table("engine", "InnoDB; DROP TABLE keepme; --"),
             expect: Refused("unknown engine `InnoDB; DROP TABLE keepme; --`"),
         },
         Case {
             name: "engine with an executable comment",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "engine",
-                    "InnoDB /*! , x int */",
-                )
-            },
+            edit: Table("engine", "InnoDB /*! , x int */"),
             expect: Refused("unknown engine `InnoDB /*! , x int */`"),
         },
         Case {
             name: "engine with a newline",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "engine",
-                    "InnoDB\nDROP TABLE keepme",
-                )
-            },
+            edit: Table("engine", "InnoDB\nDROP TABLE keepme"),
             expect: Refused("unknown engine `InnoDB\\nDROP TABLE keepme`"),
         },
         Case {
             name: "table charset",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "charset",
-                    "utf8mb4; DROP TABLE keepme",
-                )
-            },
+            edit: Table("charset", "utf8mb4; DROP TABLE keepme"),
             expect: Refused("unknown charset `utf8mb4; drop table keepme`"),
         },
         Case {
             name: "table collation",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "collation",
-                    "utf8mb4_bin; DROP TABLE keepme",
-                )
-            },
+            edit: Table("collation", "utf8mb4_bin; DROP TABLE keepme"),
             expect: Refused("unknown collation `utf8mb4_bin; drop table keepme`"),
         },
         Case {
             name: "column collation with a comment marker",
-            edit: |t| set(column(t, 1), "collation", "utf8mb4_bin -- x"),
+            edit: Column("collation", "utf8mb4_bin -- x"),
             expect: Refused("unknown collation `utf8mb4_bin -- x`"),
         },
         Case {
             name: "type with a second statement",
-            edit: |t| set(column(t, 1), "type", "varchar(64); DROP TABLE keepme"),
+            edit: Column("type", "varchar(64); DROP TABLE keepme"),
             expect: Refused("unknown type `varchar(64); DROP TABLE keepme`"),
         },
         Case {
             name: "type with an extra column",
-            edit: |t| set(column(t, 1), "type", "int, x int"),
+            edit: Column("type", "int, x int"),
             expect: Refused("unknown type `int, x int`"),
         },
         Case {
             name: "expression default adding a column",
-            edit: |t| set(column(t, 1), "default", "(concat(1,2)) , x int"),
+            edit: Column("default", "(concat(1,2)) , x int"),
             expect: Refused("default `(concat(1,2)) , x int` is more than one expression"),
         },
         Case {
             name: "expression default with a second statement",
-            edit: |t| set(column(t, 1), "default", "(concat('a')); DROP TABLE keepme"),
+            edit: Column("default", "(concat('a')); DROP TABLE keepme"),
             expect: Refused("contains `;`"),
         },
         Case {
             name: "expression default with an executable comment",
-            edit: |t| set(column(t, 1), "default", "(1) /*! , x int */"),
+            edit: Column("default", "(1) /*! , x int */"),
             // MySQL runs the body of /*! */: the parser reads it as tokens too.
             expect: Refused("default `(1) /*! , x int */` is more than one expression"),
         },
         Case {
             name: "expression default with a subquery",
-            edit: |t| {
-                set(
-                    column(t, 1),
-                    "default",
-                    "(1 + (select count(*) from information_schema.tables))",
-                )
-            },
+            edit: Column(
+                "default",
+                "(1 + (select count(*) from information_schema.tables))",
+            ),
             expect: Refused("not an allowed default expression"),
         },
         Case {
             name: "expression default escaping a quote with a backslash",
-            edit: |t| set(column(t, 1), "default", "(concat('a\\', ') , x int -- '))"),
+            edit: Column("default", "(concat('a\\', ') , x int -- '))"),
             expect: Refused("contains an SQL comment"),
         },
         Case {
             name: "table name with a backtick",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "table",
-                    "t`; DROP TABLE keepme; --",
-                )
-            },
+            edit: Table("table", "t`; DROP TABLE keepme; --"),
             expect: Refused("identifier contains a backtick"),
         },
         Case {
             name: "column name with NUL",
-            edit: |t| set(column(t, 1), "name", "No\0te"),
+            edit: Column("name", "No\0te"),
             expect: Refused("identifier contains a NUL character"),
         },
         Case {
             name: "index name with a backtick",
-            edit: |t| {
+            edit: Other(|t| {
                 set(
                     t["indexes"][0].as_mapping_mut().unwrap(),
                     "name",
                     "ix` (Id)); DROP TABLE keepme; --",
                 )
-            },
+            }),
             expect: Refused("identifier contains a backtick"),
         },
         Case {
             name: "table name outside the BMP",
-            edit: |t| set(t.as_mapping_mut().unwrap(), "table", "t\u{1F600}"),
+            edit: Table("table", "t\u{1F600}"),
             expect: Refused("outside the Basic Multilingual Plane"),
         },
         Case {
             name: "table name with quote, semicolon and comment markers",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "table",
-                    "t'\"; DROP TABLE keepme; -- /* #",
-                )
-            },
+            edit: Table("table", "t'\"; DROP TABLE keepme; -- /* #"),
             expect: Harmless("t'\"; DROP TABLE keepme; -- /* #", "Note", None),
         },
         Case {
             name: "column name with a newline and comment markers",
-            edit: |t| {
+            edit: Other(|t| {
                 set(column(t, 1), "name", "No\nte -- */ #");
                 t["indexes"][0]["columns"][0] = "No\nte -- */ #".into();
-            },
+            }),
             expect: Harmless("Hostile", "No\nte -- */ #", None),
         },
         Case {
             name: "comment with quotes, backslash, newline and a statement",
-            edit: |t| {
-                set(
-                    t.as_mapping_mut().unwrap(),
-                    "comment",
-                    "it's \\'; DROP TABLE keepme; -- \n*/ \\",
-                )
-            },
+            edit: Table("comment", "it's \\'; DROP TABLE keepme; -- \n*/ \\"),
             expect: Harmless(
                 "Hostile",
                 "Note",
@@ -230,12 +201,12 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "string default with a quote and a statement",
-            edit: |t| set(column(t, 1), "default", "'x''; DROP TABLE keepme; --'"),
+            edit: Column("default", "'x''; DROP TABLE keepme; --'"),
             expect: Harmless("Hostile", "Note", None),
         },
         Case {
             name: "column comment ending in a backslash",
-            edit: |t| set(column(t, 1), "comment", "ends with \\"),
+            edit: Column("comment", "ends with \\"),
             expect: Harmless("Hostile", "Note", None),
         },
     ]
@@ -289,6 +260,12 @@ async fn table_comment(db: &TestDb, table: &str) -> String {
     comment.unwrap_or_default()
 }
 
+/// What is wrong when `out` did not exit `code` (`text`: what it said).
+fn exited_other(what: &str, out: &Output, code: i32, text: &str) -> Option<String> {
+    (out.status.code() != Some(code))
+        .then(|| format!("{what} exited {:?}: {text}", out.status.code()))
+}
+
 async fn has_column(db: &TestDb, table: &str, column: &str) -> bool {
     let mut c = db.pool.get_conn().await.unwrap();
     let n: Option<u64> = c
@@ -315,7 +292,7 @@ async fn hostile_values_are_refused_or_harmless_and_the_sentinel_survives() {
         .await;
         let sentinel = sentinel_rows(&db).await;
         let mut table = base_table();
-        (case.edit)(&mut table);
+        case.edit.apply(&mut table);
         let dir = work.join(format!("case{n}"));
         write_catalog(&dir, &table);
         let dir_arg = dir.display().to_string();
@@ -335,38 +312,26 @@ async fn hostile_values_are_refused_or_harmless_and_the_sentinel_survives() {
         let mut problem = |what: String| failures.push(format!("{}: {what}", case.name));
         match &case.expect {
             Expect::Refused(needle) => {
-                if check.status.code() != Some(2) {
-                    problem(format!(
-                        "check exited {:?}: {check_err}",
-                        check.status.code()
-                    ));
+                if let Some(p) = exited_other("check", &check, 2, &check_err) {
+                    problem(p);
                 } else if !check_err.contains("hostile.yaml") || !check_err.contains(needle) {
                     problem(format!(
                         "check did not name the file and `{needle}`: {check_err}"
                     ));
                 }
-                if apply.status.code() != Some(2) {
-                    problem(format!(
-                        "apply exited {:?}: {apply_out}",
-                        apply.status.code()
-                    ));
+                if let Some(p) = exited_other("apply", &apply, 2, &apply_out) {
+                    problem(p);
                 }
                 if tables(&db).await != ["keepme"] {
                     problem(format!("the schema changed: {:?}", tables(&db).await));
                 }
             }
             Expect::Harmless(name, col, comment) => {
-                if check.status.code() != Some(0) {
-                    problem(format!(
-                        "check exited {:?}: {check_err}",
-                        check.status.code()
-                    ));
+                if let Some(p) = exited_other("check", &check, 0, &check_err) {
+                    problem(p);
                 }
-                if apply.status.code() != Some(0) {
-                    problem(format!(
-                        "apply exited {:?}: {apply_out}",
-                        apply.status.code()
-                    ));
+                if let Some(p) = exited_other("apply", &apply, 0, &apply_out) {
+                    problem(p);
                 }
                 let mut want = vec![name.to_string(), "keepme".to_string()];
                 want.sort();

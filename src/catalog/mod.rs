@@ -392,26 +392,16 @@ primary_key: [Id]
 
     #[test]
     fn key_width_follows_charset_and_type() {
-        let mut t = Table {
-            name: Ident::new("T"),
-            kind: crate::model::TableKind::Base,
-            comment: None,
-            engine: None,
-            charset: "utf8mb4".into(),
-            collation: "utf8mb4_bin".into(),
-            columns: vec![
+        let mut t = Table::new(
+            "T",
+            vec![
                 Column::new("Scope", ColumnType::Varchar(255)),
                 Column::new("Digest", ColumnType::Char(64)),
                 Column::new("At", ColumnType::DateTime(6)),
                 Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
                 Column::new("Body", ColumnType::Text),
             ],
-            primary_key: vec![],
-            indexes: vec![],
-            checks: Vec::new(),
-            foreign_keys: Vec::new(),
-            required_by: vec![],
-        };
+        );
         t.columns[0].charset = Some("utf8mb4".into());
         t.columns[1].charset = Some("ascii".into());
         let parts = |names: &[&str]| {

@@ -332,23 +332,17 @@ mod tests {
 
     fn table() -> Table {
         let mut t = Table {
-            name: Ident::new("T"),
-            kind: crate::model::TableKind::Base,
-            comment: None,
-            engine: None,
-            charset: "utf8mb4".into(),
-            collation: "utf8mb4_bin".into(),
-            columns: vec![
-                crate::model::Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
-                crate::model::Column::new("K", ColumnType::Varchar(16)),
-                crate::model::Column::new("S", ColumnType::Varchar(8)),
-                crate::model::Column::new("At", ColumnType::DateTime(6)),
-            ],
             primary_key: vec![crate::model::IndexPart::column("Id")],
             indexes: vec![crate::model::Index::new("uk", true, &["K"])],
-            checks: vec![],
-            foreign_keys: Vec::new(),
-            required_by: vec![],
+            ..Table::new(
+                "T",
+                vec![
+                    crate::model::Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
+                    crate::model::Column::new("K", ColumnType::Varchar(16)),
+                    crate::model::Column::new("S", ColumnType::Varchar(8)),
+                    crate::model::Column::new("At", ColumnType::DateTime(6)),
+                ],
+            )
         };
         t.columns[0].auto_increment = true;
         t

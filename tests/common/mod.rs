@@ -275,6 +275,27 @@ pub async fn enable_stage_progress(db: &TestDb) {
     .await;
 }
 
+/// The shipped catalog (`catalog/` at the repository root).
+pub fn shipped_catalog() -> schema_catalog::catalog::Catalog {
+    schema_catalog::catalog::load(&repo_root().join("catalog")).expect("the shipped catalog loads")
+}
+
+/// Creates the shipped catalog's tables in `db` exactly as the catalog
+/// renders them for the server's flavor, all but the table `except`, and
+/// returns the catalog.
+pub async fn shipped_tables_except(db: &TestDb, except: &str) -> schema_catalog::catalog::Catalog {
+    let cat = shipped_catalog();
+    let creates: Vec<String> = cat
+        .tables
+        .iter()
+        .filter(|t| t.table.name.as_str() != except)
+        .map(|t| schema_catalog::ddl::create_table(&t.table, db.flavor))
+        .collect();
+    db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
+        .await;
+    cat
+}
+
 /// The tables of a loaded catalog.
 pub fn catalog_tables(c: &schema_catalog::catalog::Catalog) -> Vec<schema_catalog::Table> {
     c.tables.iter().map(|t| t.table.clone()).collect()
@@ -296,6 +317,28 @@ pub async fn apply_tables(
     schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
+}
+
+/// The schema holds `cat` exactly: verify passes, and a second apply
+/// converges with no step and no DDL.
+pub async fn assert_verified_and_idle(db: &TestDb, cat: &schema_catalog::catalog::Catalog) {
+    let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .expect("connect");
+    let v = schema_catalog::verify::verify(&mut s, &db.name, cat, None)
+        .await
+        .expect("verify runs");
+    assert!(v.ok, "{:#?}", v.problems);
+    drop(s);
+    let again = apply_tables(db, &catalog_tables(cat)).await;
+    assert_eq!(
+        again.outcome,
+        schema_catalog::apply::Outcome::Converged,
+        "{again:#?}"
+    );
+    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+    assert_eq!(again.server_ddl_count, Some(0), "{again:#?}");
 }
 
 /// Imports the test schema three ways and returns each result's tables:

@@ -45,3 +45,20 @@ pub fn on_a_terminal_with(args: &[String], env: &[(&str, &str)]) -> (Option<i32>
         String::from_utf8_lossy(&out.stdout).to_string(),
     )
 }
+
+/// Each step of an apply JSON report as `"<field> <status>"` (`field`:
+/// `kind`, `object`, ...), in report order.
+pub fn step_statuses(doc: &serde_json::Value, field: &str) -> Vec<String> {
+    doc["steps"]
+        .as_array()
+        .expect("the report lists its steps")
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {}",
+                s[field].as_str().unwrap(),
+                s["status"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
