@@ -156,16 +156,23 @@ pub fn column_definition(column: &Column) -> String {
     if let Some(co) = &column.collation {
         out.push_str(&format!(" COLLATE {}", collation_name(co)));
     }
-    if let Some(expr) = &column.generated {
-        // Generated columns only come from live schemas or dumps; whether they
-        // are STORED is not in the model, so VIRTUAL (the server default) is written.
-        out.push_str(&format!(" GENERATED ALWAYS AS ({expr}) VIRTUAL"));
-    }
-    out.push_str(if column.nullable {
-        " NULL"
+    if let Some(generated) = &column.generated {
+        // A catalog's expression was rendered by the closed renderer at load.
+        // MariaDB refuses NULL / NOT NULL on a generated column (error 1064;
+        // its generated columns are always nullable), so a nullable one
+        // states nothing (nullable is every server's default for it) and
+        // NOT NULL, linted out of catalogs that target MariaDB, is written.
+        out.push_str(&format!(" {generated}"));
+        if !column.nullable {
+            out.push_str(" NOT NULL");
+        }
     } else {
-        " NOT NULL"
-    });
+        out.push_str(if column.nullable {
+            " NULL"
+        } else {
+            " NOT NULL"
+        });
+    }
     if column.auto_increment {
         out.push_str(" AUTO_INCREMENT");
     }

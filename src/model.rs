@@ -16,6 +16,9 @@ pub enum DefaultValue {
     Literal(String),
     /// `CURRENT_TIMESTAMP(p)` / `NOW(p)`, p = fractional digits.
     CurrentTimestamp(u8),
+    /// A bit-value literal `b'101'` (a bit(n) column's default, as both
+    /// servers show it): the binary digits without leading zeros (`0` for zero).
+    Bits(String),
     /// Any other expression, in one canonical text (parsed and re-rendered,
     /// charset introducers dropped, function and column names lowercased,
     /// string literals exactly as written; see `expr::folded`).
@@ -30,6 +33,9 @@ impl DefaultValue {
         let t = text.trim();
         if t.eq_ignore_ascii_case("null") {
             return None;
+        }
+        if let Some(bits) = bit_literal(t) {
+            return Some(DefaultValue::Bits(bits));
         }
         if let Some(lit) = unquote_sql_string(t) {
             return Some(DefaultValue::Literal(lit));
@@ -61,6 +67,7 @@ impl DefaultValue {
         match self {
             DefaultValue::Literal(v) if numeric && is_number(v) => v.clone(),
             DefaultValue::Literal(v) => crate::ident::quote_str(v),
+            DefaultValue::Bits(b) => format!("b'{b}'"),
             DefaultValue::CurrentTimestamp(0) => "CURRENT_TIMESTAMP".into(),
             DefaultValue::CurrentTimestamp(p) => format!("CURRENT_TIMESTAMP({p})"),
             // Re-rendered from the parsed AST, never pasted. The catalog
@@ -82,6 +89,20 @@ impl DefaultValue {
             other => other.clone(),
         }
     }
+}
+
+/// `b'0101'`, `B'1'` or `0b101`: the digits without leading zeros.
+fn bit_literal(t: &str) -> Option<String> {
+    let digits = t
+        .strip_prefix(['b', 'B'])
+        .and_then(|r| r.strip_prefix('\''))
+        .and_then(|r| r.strip_suffix('\''))
+        .or_else(|| t.strip_prefix("0b"))?;
+    if !digits.chars().all(|c| c == '0' || c == '1') || (digits.is_empty() && t.starts_with('0')) {
+        return None;
+    }
+    let trimmed = digits.trim_start_matches('0');
+    Some(if trimmed.is_empty() { "0" } else { trimmed }.to_string())
 }
 
 fn is_number(t: &str) -> bool {
@@ -157,6 +178,42 @@ pub fn unquote_sql_string(t: &str) -> Option<String> {
     Some(out)
 }
 
+/// How a generated column is computed: `GENERATED ALWAYS AS (expression)
+/// VIRTUAL` (computed when read) or `STORED` (MariaDB's `PERSISTENT`:
+/// computed when written and kept in the row).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// From a catalog, rendered by the closed expression renderer; from a
+    /// server or dump, its text (compared after normalisation, see
+    /// [`crate::readiness::same_expression`]).
+    pub expression: String,
+    /// STORED (MariaDB PERSISTENT) rather than VIRTUAL.
+    pub stored: bool,
+}
+
+impl Generated {
+    /// `VIRTUAL` or `STORED` (the word MySQL, MariaDB 10.2+ and TiDB all accept).
+    pub fn storage(&self) -> &'static str {
+        if self.stored {
+            "STORED"
+        } else {
+            "VIRTUAL"
+        }
+    }
+}
+
+impl std::fmt::Display for Generated {
+    /// `GENERATED ALWAYS AS (expr) VIRTUAL|STORED`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GENERATED ALWAYS AS ({}) {}",
+            self.expression,
+            self.storage()
+        )
+    }
+}
+
 /// A column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
@@ -174,8 +231,8 @@ pub struct Column {
     pub charset: Option<String>,
     /// Collation, for textual types only (canonical name).
     pub collation: Option<String>,
-    /// Generation expression of a generated column (live or dump only).
-    pub generated: Option<String>,
+    /// `GENERATED ALWAYS AS (expr) VIRTUAL|STORED` (catalog `generated`).
+    pub generated: Option<Generated>,
     /// `ON UPDATE CURRENT_TIMESTAMP(p)` (catalog `on_update`).
     pub on_update: Option<DefaultValue>,
     /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
@@ -603,6 +660,18 @@ mod tests {
             DefaultValue::parse_sql("'-1.50'").unwrap().canonical(true),
             DefaultValue::Literal("-1.5".into())
         );
+        for bits in ["b'101'", "B'0101'", "0b101", "(b'101')"] {
+            assert_eq!(
+                DefaultValue::parse_sql(bits),
+                Some(DefaultValue::Bits("101".into())),
+                "{bits}"
+            );
+        }
+        assert_eq!(
+            DefaultValue::parse_sql("b'000'"),
+            Some(DefaultValue::Bits("0".into()))
+        );
+        assert_eq!(DefaultValue::Bits("101".into()).to_sql(false), "b'101'");
         assert_eq!(
             DefaultValue::parse_sql("UUID( )"),
             Some(DefaultValue::Expression("uuid()".into()))

@@ -6,7 +6,7 @@ use crate::collation::{canonical_charset, canonical_collation, charset_of};
 use crate::coltype::ColumnType;
 use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
-use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart};
+use crate::model::{Column, DefaultValue, Generated, Index, IndexKind, IndexPart};
 
 /// One `information_schema.COLUMNS` row, as read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -95,18 +95,28 @@ pub fn is_auto_increment(extra: &str) -> bool {
     has_word(extra, "auto_increment")
 }
 
-/// The generation expression of a generated column, from EXTRA
-/// (`VIRTUAL GENERATED` / `STORED GENERATED`; older MariaDB `VIRTUAL` /
-/// `PERSISTENT`) and GENERATION_EXPRESSION. `DEFAULT_GENERATED` is not one.
-pub fn generation(extra: &str, expression: Option<&str>) -> Option<String> {
+/// The generation of a generated column, from EXTRA (`VIRTUAL GENERATED` /
+/// `STORED GENERATED`; older MariaDB `VIRTUAL` / `PERSISTENT`) and
+/// GENERATION_EXPRESSION. `DEFAULT_GENERATED` is not one. MySQL (and TiDB,
+/// which follows it) backslash-escapes quotes in GENERATION_EXPRESSION as in
+/// an expression default (`concat(`n`,_utf8mb3\'x\')`); MariaDB does not.
+pub fn generation(flavor: Flavor, extra: &str, expression: Option<&str>) -> Option<Generated> {
     let generated = ["VIRTUAL", "STORED", "PERSISTENT"]
         .iter()
         .any(|w| has_word(extra, w));
     if !generated {
         return None;
     }
+    let text = expression.unwrap_or("");
+    let text = match flavor {
+        Flavor::MariaDb => text.to_string(),
+        Flavor::MySql | Flavor::TiDb => crate::expr::unescape_mysql_default(text),
+    };
     // MySQL wraps the expression in parentheses, MariaDB does not.
-    Some(crate::expr::canonical(expression.unwrap_or("")))
+    Some(Generated {
+        expression: crate::expr::canonical(&text),
+        stored: has_word(extra, "STORED") || has_word(extra, "PERSISTENT"),
+    })
 }
 
 /// The `ON UPDATE` value from EXTRA: MariaDB `on update current_timestamp(6)`,
@@ -145,6 +155,12 @@ pub fn column_default(
             Some(ts @ DefaultValue::CurrentTimestamp(_)) => Some(ts),
             _ => Some(DefaultValue::Literal(raw.to_string())),
         },
+        // A bit column's default is a bit-value literal on every server
+        // (MySQL 9.7 shows `DEFAULT 5` as `b'101'`, verified live; TiDB
+        // assumption: it follows MySQL).
+        Flavor::MySql | Flavor::TiDb if matches!(ty, ColumnType::Bit(_)) => {
+            DefaultValue::parse_sql(raw)
+        }
         Flavor::MySql | Flavor::TiDb => Some(DefaultValue::Literal(raw.to_string())),
     };
     value.map(|d| d.canonical(ty.is_numeric()))
@@ -225,7 +241,7 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Resu
         auto_increment: is_auto_increment(&raw.extra),
         charset,
         collation,
-        generated: generation(&raw.extra, raw.generation_expression.as_deref()),
+        generated: generation(flavor, &raw.extra, raw.generation_expression.as_deref()),
         on_update: on_update(&raw.extra),
         // MySQL `INVISIBLE`, MariaDB `INVISIBLE` (TiDB has none) in EXTRA.
         invisible: has_word(&raw.extra, "INVISIBLE"),
@@ -252,12 +268,18 @@ pub fn index_visible(is_visible: Option<&str>, ignored: Option<&str>) -> bool {
 }
 
 /// One index row to its key part: a column (prefix from SUB_PART, descending
-/// when COLLATION is `D`) or, with no column name, an expression.
+/// when COLLATION is `D`) or, with no column name, an expression. A SPATIAL
+/// index's part is its whole column, though both servers report SUB_PART 32
+/// for it (the size of its minimum bounding rectangle).
 pub fn index_part(row: &RawIndexRow) -> IndexPart {
+    let spatial = index_kind(row.index_type.as_deref()) == IndexKind::Spatial;
     match &row.column_name {
         Some(name) => IndexPart::Column {
             name: Ident::new(name.clone()),
-            prefix: row.sub_part.map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
+            prefix: row
+                .sub_part
+                .filter(|_| !spatial)
+                .map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
             descending: row
                 .collation
                 .as_deref()
@@ -513,26 +535,46 @@ mod tests {
 
     #[test]
     fn generated_columns_from_extra() {
+        let g = |expression: &str, stored: bool| {
+            Some(Generated {
+                expression: expression.into(),
+                stored,
+            })
+        };
+        let maria = Flavor::MariaDb;
         assert_eq!(
-            generation("VIRTUAL GENERATED", Some("`d` + 1")),
-            Some("`d` + 1".into())
+            generation(maria, "VIRTUAL GENERATED", Some("`d` + 1")),
+            g("`d` + 1", false)
         );
         assert_eq!(
-            generation("STORED GENERATED", Some("(`d` * 2)")),
-            Some("`d` * 2".into()),
+            generation(Flavor::MySql, "STORED GENERATED", Some("(`d` * 2)")),
+            g("`d` * 2", true),
             "MySQL's outer parentheses are dropped"
         );
         assert_eq!(
-            generation("PERSISTENT", Some("`d` * 2")),
-            Some("`d` * 2".into())
+            generation(
+                Flavor::MySql,
+                "STORED GENERATED",
+                Some(r"concat(`n`,_utf8mb3\'x\')")
+            ),
+            g("concat(`n`, 'x')", true),
+            "MySQL's escaped quotes and introducers are undone"
         );
-        assert_eq!(generation("VIRTUAL", Some("`d`")), Some("`d`".into()));
-        assert_eq!(generation("DEFAULT_GENERATED", None), None);
         assert_eq!(
-            generation("DEFAULT_GENERATED on update CURRENT_TIMESTAMP", None),
+            generation(maria, "PERSISTENT", Some("`d` * 2")),
+            g("`d` * 2", true)
+        );
+        assert_eq!(generation(maria, "VIRTUAL", Some("`d`")), g("`d`", false));
+        assert_eq!(generation(maria, "DEFAULT_GENERATED", None), None);
+        assert_eq!(
+            generation(
+                Flavor::MySql,
+                "DEFAULT_GENERATED on update CURRENT_TIMESTAMP",
+                None
+            ),
             None
         );
-        assert_eq!(generation("", None), None);
+        assert_eq!(generation(maria, "", None), None);
     }
 
     #[test]

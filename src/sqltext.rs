@@ -96,6 +96,12 @@ pub fn render_check_expression(text: &str, columns: &[Ident]) -> Result<String, 
     render_one_expression(text, columns)
 }
 
+/// Parses a generated column's expression like [`render_key_expression`]
+/// (the table's declared columns may be named).
+pub fn render_generated_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
+    render_one_expression(text, columns)
+}
+
 fn render_one_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
     let tokens = tokens(text)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {

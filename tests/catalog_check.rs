@@ -119,10 +119,13 @@ fixtures! {
     bad_index_kind: "bad-index-kind", 5, 0;
     bad_check: "bad-check", 7, 0;
     bad_queries: "bad-queries", 10, 0;
-    bad_v2_column: "bad-v2-column", 12, 0;
+    bad_v2_column: "bad-v2-column", 14, 0;
     bad_flavors: "bad-flavors", 4, 0;
     bad_foreign_key: "bad-foreign-key", 22, 0;
     foreign_key_cycle: "foreign-key-cycle", 2, 0;
+    bad_generated: "bad-generated", 10, 0;
+    bad_spatial: "bad-spatial", 8, 1;
+    bad_flavor_features: "bad-flavor-features", 6, 0;
 }
 
 #[test]

@@ -99,6 +99,50 @@ fn v2_foreign_keys_mariadb() {
 }
 
 #[test]
+fn v2_generated_tidb() {
+    insta::assert_snapshot!(render_v2("generated", Flavor::TiDb));
+}
+
+#[test]
+fn v2_generated_mysql() {
+    insta::assert_snapshot!(render_v2("generated", Flavor::MySql));
+}
+
+#[test]
+fn v2_generated_mariadb() {
+    insta::assert_snapshot!(render_v2("generated", Flavor::MariaDb));
+}
+
+// Spatial types: MySQL and MariaDB; a catalog targeting TiDB is refused by
+// lint (tests/catalog_check.rs, bad-flavor-features).
+#[test]
+fn v2_spatial_mysql() {
+    insta::assert_snapshot!(render_v2("spatial", Flavor::MySql));
+}
+
+#[test]
+fn v2_spatial_mariadb() {
+    insta::assert_snapshot!(render_v2("spatial", Flavor::MariaDb));
+}
+
+// A column SRID: MySQL only.
+#[test]
+fn v2_srid_mysql() {
+    insta::assert_snapshot!(render_v2("mysql-only", Flavor::MySql));
+}
+
+// vector(n): MySQL 9 and TiDB; refused by lint for MariaDB.
+#[test]
+fn v2_vector_tidb() {
+    insta::assert_snapshot!(render_v2("vector", Flavor::TiDb));
+}
+
+#[test]
+fn v2_vector_mysql() {
+    insta::assert_snapshot!(render_v2("vector", Flavor::MySql));
+}
+
+#[test]
 fn tidb_ddl() {
     insta::assert_snapshot!(render_all(Flavor::TiDb));
 }

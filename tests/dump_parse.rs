@@ -204,7 +204,8 @@ fn unnamed_and_inline_keys_get_mysql_names() {
 #[test]
 fn refuses_what_the_model_cannot_hold() {
     for bad in [
-        "CREATE TABLE t (a geometry) DEFAULT CHARSET=utf8mb4",
+        "CREATE TABLE t (a decimal(10,2) unsigned) DEFAULT CHARSET=utf8mb4",
+        "CREATE TABLE t (a int SRID 4326) DEFAULT CHARSET=utf8mb4",
         "CREATE TABLE t (a int)",
         "CREATE TABLE t (a int); CREATE TABLE u (a int)",
         "not sql at all",

@@ -144,7 +144,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
                `u` timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp(),
                `name` varchar(100) NULL,
                `body` text NULL,
-               `g` int AS (`id` * 2) VIRTUAL,
+               `g` varchar(4) AS (CASE WHEN `id` > 0 THEN 'a' END) VIRTUAL,
                `q` int NULL,
                PRIMARY KEY (`id`),
                CONSTRAINT `chk_q` CHECK (`q` > 0),
@@ -183,6 +183,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
         .collect();
     for (table, object) in [
         ("parted", "table"),
+        // A generated column whose expression the closed renderer refuses.
         ("odd", "column `g`"),
         ("odd", "table option ROW_FORMAT"),
     ] {

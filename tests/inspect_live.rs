@@ -218,13 +218,15 @@ async fn generated_expression_default_and_unmanaged_types() {
         k enum('x', 'y') DEFAULT 'x',
         u timestamp(3) NULL DEFAULT NULL,
         q geometry NULL,
+        z decimal(10,2) unsigned NULL,
         PRIMARY KEY (d))"])
         .await;
     let mut s = session(&db).await;
     let t = inspect_table(&mut s, &db.name, "g").await.unwrap().unwrap();
     let c = |n: &str| t.column(&Ident::new(n)).unwrap().clone();
-    assert_eq!(c("v").generated.as_deref(), Some("`d` + 1"));
-    assert_eq!(c("p").generated.as_deref(), Some("`d` * 2"));
+    let generated = |n: &str| c(n).generated.map(|g| (g.expression, g.stored));
+    assert_eq!(generated("v"), Some(("`d` + 1".into(), false)));
+    assert_eq!(generated("p"), Some(("`d` * 2".into(), true)));
     assert_eq!(c("d").generated, None);
     // As the catalog spells it: MySQL's `concat(_utf8mb4\'a\',_utf8mb4\'b\')`
     // and MariaDB's `concat('a','b')` read as one canonical expression.
@@ -237,7 +239,11 @@ async fn generated_expression_default_and_unmanaged_types() {
         DefaultValue::parse_sql("(CONCAT('a', 'b'))")
     );
     assert_eq!(c("k").ty, ColumnType::Enum(vec!["x".into(), "y".into()]));
-    assert_eq!(c("q").ty, ColumnType::Other("geometry".into()));
+    assert_eq!(c("q").ty, ColumnType::parse("geometry").unwrap());
+    assert_eq!(
+        c("z").ty,
+        ColumnType::Other("decimal(10,2) unsigned".into())
+    );
     assert_eq!(c("k").default, lit("x"));
     assert_eq!(
         (c("u").ty, c("u").nullable, c("u").default),

@@ -7,7 +7,8 @@
 //! schema, `catalog apply` the catalog there, and judge the outcome with this
 //! test's own information_schema comparison:
 //! - desired reachable from current by online additions only (new tables,
-//!   new nullable or defaulted columns, new B-tree indexes; not a FULLTEXT
+//!   new nullable or defaulted columns and nullable VIRTUAL generated ones,
+//!   new B-tree indexes; not a STORED generated column, a FULLTEXT, SPATIAL
 //!   or functional index, a CHECK or a FOREIGN KEY on an existing table):
 //!   apply must converge and every desired column, index, check and
 //!   foreign key must exist exactly;
@@ -94,7 +95,8 @@ fn not_for(case: &Case, flavor: Flavor, server_version: &[u32]) -> Option<String
 
 /// (table, lowercase name): the key of a column or index.
 type Key = (String, String);
-/// Column type, IS_NULLABLE, COLUMN_DEFAULT, COLLATION_NAME, lowercase EXTRA.
+/// Column type (MySQL: with its SRID), IS_NULLABLE, COLUMN_DEFAULT, COLLATION_NAME,
+/// lowercase EXTRA followed by GENERATION_EXPRESSION.
 type ColumnShape = (String, String, Option<String>, Option<String>, String);
 /// NON_UNIQUE, ordered (lowercase column or expression, SUB_PART, COLLATION),
 /// hidden (MariaDB IGNORED / MySQL IS_VISIBLE), INDEX_TYPE.
@@ -141,17 +143,27 @@ async fn shape(db: &TestDb) -> Shape {
         Option<String>,
         String,
     );
+    // A generated column's expression is compared with its EXTRA; MySQL's
+    // column SRID with its type.
+    let ty = match db.flavor {
+        Flavor::MySql => {
+            "CASE WHEN c.SRS_ID IS NULL THEN c.COLUMN_TYPE ELSE CONCAT(c.COLUMN_TYPE, ' srid ', c.SRS_ID) END"
+        }
+        _ => "c.COLUMN_TYPE",
+    };
     let cols: Vec<ColRow> = conn
         .exec(
-            "SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLLATION_NAME, c.EXTRA \
+            format!("SELECT c.TABLE_NAME, c.COLUMN_NAME, {ty}, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLLATION_NAME, \
+             CONCAT(c.EXTRA, ' ', IFNULL(c.GENERATION_EXPRESSION, '')) \
              FROM information_schema.COLUMNS c JOIN information_schema.TABLES t \
              ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE' \
-             WHERE c.TABLE_SCHEMA = ?",
+             WHERE c.TABLE_SCHEMA = ?"),
             (db.name.as_str(),),
         )
         .await
         .unwrap();
     for (t, c, ty, null, def, coll, extra) in cols {
+        let extra = extra.trim().to_string();
         s.columns.insert(
             (t, c.to_lowercase()),
             (
@@ -295,11 +307,20 @@ fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
                     nullable == "YES" || (default.is_some() && default.as_deref() != Some("NULL"));
                 // `VIRTUAL GENERATED` / `STORED GENERATED` is a generated
                 // column; MySQL's `DEFAULT_GENERATED` (an expression or
-                // CURRENT_TIMESTAMP default) is not.
+                // CURRENT_TIMESTAMP default) is not. A nullable VIRTUAL one
+                // is added online (metadata only); a STORED one rewrites
+                // every row (docs/catalog-format.md: not online).
                 let generated = extra.split_whitespace().any(|w| w == "generated");
-                if !fillable || extra.contains("auto_increment") || generated {
+                let stored = extra.contains("stored generated");
+                if stored {
                     return Err(format!(
-                        "column {t}.{c} cannot be added to retained rows (NOT NULL without default, auto_increment or generated)"
+                        "STORED generated column {t}.{c} added to an existing table (not online)"
+                    ));
+                }
+                let fillable = fillable || (generated && nullable == "YES");
+                if !fillable || extra.contains("auto_increment") {
+                    return Err(format!(
+                        "column {t}.{c} cannot be added to retained rows (NOT NULL without default, or auto_increment)"
                     ));
                 }
             }
@@ -314,6 +335,7 @@ fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
             }
             None if current.tables.contains(t)
                 && (want.3 == "FULLTEXT"
+                    || want.3 == "SPATIAL"
                     || want.1.iter().any(|(part, _, _)| part.contains('('))) =>
             {
                 return Err(format!(

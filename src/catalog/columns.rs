@@ -129,25 +129,11 @@ pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> 
         .collect()
 }
 
-/// `invisible: true` needs a flavor with invisible columns (MySQL 8.0.23+,
-/// MariaDB 10.3+; TiDB has none — a TiDB assumption, not runnable here),
-/// and a table keeps at least one visible column (the servers refuse
-/// otherwise, MySQL error 4028).
-pub(super) fn check_invisible(sink: &mut Sink, columns: &[&Column], flavors: &[Flavor]) {
-    let invisible: Vec<&&Column> = columns.iter().filter(|c| c.invisible).collect();
-    if invisible.is_empty() {
-        return;
-    }
-    if flavors.contains(&Flavor::TiDb) {
-        for c in &invisible {
-            sink.error(
-                Some(format!("column `{}`", c.name)),
-                "`invisible: true` on a catalog that targets TiDB, which has no invisible columns: \
-                 list only `flavors: [mysql, mariadb]` in catalog.yaml or remove `invisible`",
-            );
-        }
-    }
-    if invisible.len() == columns.len() {
+/// A table keeps at least one visible column (the servers refuse
+/// otherwise, MySQL error 4028). Which flavors have invisible columns is
+/// `catalog::flavored`'s rule.
+pub(super) fn check_invisible(sink: &mut Sink, columns: &[&Column]) {
+    if !columns.is_empty() && columns.iter().all(|c| c.invisible) {
         sink.error(
             None,
             "every column is invisible: the server requires at least one visible column",

@@ -30,6 +30,22 @@ pub(crate) fn default_problem(
             .err()
             .map(|why| format!("default `{}` {why}", e.escape_debug())),
         DefaultValue::Literal(v) => literal_problem(ty, v),
+        DefaultValue::Bits(b) => bits_problem(ty, b),
+    }
+}
+
+/// A bit-value default `b'...'` belongs on a bit(n) column and has at most
+/// n digits (the servers refuse a longer one, error 1067).
+fn bits_problem(ty: &ColumnType, digits: &str) -> Option<String> {
+    match ty {
+        ColumnType::Bit(n) if digits.len() > *n as usize => Some(format!(
+            "default b'{digits}' has {} bits, more than the column's {n}",
+            digits.len()
+        )),
+        ColumnType::Bit(_) => None,
+        other => Some(format!(
+            "a bit-value default b'{digits}' belongs on a bit(n) column, not {other}: write the value in the column's own form"
+        )),
     }
 }
 
@@ -92,8 +108,10 @@ fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
         ColumnType::DateTime(p) | ColumnType::Timestamp(p) => datetime_problem(v, *p, ty),
         ColumnType::Time(p) => time_problem(v, *p),
         ColumnType::Year => year_problem(v),
+        // Both servers show any bit default as b'...' (DEFAULT 5 reads back
+        // as b'101'), so only that form reads back as written.
         ColumnType::Bit(_) => Some(format!(
-            "a default on a {ty} column is not supported yet (the servers show b'...' literals differently): remove `default`"
+            "default `{v}` on a {ty} column: write it as a bit-value literal, e.g. `default: \"b'101'\"`, the form the servers show"
         )),
         ColumnType::Enum(members) => (!members.iter().any(|m| m == v)).then(|| {
             format!("default `{v}` is not a member of {ty} (members compare exactly, case included): use one of the members")

@@ -141,21 +141,34 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
             return None;
         }
     };
-    if kind == IndexKind::Spatial {
+    if kind != IndexKind::BTree && ri.unique {
         sink.error(
             Some(object.to_string()),
-            "a SPATIAL index needs a spatial column (geometry, point, ...), and the catalog has no spatial column types yet: remove the index",
+            format!(
+                "a {} index cannot be unique: remove `unique: true` or use a B-tree index",
+                kind_name(kind)
+            ),
         );
         return None;
     }
-    if kind == IndexKind::FullText && ri.unique {
+    // MySQL: "Too many key parts specified; max 1 parts allowed" (1070);
+    // MariaDB: "Incorrect arguments to SPATIAL INDEX" (1210).
+    if kind == IndexKind::Spatial && ri.columns.len() != 1 {
         sink.error(
             Some(object.to_string()),
-            "a FULLTEXT index cannot be unique: remove `unique: true` or use a B-tree index",
+            format!("a SPATIAL index has exactly one key part, this one has {}: index one spatial column", ri.columns.len()),
         );
         return None;
     }
     Some(kind)
+}
+
+fn kind_name(kind: IndexKind) -> &'static str {
+    match kind {
+        IndexKind::BTree => "B-tree",
+        IndexKind::FullText => "FULLTEXT",
+        IndexKind::Spatial => "SPATIAL",
+    }
 }
 
 /// `Name(10)` -> `Some(("Name", "10"))`.
@@ -366,6 +379,12 @@ fn check_key_column(
             format!("is in the primary key but {why}; primary-key columns are NOT NULL: set `nullable: false`"),
         );
     }
+    if spec.kind == KeyKind::Primary && column.generated.is_some() {
+        sink.error(
+            Some(format!("column `{name}`")),
+            "is in the primary key but generated: MariaDB refuses a primary key on any generated column (error 1903), MySQL on a VIRTUAL one (3106); key a stored column",
+        );
+    }
     check_consumer_scope(spec, column, sink);
     let object = Some(spec.object.clone());
     if spec.index_kind == IndexKind::FullText {
@@ -385,11 +404,23 @@ fn check_key_column(
         }
         return true;
     }
+    if spec.index_kind == IndexKind::Spatial {
+        return check_spatial_part(spec, column, length.is_some() || descending, sink);
+    }
     if let Some(n) = length {
         return check_prefix(spec, column, n, sink);
     }
     if column.ty.is_indexable_whole() {
         return true;
+    }
+    let kind_problem = match column.ty {
+        ColumnType::Spatial { .. } => Some(format!("column `{name}` is {}: a B-tree index cannot key a spatial column; declare the index `kind: spatial`", column.ty)),
+        ColumnType::Vector(_) => Some(format!("column `{name}` is {}: a vector column cannot be a key part (the servers have no B-tree key over vectors)", column.ty)),
+        _ => None,
+    };
+    if let Some(problem) = kind_problem {
+        sink.error(object, problem);
+        return false;
     }
     let prefix = if column.ty == ColumnType::Json {
         String::new()
@@ -403,6 +434,27 @@ fn check_key_column(
             column.ty
         ),
     );
+    false
+}
+
+/// A SPATIAL key part: a whole NOT NULL spatial column (both servers refuse
+/// a nullable one, error 1252).
+fn check_spatial_part(spec: &KeySpec, column: &Column, shaped: bool, sink: &mut Sink) -> bool {
+    let name = &column.name;
+    let object = Some(spec.object.clone());
+    let problem = if !matches!(column.ty, ColumnType::Spatial { .. }) {
+        format!(
+            "a SPATIAL index keys a spatial column (geometry, point, ...); `{name}` is {}",
+            column.ty
+        )
+    } else if shaped {
+        format!("a SPATIAL index keys whole columns: remove `length` and `order` from `{name}`")
+    } else if column.nullable {
+        format!("every part of a SPATIAL index is NOT NULL (the servers refuse a nullable one, error 1252): set `nullable: false` on `{name}`")
+    } else {
+        return true;
+    };
+    sink.error(object, problem);
     false
 }
 

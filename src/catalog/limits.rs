@@ -103,6 +103,9 @@ pub fn row_bytes(column: &Column) -> Option<u32> {
         ColumnType::Text | ColumnType::Blob => 10,
         ColumnType::MediumText | ColumnType::MediumBlob => 11,
         ColumnType::LongText | ColumnType::LongBlob | ColumnType::Json => 12,
+        // A geometry is stored as a longblob; a vector as varbinary(4n).
+        ColumnType::Spatial { .. } => 12,
+        ColumnType::Vector(n) => with_length(4 * n),
         ColumnType::Other(_) => return None,
         fixed => fixed.key_bytes(per_char)?,
     })

@@ -10,6 +10,9 @@ use crate::model::Table;
 
 mod columns;
 mod defaults;
+mod flavored;
+pub use flavored::flavors_for;
+mod generated;
 mod load;
 pub(crate) use defaults::default_problem;
 mod checks;

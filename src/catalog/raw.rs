@@ -45,6 +45,7 @@ const REFERENCE_KEYS: &[&str] = &["table", "columns"];
 const COLUMN_KEYS: &[&str] = &[
     "name",
     "type",
+    "srid",
     "nullable",
     "auto_increment",
     "charset",
@@ -52,6 +53,7 @@ const COLUMN_KEYS: &[&str] = &[
     "default",
     "on_update",
     "invisible",
+    "generated",
     "comment",
     "required_by",
 ];
@@ -199,6 +201,9 @@ pub(crate) struct RawColumn {
     pub name: String,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<String>,
+    /// The SRID a spatial column is restricted to (MySQL 8.0.3+).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub srid: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub charset: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -221,10 +226,25 @@ pub(crate) struct RawColumn {
     /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub invisible: bool,
+    /// `{expression, stored}`: a generated column (linted in `catalog::generated`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated: Option<RawGenerated>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
+}
+
+/// A column's `generated`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "a generated column: a mapping with `expression` and optionally `stored`")]
+pub(crate) struct RawGenerated {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression: Option<String>,
+    /// STORED (MariaDB PERSISTENT) rather than VIRTUAL.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stored: bool,
 }
 
 /// One entry of `indexes`.

@@ -15,7 +15,8 @@ use super::{Defaults, Limits};
 const TYPE_LIST: &str = "tinyint, smallint, mediumint, int, bigint (each optionally unsigned), \
 decimal(p,s), float, double, char(n), varchar(n), binary(n), varbinary(n), text, mediumtext, \
 longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boolean, time(p), \
-year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...)";
+year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...), geometry, point, linestring, polygon, \
+multipoint, multilinestring, multipolygon, geometrycollection, vector(n)";
 
 /// A declared column as the lint sees it: the model column when its type is known.
 pub(super) struct Declared {
@@ -48,16 +49,18 @@ pub(super) fn build_table(
         raw.collation.as_deref(),
         (&defaults.charset, &defaults.collation),
     );
-    let raw_columns = raw.columns.unwrap_or_default();
+    let mut raw_columns = raw.columns.unwrap_or_default();
+    let generated: Vec<_> = raw_columns.iter_mut().map(|c| c.generated.take()).collect();
     if raw_columns.is_empty() {
         sink.error(
             None,
             "the table declares no columns: add a `columns` list with at least one column",
         );
     }
-    let declared = declare_columns(raw_columns, (&charset, &collation), sink);
+    let mut declared = declare_columns(raw_columns, (&charset, &collation), sink);
+    super::generated::lint_generated(generated, &mut declared, &defaults.flavors, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
-    super::columns::check_invisible(sink, &known, &defaults.flavors);
+    super::columns::check_invisible(sink, &known);
     let primary_key = raw
         .primary_key
         .as_deref()
@@ -100,6 +103,7 @@ pub(super) fn build_table(
     };
     table.normalize();
     super::limits::lint(&table, sink);
+    super::flavored::lint(&table, &defaults.flavors, sink);
     Some(table)
 }
 
@@ -272,7 +276,19 @@ fn column_from_raw(
     table_charset: (&str, &str),
     sink: &mut Sink,
 ) -> Option<Column> {
-    let ty = parse_type(sink, object, rc.ty.as_deref())?;
+    let mut ty = parse_type(sink, object, rc.ty.as_deref())?;
+    match (&mut ty, rc.srid) {
+        (_, None) => {}
+        (ColumnType::Spatial { srid: declared @ None, .. }, Some(n)) => *declared = Some(n),
+        (ColumnType::Spatial { .. }, Some(_)) => sink.error(
+            Some(object.to_string()),
+            "the SRID is given twice, in `type` and in `srid`: keep `srid` only",
+        ),
+        (other, Some(_)) => sink.error(
+            Some(object.to_string()),
+            format!("`srid` on a {other} column: only spatial columns (geometry, point, ...) have an SRID; remove `srid`"),
+        ),
+    }
     super::columns::check_members(sink, object, &ty);
     let on_update = super::columns::on_update(sink, object, &ty, rc.on_update.as_deref());
     let (charset, collation) = column_charset(sink, object, &ty, &rc, table_charset);

@@ -3,8 +3,10 @@
 use std::fmt;
 
 mod members;
+mod spatial;
 
 pub use members::parse_members;
+pub use spatial::SpatialKind;
 
 /// Integer widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -109,6 +111,16 @@ pub enum ColumnType {
     Enum(Vec<String>),
     /// `set('a','b')`: members in declared order, case kept.
     Set(Vec<String>),
+    /// A spatial type, with the column's SRID where one is declared
+    /// (MySQL 8.0.3+ `SRID n`, shown as `point SRID 4326`).
+    Spatial {
+        /// Which spatial type.
+        kind: SpatialKind,
+        /// The spatial reference system the column is restricted to.
+        srid: Option<u32>,
+    },
+    /// `vector(n)`: n 4-byte floats (MySQL 9.0+, TiDB v8.4+; not MariaDB 10.11).
+    Vector(u32),
     /// A live type the catalog cannot declare (`enum(...)`, `bit(1)`, ...),
     /// kept as lowercase `COLUMN_TYPE` text so inspection never fails on
     /// unmanaged columns; never equal to a catalog type. Never produced by `parse`.
@@ -130,6 +142,11 @@ impl ColumnType {
         }
         let norm = text.trim().to_ascii_lowercase();
         let mut words: Vec<&str> = norm.split_whitespace().collect();
+        if let Some(parsed) = spatial::parse(&words) {
+            return parsed
+                .map(|(kind, srid)| ColumnType::Spatial { kind, srid })
+                .map_err(|_| err());
+        }
         let unsigned = words.last() == Some(&"unsigned");
         if unsigned {
             words.pop();
@@ -232,6 +249,11 @@ impl ColumnType {
                 Some(n) if (1..=64).contains(&n) && !unsigned => Ok(ColumnType::Bit(n)),
                 _ => Err(err()),
             },
+            // MySQL 9 allows 1..=16383 dimensions; TiDB's limit is the same.
+            "vector" => match one(&args)? {
+                Some(n) if (1..=16383).contains(&n) && !unsigned => Ok(ColumnType::Vector(n)),
+                _ => Err(err()),
+            },
             "tinytext" if args.is_none() => no_unsigned(ColumnType::TinyText),
             "tinyblob" if args.is_none() => no_unsigned(ColumnType::TinyBlob),
             _ => Err(err()),
@@ -275,12 +297,14 @@ impl ColumnType {
         !self.is_large_object()
     }
 
-    /// text, blob and json families: no whole-column key, no literal default
-    /// on MySQL/TiDB.
+    /// text, blob, json, spatial and vector types: no whole-column B-tree
+    /// key, no literal default on MySQL/TiDB.
     pub fn is_large_object(&self) -> bool {
         matches!(
             self,
-            ColumnType::TinyText
+            ColumnType::Spatial { .. }
+                | ColumnType::Vector(_)
+                | ColumnType::TinyText
                 | ColumnType::Text
                 | ColumnType::MediumText
                 | ColumnType::LongText
@@ -392,6 +416,8 @@ impl fmt::Display for ColumnType {
             ColumnType::TinyBlob => f.write_str("tinyblob"),
             ColumnType::Enum(m) => members::write("enum", m, f),
             ColumnType::Set(m) => members::write("set", m, f),
+            ColumnType::Spatial { kind, srid } => spatial::write(*kind, *srid, f),
+            ColumnType::Vector(n) => write!(f, "vector({n})"),
             ColumnType::Other(text) => f.write_str(text),
         }
     }
@@ -441,7 +467,11 @@ mod tests {
             "enum('a'",
             "set('a',b)",
             "varchar",
-            "geometry",
+            "geometry(1)",
+            "point srid",
+            "point srid x",
+            "vector",
+            "vector(0)",
             "datetime(7)",
             "text unsigned",
             "year(2)",
@@ -471,6 +501,10 @@ mod tests {
             "tinyblob",
             "enum('Pending','it''s','a,b')",
             "set('x','Y')",
+            "geometry",
+            "point SRID 4326",
+            "geometrycollection",
+            "vector(3)",
         ] {
             assert_eq!(ColumnType::parse(t).unwrap().to_string(), t);
         }
@@ -487,6 +521,18 @@ mod tests {
         );
         assert!(ColumnType::Enum(vec!["a".into()]).is_textual());
         assert!(ColumnType::TinyText.is_large_object());
+        assert_eq!(
+            ColumnType::parse("GEOMCOLLECTION").unwrap(),
+            ColumnType::parse("geometrycollection").unwrap()
+        );
+        assert_eq!(
+            ColumnType::parse("point srid 4326").unwrap(),
+            ColumnType::Spatial {
+                kind: SpatialKind::Point,
+                srid: Some(4326)
+            }
+        );
+        assert!(ColumnType::Vector(3).is_large_object());
     }
 
     #[test]

@@ -55,14 +55,53 @@ pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Probl
         let text = |c: &Column| if c.invisible { "INVISIBLE" } else { "VISIBLE" }.to_string();
         push(ProblemKind::ColumnInvisible, text(want), text(have));
     }
-    if let Some(expr) = &have.generated {
-        push(
+    match (&want.generated, &have.generated) {
+        (None, None) => {}
+        (Some(w), Some(h)) => {
+            if w.stored != h.stored {
+                push(
+                    ProblemKind::ColumnGeneratedStored,
+                    w.storage().into(),
+                    h.storage().into(),
+                );
+            }
+            if !crate::readiness::same_expression(&w.expression, &h.expression) {
+                push(
+                    ProblemKind::ColumnGeneratedExpression,
+                    format!("AS ({})", w.expression),
+                    format!("AS ({})", h.expression),
+                );
+            }
+        }
+        (w, h) => push(
             ProblemKind::ColumnGenerated,
-            "a stored column".into(),
-            format!("GENERATED ALWAYS AS ({expr})"),
-        );
+            generated_text(w),
+            generated_text(h),
+        ),
     }
     out
+}
+
+fn generated_text(g: &Option<crate::model::Generated>) -> String {
+    match g {
+        Some(g) => g.to_string(),
+        None => "not generated".into(),
+    }
+}
+
+/// Why a missing column cannot be added to an existing table online, if it
+/// cannot: a STORED generated column is computed into every row, which
+/// MySQL 9.7 and MariaDB 10.11 do only with ALGORITHM=COPY (both refuse
+/// INSTANT and INPLACE with error 1845, verified live); TiDB cannot add one
+/// with ALTER TABLE at all ("You cannot add a stored generated column using
+/// ALTER TABLE", <https://docs.pingcap.com/tidb/stable/generated-columns#limitations>).
+/// A VIRTUAL one is metadata only (ALGORITHM=INSTANT on both servers).
+pub fn column_not_online_reason(column: &Column) -> Option<&'static str> {
+    column
+        .generated
+        .as_ref()
+        .filter(|g| g.stored)
+        .map(|_| "a STORED generated column cannot be added to an existing table online (MySQL and MariaDB compute it into every row with a table copy; TiDB cannot add one at all)")
 }
 
 fn on_update_text(c: &Column) -> String {
@@ -121,6 +160,10 @@ pub fn describe_column(c: &Column) -> String {
     }
     if c.auto_increment {
         s.push_str(" AUTO_INCREMENT");
+    }
+    if let Some(g) = &c.generated {
+        s.push(' ');
+        s.push_str(&g.to_string());
     }
     if c.invisible {
         s.push_str(" INVISIBLE");

@@ -27,6 +27,11 @@ pub fn not_online_reason(index: &Index) -> Option<&'static str> {
     if index.kind == IndexKind::FullText {
         return Some("a FULLTEXT index cannot be added to an existing table online (InnoDB rebuilds the table for the first one and takes a shared lock for any)");
     }
+    // Verified live on MySQL 9.7 and MariaDB 10.11: LOCK=NONE is refused
+    // with 1846 "Do not support online operation on table with GIS index".
+    if index.kind == IndexKind::Spatial {
+        return Some("a SPATIAL index cannot be added to an existing table online (InnoDB refuses LOCK=NONE for it and blocks writes with LOCK=SHARED)");
+    }
     if index
         .parts
         .iter()

@@ -17,7 +17,7 @@ mod problem;
 
 pub use change::{Change, TableDiff};
 use columns::column_drift;
-pub use columns::{default_text, describe_column};
+pub use columns::{column_not_online_reason, default_text, describe_column};
 pub use foreign_keys::describe_foreign_key;
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::{describe_index, not_online_reason};
@@ -67,6 +67,16 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
     for (i, col) in want.columns.iter().enumerate() {
         match have.column(&col.name) {
             Some(live) => d.problems.extend(column_drift(want, col, live)),
+            None if column_not_online_reason(col).is_some() => d.problems.push(problem(
+                want,
+                col.name.as_str(),
+                ProblemKind::ColumnNotOnline,
+                &describe_column(col),
+                &format!(
+                    "absent; {}: add it in a maintenance window, or declare it when the table is created",
+                    column_not_online_reason(col).unwrap_or_default()
+                ),
+            )),
             None => {
                 let change = Change::AddColumn {
                     table: want.name.clone(),

@@ -36,8 +36,17 @@ pub enum ProblemKind {
     ColumnAutoIncrement,
     /// Column visibility (`INVISIBLE`) differs.
     ColumnInvisible,
-    /// The live column is generated.
+    /// The column is generated on one side only (live generated where the
+    /// catalog declares a plain column, or the other way round).
     ColumnGenerated,
+    /// A generated column's expression differs (after each server's normalisation).
+    ColumnGeneratedExpression,
+    /// A generated column is STORED on one side and VIRTUAL on the other.
+    ColumnGeneratedStored,
+    /// A missing column that cannot be added to the existing table online
+    /// (a STORED generated column: MySQL and MariaDB rebuild the table with
+    /// ALGORITHM=COPY, TiDB refuses it); apply refuses it.
+    ColumnNotOnline,
     /// The live column has an `ON UPDATE` clause the catalog does not declare.
     ColumnOnUpdate,
     /// Primary key columns differ.
@@ -119,6 +128,7 @@ impl ProblemKind {
             | ForeignKeyNotOnline | UnmanagedForeignKey => Subject::Table,
             MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
+            | ColumnGeneratedExpression | ColumnGeneratedStored | ColumnNotOnline
             | ColumnOnUpdate | ColumnInvisible | UnmanagedColumn => Subject::Column,
             MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
             | IndexInvisible | IndexExpression | IndexKind | IndexNotOnline | UnmanagedIndex => {
@@ -138,7 +148,8 @@ impl ProblemKind {
             // classifies by it).
             NotATable | Partitioned | MissingNotNullColumn | ColumnType | ColumnNullability
             | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnInvisible
-            | ColumnGenerated | ColumnOnUpdate | PrimaryKey | IndexColumns | IndexOrder
+            | ColumnGenerated | ColumnGeneratedExpression | ColumnGeneratedStored
+            | ColumnNotOnline | ColumnOnUpdate | PrimaryKey | IndexColumns | IndexOrder
             | IndexUniqueness | IndexPrefix | IndexInvisible | IndexExpression | IndexKind
             | IndexNotOnline | CheckExpression | CheckNotOnline | ForeignKeyColumns
             | ForeignKeyReference | ForeignKeyAction | ForeignKeyNotOnline => Severity::Drift,

@@ -77,8 +77,17 @@ impl TableBuilder {
             }
             ColumnOption::Generated {
                 generation_expr: Some(expr),
+                generation_expr_mode,
                 ..
-            } => column.generated = Some(expr.to_string()),
+            } => {
+                column.generated = Some(crate::model::Generated {
+                    expression: crate::expr::canonical(&expr.to_string()),
+                    stored: matches!(
+                        generation_expr_mode,
+                        Some(sqlparser::ast::GeneratedExpressionMode::Stored)
+                    ),
+                })
+            }
             // `on_update: CURRENT_TIMESTAMP(p)`; any other value is not one
             // the catalog format has (import refuses it).
             ColumnOption::OnUpdate(expr) => {
@@ -88,6 +97,16 @@ impl TableBuilder {
                 }
             }
             ColumnOption::Invisible => column.invisible = true,
+            // MySQL's `/*!80003 SRID n */` (unwrapped) on a spatial column.
+            ColumnOption::Srid(expr) => match (&mut column.ty, expr.to_string().parse::<u32>()) {
+                (ColumnType::Spatial { srid, .. }, Ok(n)) => *srid = Some(n),
+                _ => {
+                    return Err(self.err(format!(
+                        "column `{name}`: SRID {expr} on a {} column",
+                        column.ty
+                    )))
+                }
+            },
             other => {
                 return Err(self.err(format!(
                     "column `{name}`: unsupported column option `{other}`"

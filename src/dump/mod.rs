@@ -257,10 +257,11 @@ mod tests {
     #[test]
     fn errors_name_the_table_and_column() {
         let e =
-            parse_create_table("CREATE TABLE t (a geometry) DEFAULT CHARSET=utf8mb4").unwrap_err();
+            parse_create_table("CREATE TABLE t (a decimal(10,2) unsigned) DEFAULT CHARSET=utf8mb4")
+                .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "table `t`: column `a`: unsupported type `geometry`"
+            "table `t`: column `a`: unsupported type `decimal(10,2) unsigned`"
         );
         assert!(parse_create_table("SELECT 1").is_err());
     }

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use serde_yaml::Value;
 
 use crate::catalog::raw::{
-    RawCatalogFile, RawCheck, RawColumn, RawDefaults, RawIndex, RawKeyPart, RawTable,
+    RawCatalogFile, RawCheck, RawColumn, RawDefaults, RawGenerated, RawIndex, RawKeyPart, RawTable,
 };
 use crate::model::{Check, Column, DefaultValue, Index, IndexKind, IndexPart, Table};
 use crate::ColumnType;
@@ -48,14 +48,12 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
 /// all three.
 fn catalog_file(imported: &Imported) -> RawCatalogFile {
     let d = &imported.defaults;
-    // An invisible column is a MySQL / MariaDB feature: the catalog then
-    // targets those two flavors only (`check` refuses it for TiDB).
-    let invisible = imported
-        .tables
-        .iter()
-        .any(|t| t.columns.iter().any(|c| c.invisible));
+    // A feature some flavor lacks (an invisible column on TiDB, ...)
+    // narrows the flavors the catalog targets (`check` refuses it there).
+    let flavors = crate::catalog::flavors_for(&imported.tables);
     RawCatalogFile {
-        flavors: invisible.then(|| vec!["mysql".into(), "mariadb".into()]),
+        flavors: (flavors != crate::Flavor::ALL)
+            .then(|| flavors.iter().map(ToString::to_string).collect()),
         external_tables: imported.external_tables.clone(),
         defaults: RawDefaults {
             engine: d.engine.clone(),
@@ -96,13 +94,19 @@ fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
 }
 
 fn raw_column(c: &Column, t: &Table) -> RawColumn {
-    let ty = match &c.ty {
-        ColumnType::Boolean => "boolean".to_string(),
-        other => other.to_string(),
+    let (ty, srid) = match &c.ty {
+        ColumnType::Boolean => ("boolean".to_string(), None),
+        ColumnType::Spatial { kind, srid } => (kind.name().to_string(), *srid),
+        other => (other.to_string(), None),
     };
     RawColumn {
         name: c.name.as_str().to_string(),
         ty: Some(ty),
+        srid,
+        generated: c.generated.as_ref().map(|g| RawGenerated {
+            expression: Some(g.expression.clone()),
+            stored: g.stored,
+        }),
         collation: c.collation.clone().filter(|co| co != &t.collation),
         nullable: (!c.nullable).then_some(false),
         auto_increment: c.auto_increment,

@@ -49,8 +49,17 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
                 format!("type `{ty}` is outside the catalog's types"),
             );
         }
-        if let Some(expr) = &c.generated {
-            push(object.clone(), format!("generated column (AS ({expr}))"));
+        if let Some(g) = &c.generated {
+            // Imported only when the catalog's closed renderer takes the
+            // server's expression (what `catalog check` will do with it).
+            let names: Vec<Ident> = t.columns.iter().map(|c| c.name.clone()).collect();
+            if let Err(reason) = crate::sqltext::render_generated_expression(&g.expression, &names)
+            {
+                push(
+                    object.clone(),
+                    format!("generated column expression `{}` {reason}", g.expression),
+                );
+            }
         }
         // The same rule `catalog check` applies: a default the catalog
         // refuses (e.g. a literal on a json column, MariaDB-only) is not
@@ -143,11 +152,20 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
     }
     for i in &t.indexes {
         let object = format!("index {}", quote_ident(i.name.as_str()));
-        if i.kind == IndexKind::Spatial {
-            push(object.clone(), "SPATIAL index".into());
+        // The SPATIAL rule `catalog check` applies: one NOT NULL spatial column.
+        let spatial_part = |p: &IndexPart| {
+            p.column_name()
+                .and_then(|n| t.column(n))
+                .is_some_and(|c| !c.nullable && matches!(c.ty, ColumnType::Spatial { .. }))
+        };
+        if i.kind == IndexKind::Spatial && !(i.parts.len() == 1 && spatial_part(&i.parts[0])) {
+            push(
+                object.clone(),
+                "SPATIAL index that is not over one NOT NULL spatial column".into(),
+            );
         }
-        // FULLTEXT keys are over whole text columns by nature.
-        if i.kind != IndexKind::FullText {
+        // FULLTEXT and SPATIAL keys are over whole columns by nature.
+        if i.kind == IndexKind::BTree {
             for p in i.parts.iter().filter_map(whole_lob) {
                 push(object.clone(), p);
             }

@@ -239,6 +239,19 @@ fn branch_on(
     )
 }
 
+/// COLUMN_TYPE, on MySQL with the column's SRID (SRS_ID, MySQL 8.0.3+) as
+/// [`crate::ColumnType::parse`] reads it: `point srid 4326`. MariaDB and
+/// TiDB have no SRS_ID column (MariaDB's REF_SYSTEM_ID is not a column
+/// attribute the catalog declares; TiDB has no spatial types).
+fn column_type_expr(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::MySql => {
+            "CASE WHEN SRS_ID IS NULL THEN COLUMN_TYPE ELSE CONCAT(COLUMN_TYPE, ' srid ', SRS_ID) END"
+        }
+        Flavor::MariaDb | Flavor::TiDb => "COLUMN_TYPE",
+    }
+}
+
 /// MariaDB's CHECK clauses of a table, as one JSON array (json columns are
 /// `longtext` + a `json_valid` check there). Parameters: schema, table.
 const MARIADB_CHECKS: &str =
@@ -282,7 +295,7 @@ pub(crate) fn inspection_sql_with(
     };
     let column_exprs = [
         "COLUMN_NAME",
-        "COLUMN_TYPE",
+        column_type_expr(info.flavor),
         "IS_NULLABLE",
         "COLUMN_DEFAULT",
         "EXTRA",

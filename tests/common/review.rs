@@ -98,6 +98,15 @@ pub fn cases() -> Vec<Case> {
         new,
         kinds,
     };
+    let generated =
+        "  - {name: NameLower, type: varchar(64), generated: {expression: \"lower(Name)\"}}\n";
+    let generated_old = BASE.replacen(col, &format!("{col}{generated}"), 1);
+    let with_generated = |name, new, kinds: Vec<FindingKind>| Case {
+        name,
+        old: generated_old.clone(),
+        new,
+        kinds,
+    };
     let with_checks = |name, new, kinds: Vec<FindingKind>| Case {
         name,
         old: checked.clone(),
@@ -317,11 +326,42 @@ pub fn cases() -> Vec<Case> {
         ),
         case(
             "expression index added",
-            edit(
-                idx,
-                &format!("{idx}  - {{name: idx_note_lower, columns: [{{expression: \"lower(Note)\"}}]}}\n"),
-            ),
+            vec![
+                // MariaDB has no functional key parts.
+                ("catalog.yaml", format!("{SETTINGS}flavors: [tidb, mysql]\n")),
+                (
+                    "t.yaml",
+                    BASE.replacen(
+                        idx,
+                        &format!("{idx}  - {{name: idx_note_lower, columns: [{{expression: \"lower(Note)\"}}]}}\n"),
+                        1,
+                    ),
+                ),
+            ],
             vec![P::IndexNotOnline.into()],
+        ),
+        case(
+            "virtual generated column added",
+            edit(col, &format!("{col}{generated}")),
+            vec![P::MissingColumn.into()],
+        ),
+        case(
+            "stored generated column added",
+            edit(
+                col,
+                &format!("{col}  - {{name: Twice, type: bigint unsigned, generated: {{expression: \"Id * 2\", stored: true}}}}\n"),
+            ),
+            vec![P::ColumnNotOnline.into()],
+        ),
+        with_generated(
+            "generated expression changed",
+            on(&generated_old, "lower(Name)", "upper(Name)"),
+            vec![P::ColumnGeneratedExpression.into()],
+        ),
+        with_generated(
+            "generated storage changed",
+            on(&generated_old, "lower(Name)\"}", "lower(Name)\", stored: true}"),
+            vec![P::ColumnGeneratedStored.into()],
         ),
         case(
             "not null column added",

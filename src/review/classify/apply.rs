@@ -9,7 +9,7 @@
 //! its reason (and, in `diff.rs`, its severity).
 
 use super::{Class, Finding, FindingKind};
-use crate::diff::{not_online_reason, Problem, ProblemKind, Severity};
+use crate::diff::{column_not_online_reason, not_online_reason, Problem, ProblemKind, Severity};
 use crate::flavor::Flavor;
 use crate::model::Table;
 
@@ -75,6 +75,19 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
                 format!("{why}: apply refuses it on a warm installation (a new table gets it in its CREATE TABLE)"),
             )
         }
+        ColumnNotOnline => {
+            let why = n
+                .columns
+                .iter()
+                .find(|c| c.name.as_str().eq_ignore_ascii_case(&p.object))
+                .and_then(column_not_online_reason)
+                .unwrap_or("it cannot be added to an existing table online");
+            (
+                ABSENT,
+                want,
+                format!("{why}: apply refuses it on a warm installation (a new table gets it in its CREATE TABLE)"),
+            )
+        }
         CheckNotOnline => (
             ABSENT,
             want,
@@ -86,8 +99,8 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             "apply never alters an existing CHECK constraint: a warm installation keeps OLD's condition, apply refuses it as drift and every verify fails there".into(),
         ),
         ColumnType | ColumnNullability | ColumnCollation | ColumnDefault
-        | ColumnAutoIncrement | ColumnInvisible | ColumnGenerated | ColumnOnUpdate
-        | PrimaryKey => (was, want, REFUSED.into()),
+        | ColumnAutoIncrement | ColumnInvisible | ColumnGenerated | ColumnGeneratedExpression
+        | ColumnGeneratedStored | ColumnOnUpdate | PrimaryKey => (was, want, REFUSED.into()),
         IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix | IndexInvisible
         | IndexExpression | IndexKind => (was, want, INDEX_REFUSED.into()),
         // Not found at OLD's shape (a catalog renders base tables only);

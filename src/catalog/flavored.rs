@@ -1,0 +1,129 @@
+//! What a targeted flavor lacks: each catalog feature that some flavor
+//! cannot hold, the flavors without it, and why. `catalog check` refuses
+//! such a feature when `catalog.yaml` `flavors` lists one of them; `catalog
+//! import` writes a `flavors` line without them.
+
+use crate::flavor::Flavor;
+use crate::model::{IndexKind, IndexPart, Table};
+use crate::ColumnType;
+
+use super::sink::Sink;
+
+/// One use of a feature some flavors lack.
+struct Need {
+    /// `column \`X\`` or `index \`Y\``.
+    object: String,
+    /// The flavors that lack it.
+    lacking: &'static [Flavor],
+    /// The message when a lacking flavor is targeted (names the fix).
+    message: &'static str,
+}
+
+const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
+const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
+const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
+
+/// Every use in `table` of a feature some flavor lacks.
+fn needs(table: &Table) -> Vec<Need> {
+    let mut out = Vec::new();
+    for c in &table.columns {
+        let object = format!("column `{}`", c.name);
+        let mut need = |lacking, message| {
+            out.push(Need {
+                object: object.clone(),
+                lacking,
+                message,
+            })
+        };
+        if c.invisible {
+            need(NOT_TIDB, "`invisible: true` on a catalog that targets TiDB, which has no invisible columns: \
+                 list only `flavors: [mysql, mariadb]` in catalog.yaml or remove `invisible`");
+        }
+        // TiDB has no spatial types: "TiDB does not support ... spatial
+        // (GIS/GEOMETRY) functions, data types and indexes"
+        // (https://docs.pingcap.com/tidb/stable/mysql-compatibility#unsupported-features).
+        if let ColumnType::Spatial { srid, .. } = &c.ty {
+            need(
+                NOT_TIDB,
+                "a spatial type on a catalog that targets TiDB, which has no spatial types: \
+                 list only `flavors: [mysql, mariadb]` in catalog.yaml or use another type",
+            );
+            if srid.is_some() {
+                need(MYSQL_ONLY, "`srid` on a catalog that targets MariaDB or TiDB: only MySQL 8.0.3+ restricts a \
+                     column to one SRID (MariaDB 10.11's REF_SYSTEM_ID is neither enforced nor shown by SHOW CREATE TABLE, \
+                     so no dump keeps it): list only `flavors: [mysql]` in catalog.yaml or remove `srid`");
+            }
+        }
+        // TiDB has VECTOR(D) since v8.4 (https://docs.pingcap.com/tidb/stable/vector-search-data-types);
+        // MariaDB only since 11.7.
+        if matches!(c.ty, ColumnType::Vector(_)) {
+            need(NOT_MARIADB, "a vector type on a catalog that targets MariaDB, which has none in 10.11 (MariaDB 11.7+ does): \
+                 list only `flavors: [mysql, tidb]` in catalog.yaml or use another type");
+        }
+        if c.generated.is_some() && !c.nullable {
+            need(NOT_MARIADB, "`nullable: false` on a generated column of a catalog that targets MariaDB, which refuses \
+                 NULL / NOT NULL on generated columns: remove `nullable`, or list only `flavors: [mysql, tidb]` in catalog.yaml");
+        }
+    }
+    for i in &table.indexes {
+        if i.parts
+            .iter()
+            .any(|p| matches!(p, IndexPart::Expression(_)))
+        {
+            out.push(Need {
+                object: format!("index `{}`", i.name),
+                lacking: NOT_MARIADB,
+                message: "an expression key part on a catalog that targets MariaDB, which has no functional key parts \
+                     (MariaDB 10.11 indexes columns only): index a generated column instead, or list only \
+                     `flavors: [mysql, tidb]` in catalog.yaml",
+            });
+        }
+    }
+    out
+}
+
+/// Reports each feature of `table` that a targeted flavor lacks, and warns
+/// about a SPATIAL index MySQL would not use.
+pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
+    for need in needs(table) {
+        if need.lacking.iter().any(|f| flavors.contains(f)) {
+            sink.error(Some(need.object), need.message);
+        }
+    }
+    if !flavors.contains(&Flavor::MySql) {
+        return;
+    }
+    // "The optimizer can use SPATIAL indexes on SRID-restricted columns
+    // only" (MySQL 8.0 manual, "Creating Spatial Indexes").
+    for i in table
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Spatial)
+    {
+        let without_srid = i.parts.iter().filter_map(IndexPart::column_name).find(|n| {
+            table
+                .column(n)
+                .is_some_and(|c| matches!(c.ty, ColumnType::Spatial { srid: None, .. }))
+        });
+        if let Some(name) = without_srid {
+            sink.warning(
+                Some(format!("index `{}`", i.name)),
+                format!("MySQL's optimizer never uses a SPATIAL index on a column without an SRID: declare `srid` on `{name}` (e.g. `srid: 4326`) for a catalog that targets MySQL only"),
+            );
+        }
+    }
+}
+
+/// The flavors (in [`Flavor::ALL`] order) that can hold every table: all
+/// three unless some table uses a feature a flavor lacks.
+pub fn flavors_for(tables: &[Table]) -> Vec<Flavor> {
+    let lacking: Vec<Flavor> = tables
+        .iter()
+        .flat_map(needs)
+        .flat_map(|n| n.lacking.iter().copied())
+        .collect();
+    Flavor::ALL
+        .into_iter()
+        .filter(|f| !lacking.contains(f))
+        .collect()
+}

@@ -1,0 +1,105 @@
+//! A column's `generated: {expression, stored}`: the expression parsed into
+//! exactly one expression and re-rendered by the closed renderer
+//! ([`crate::sqltext::render_generated_expression`]), naming only the
+//! table's declared columns, and the rules the servers enforce on it.
+//!
+//! Verified live on MariaDB 10.11 and MySQL 9.7: a generated column has no
+//! default, AUTO_INCREMENT or ON UPDATE; it may name only generated columns
+//! declared before it (MariaDB 4029, MySQL 3107) and not itself; MySQL (and
+//! TiDB, which follows it) refuses one naming an AUTO_INCREMENT column
+//! (3109), MariaDB accepts it; MariaDB refuses NULL / NOT NULL on it (its
+//! generated columns are always nullable).
+
+use crate::flavor::Flavor;
+use crate::ident::Ident;
+use crate::model::Generated;
+use crate::sqltext;
+
+use super::raw::RawGenerated;
+use super::sink::Sink;
+use super::table::Declared;
+
+/// Lints every declared `generated` (`raw[i]` belongs to `declared[i]`) and
+/// sets the sound ones on their columns.
+pub(super) fn lint_generated(
+    raw: Vec<Option<RawGenerated>>,
+    declared: &mut [Declared],
+    flavors: &[Flavor],
+    sink: &mut Sink,
+) {
+    let names: Vec<Ident> = declared.iter().map(|d| d.ident.clone()).collect();
+    let is_generated: Vec<bool> = raw.iter().map(Option::is_some).collect();
+    for (pos, rg) in raw.into_iter().enumerate() {
+        let Some(rg) = rg else { continue };
+        let object = Some(format!("column `{}`", declared[pos].ident));
+        let mut error = |message: String| sink.error(object.clone(), message);
+        let Some(text) = rg.expression.as_deref() else {
+            error("`generated` has no `expression`: add the computation, e.g. `generated: {expression: \"lower(Email)\"}`".into());
+            continue;
+        };
+        let expression = match sqltext::render_generated_expression(text, &names) {
+            Ok(e) => e,
+            Err(reason) => {
+                error(format!(
+                    "generated expression `{}` {reason}",
+                    text.escape_debug()
+                ));
+                continue;
+            }
+        };
+        let Some(column) = declared[pos].column.as_ref() else {
+            continue; // its type is unknown, reported on the column
+        };
+        if column.default.is_some() {
+            error(
+                "a generated column has no default (the servers refuse one): remove `default`"
+                    .into(),
+            );
+        }
+        if column.auto_increment {
+            error("a generated column cannot be auto_increment: remove `auto_increment`".into());
+        }
+        if column.on_update.is_some() {
+            error("a generated column has no ON UPDATE (its value is its expression): remove `on_update`".into());
+        }
+        for name in referenced(&expression) {
+            let Some(at) = names.iter().position(|n| *n == name) else {
+                continue;
+            };
+            let Some(other) = declared[at].column.as_ref() else {
+                continue;
+            };
+            if at == pos {
+                error(format!("generated expression names the column itself (`{name}`): compute it from other columns"));
+            } else if at > pos && is_generated[at] {
+                error(format!("generated expression names `{name}`, a generated column declared after this one: the servers refuse that (declare `{name}` first)"));
+            }
+            if other.auto_increment
+                && flavors
+                    .iter()
+                    .any(|f| matches!(f, Flavor::MySql | Flavor::TiDb))
+            {
+                error(format!("generated expression names `{name}`, an auto_increment column: MySQL and TiDB refuse that (error 3109); compute it from other columns, or list only `flavors: [mariadb]` in catalog.yaml"));
+            }
+        }
+        if let Some(column) = declared[pos].column.as_mut() {
+            column.generated = Some(Generated {
+                expression,
+                stored: rg.stored,
+            });
+        }
+    }
+}
+
+/// The column names a rendered expression uses (quoted by the renderer).
+fn referenced(rendered: &str) -> Vec<Ident> {
+    use sqlparser::tokenizer::Token;
+    sqltext::tokens(rendered)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|t| match t {
+            Token::Word(w) if w.quote_style == Some('`') => Some(Ident::new(w.value)),
+            _ => None,
+        })
+        .collect()
+}
