@@ -98,8 +98,14 @@ async fn upgrade_is_what_apply_runs(name: &str, old: &Revision, new: &Revision) 
 
 #[tokio::test]
 async fn every_case_upgrade_equals_apply() {
+    let flavor = TestDb::new().await.flavor;
     for case in cases() {
         let (_o, _n, old, new) = case_revisions(&case);
+        // A case whose NEW does not target this server (an expression key
+        // part: MySQL and TiDB only) has no upgrade here.
+        if !new.catalog().unwrap().defaults.flavors.contains(&flavor) {
+            continue;
+        }
         let ran = upgrade_is_what_apply_runs(case.name, &old, &new).await;
         // Apply runs the additions, and the added side of a rename.
         let additions = case.kinds.iter().any(|k| {

@@ -178,7 +178,7 @@ fn import_declines_what_the_format_cannot_express() {
     let dump = dir.join("dump.sql");
     std::fs::write(
         &dump,
-        "CREATE TABLE `t` (\n  `Id` int NOT NULL,\n  `Kind` geometry DEFAULT NULL,\n  `Name` varchar(200) DEFAULT NULL,\n  PRIMARY KEY (`Id`),\n  KEY `idx_name` (`Name`(10))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
+        "CREATE TABLE `t` (\n  `Id` int NOT NULL,\n  `Kind` decimal(10,2) unsigned DEFAULT NULL,\n  `Name` varchar(200) DEFAULT NULL,\n  PRIMARY KEY (`Id`),\n  KEY `idx_name` (`Name`(10))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
     )
     .unwrap();
     let out = dir.join("out");
@@ -212,7 +212,7 @@ fn import_declines_what_the_format_cannot_express() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("column `Kind`: type `geometry`"),
+        stdout.contains("column `Kind`: type `decimal(10,2) unsigned`"),
         "{stdout}"
     );
     let t = std::fs::read_to_string(out.join("t.yaml")).unwrap();

@@ -262,6 +262,56 @@ mod tests {
     }
 
     #[test]
+    fn generated_and_srid_differences_are_typed_drift() {
+        let mut want = table();
+        let spatial = |srid| ColumnType::Spatial {
+            kind: crate::coltype::SpatialKind::Point,
+            srid,
+        };
+        let mut pin = Column::new("Pin", spatial(Some(4326)));
+        pin.nullable = false;
+        let mut lower = Column::new("KeyLower", ColumnType::Varchar(64));
+        lower.generated = Some(crate::model::Generated {
+            expression: "lower(`Key`)".into(),
+            stored: false,
+        });
+        want.columns.extend([pin, lower]);
+        let mut have = want.clone();
+        have.columns[3].ty = spatial(None);
+        have.columns[4].generated = Some(crate::model::Generated {
+            // MariaDB's spelling of the same expression, but STORED.
+            expression: "lcase(`Key`)".into(),
+            stored: true,
+        });
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(
+            kinds(&d),
+            vec![ProblemKind::ColumnType, ProblemKind::ColumnGeneratedStored]
+        );
+        have.columns[4].generated.as_mut().unwrap().expression = "upper(`Key`)".into();
+        have.columns[4].generated.as_mut().unwrap().stored = false;
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(
+            kinds(&d),
+            vec![
+                ProblemKind::ColumnType,
+                ProblemKind::ColumnGeneratedExpression
+            ]
+        );
+        have.columns[4].generated = None;
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(kinds(&d)[1], ProblemKind::ColumnGenerated);
+        // Missing: the VIRTUAL one is a change, a STORED one is not online.
+        have.columns.remove(4);
+        let d = diff_table(&want, Some(&have));
+        assert_eq!(d.changes.len(), 1, "{:?}", d.changes);
+        want.columns[4].generated.as_mut().unwrap().stored = true;
+        let d = diff_table(&want, Some(&have));
+        assert!(d.changes.is_empty(), "{:?}", d.changes);
+        assert!(kinds(&d).contains(&ProblemKind::ColumnNotOnline));
+    }
+
+    #[test]
     fn absent_table_is_one_create() {
         let d = diff_table(&table(), None);
         assert_eq!(kinds(&d), vec![ProblemKind::MissingTable]);

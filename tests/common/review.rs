@@ -349,7 +349,7 @@ pub fn cases() -> Vec<Case> {
             "stored generated column added",
             edit(
                 col,
-                &format!("{col}  - {{name: Twice, type: bigint unsigned, generated: {{expression: \"Id * 2\", stored: true}}}}\n"),
+                &format!("{col}  - {{name: NameLength, type: int, generated: {{expression: \"char_length(Name)\", stored: true}}}}\n"),
             ),
             vec![P::ColumnNotOnline.into()],
         ),
