@@ -4,7 +4,7 @@
 //! import` writes a `flavors` line without them.
 
 use crate::flavor::Flavor;
-use crate::model::{IndexKind, IndexPart, Table};
+use crate::model::{DefaultValue, IndexKind, IndexPart, Table};
 use crate::ColumnType;
 
 use super::sink::Sink;
@@ -22,6 +22,7 @@ struct Need {
 const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
 const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
 const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
+const NOT_MYSQL_TIDB: &[Flavor] = &[Flavor::TiDb, Flavor::MySql];
 
 /// Every use in `table` of a feature some flavor lacks.
 fn needs(table: &Table) -> Vec<Need> {
@@ -59,6 +60,16 @@ fn needs(table: &Table) -> Vec<Need> {
         if matches!(c.ty, ColumnType::Vector(_)) {
             need(NOT_MARIADB, "a vector type on a catalog that targets MariaDB, which has none in 10.11 (MariaDB 11.7+ does): \
                  list only `flavors: [mysql, tidb]` in catalog.yaml or use another type");
+        }
+        // MySQL and TiDB refuse a literal default on text, blob and json
+        // (error 1101); MariaDB takes it (`DEFAULT '[]'` on json).
+        if c.ty.is_large_object()
+            && !matches!(c.ty, ColumnType::Spatial { .. } | ColumnType::Vector(_))
+            && matches!(c.default, Some(DefaultValue::Literal(_)))
+        {
+            need(NOT_MYSQL_TIDB, "a literal default on a text, blob or json column, which MySQL and TiDB refuse \
+                 (error 1101): write it as an expression default (e.g. `default: \"(json_array())\"`), or list only \
+                 `flavors: [mariadb]` in catalog.yaml");
         }
         if c.generated.is_some() && !c.nullable {
             need(NOT_MARIADB, "`nullable: false` on a generated column of a catalog that targets MariaDB, which refuses \

@@ -383,12 +383,28 @@ mod tests {
 
     #[test]
     fn defaults_check_would_refuse_are_not_imported() {
-        let text = "CREATE TABLE t (a int NOT NULL, j longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT '[]' CHECK (json_valid(`j`)), PRIMARY KEY (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let text = "CREATE TABLE t (a int NOT NULL, p point NULL DEFAULT 'x', PRIMARY KEY (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
         let dump =
             dump::parse_dump(text, Path::new("d.sql"), Some(crate::Flavor::MariaDb)).unwrap();
         let err = from_dump(&dump, &ImportOptions::default()).unwrap_err();
-        assert!(err.to_string().contains("column `j`"), "{err}");
-        assert!(err.to_string().contains("json"), "{err}");
+        assert!(err.to_string().contains("column `p`"), "{err}");
+    }
+
+    #[test]
+    fn a_mariadb_json_literal_default_imports_for_mariadb_only() {
+        let text = "CREATE TABLE t (a int NOT NULL, j longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT '[]' CHECK (json_valid(`j`)), PRIMARY KEY (a)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let dump =
+            dump::parse_dump(text, Path::new("d.sql"), Some(crate::Flavor::MariaDb)).unwrap();
+        let imported = from_dump(&dump, &ImportOptions::default()).unwrap();
+        assert_eq!(
+            imported.tables[0].columns[1].default,
+            Some(DefaultValue::Literal("[]".into()))
+        );
+        let (catalog_yaml, _) = to_yaml(&imported);
+        assert!(
+            catalog_yaml.contains("flavors:\n- mariadb\n"),
+            "{catalog_yaml}"
+        );
     }
 
     #[test]
