@@ -126,10 +126,20 @@ impl ProblemKind {
             MissingTable | NotATable | Partitioned | PrimaryKey | CheckExpression
             | CheckNotOnline | ForeignKeyColumns | ForeignKeyReference | ForeignKeyAction
             | ForeignKeyNotOnline | UnmanagedForeignKey => Subject::Table,
-            MissingColumn | MissingNotNullColumn | ColumnType | ColumnNullability
-            | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnGenerated
-            | ColumnGeneratedExpression | ColumnGeneratedStored | ColumnNotOnline
-            | ColumnOnUpdate | ColumnInvisible | UnmanagedColumn => Subject::Column,
+            MissingColumn
+            | MissingNotNullColumn
+            | ColumnType
+            | ColumnNullability
+            | ColumnCollation
+            | ColumnDefault
+            | ColumnAutoIncrement
+            | ColumnGenerated
+            | ColumnGeneratedExpression
+            | ColumnGeneratedStored
+            | ColumnNotOnline
+            | ColumnOnUpdate
+            | ColumnInvisible
+            | UnmanagedColumn => Subject::Column,
             MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
             | IndexInvisible | IndexExpression | IndexKind | IndexNotOnline | UnmanagedIndex => {
                 Subject::Index
@@ -146,13 +156,35 @@ impl ProblemKind {
             // Every other kind is refused by apply. Listed, not a wildcard:
             // a new kind must be given its severity (the release review
             // classifies by it).
-            NotATable | Partitioned | MissingNotNullColumn | ColumnType | ColumnNullability
-            | ColumnCollation | ColumnDefault | ColumnAutoIncrement | ColumnInvisible
-            | ColumnGenerated | ColumnGeneratedExpression | ColumnGeneratedStored
-            | ColumnNotOnline | ColumnOnUpdate | PrimaryKey | IndexColumns | IndexOrder
-            | IndexUniqueness | IndexPrefix | IndexInvisible | IndexExpression | IndexKind
-            | IndexNotOnline | CheckExpression | CheckNotOnline | ForeignKeyColumns
-            | ForeignKeyReference | ForeignKeyAction | ForeignKeyNotOnline => Severity::Drift,
+            NotATable
+            | Partitioned
+            | MissingNotNullColumn
+            | ColumnType
+            | ColumnNullability
+            | ColumnCollation
+            | ColumnDefault
+            | ColumnAutoIncrement
+            | ColumnInvisible
+            | ColumnGenerated
+            | ColumnGeneratedExpression
+            | ColumnGeneratedStored
+            | ColumnNotOnline
+            | ColumnOnUpdate
+            | PrimaryKey
+            | IndexColumns
+            | IndexOrder
+            | IndexUniqueness
+            | IndexPrefix
+            | IndexInvisible
+            | IndexExpression
+            | IndexKind
+            | IndexNotOnline
+            | CheckExpression
+            | CheckNotOnline
+            | ForeignKeyColumns
+            | ForeignKeyReference
+            | ForeignKeyAction
+            | ForeignKeyNotOnline => Severity::Drift,
         }
     }
 
