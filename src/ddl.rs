@@ -48,14 +48,39 @@ const INPLACE_NO_LOCK: &str = "ALGORITHM=INPLACE, LOCK=NONE";
 /// Greenfield `CREATE TABLE` with all columns, the primary key, every
 /// secondary index and the table options, one item per line.
 ///
-/// The statement is the same for every flavor: the syntax used is common to
-/// TiDB, MySQL 8 and MariaDB 10.11. (TiDB assumption: `PRIMARY KEY` is left to
-/// the server's `tidb_enable_clustered_index` default; no `/*T![clustered_index]
-/// */` marker is written.)
+/// The statement is the same for every flavor (the syntax used is common to
+/// TiDB, MySQL 8 and MariaDB 10.11) except for the table's TiDB features
+/// ([`crate::tidb`]): for TiDB they are written in TiDB's plain syntax
+/// (`AUTO_RANDOM(5)` on the column, `CLUSTERED` / `NONCLUSTERED` after the
+/// primary key, `SHARD_ROW_ID_BITS=4 PRE_SPLIT_REGIONS=2 TTL=... TTL_ENABLE=...`
+/// after the other table options), never as `/*T![...] */` comments; for
+/// MySQL and MariaDB they are omitted (the catalog lint warns). On TiDB the
+/// `auto_random` column is not AUTO_INCREMENT ([`crate::tidb::on_tidb`]). A
+/// primary key without `clustered` is left to TiDB's `tidb_enable_clustered_index`.
 pub fn create_table(table: &Table, flavor: Flavor) -> String {
-    let mut items: Vec<String> = table.columns.iter().map(column_definition).collect();
+    let on_tidb;
+    let table = if flavor == Flavor::TiDb {
+        on_tidb = crate::tidb::on_tidb(table);
+        &*on_tidb
+    } else {
+        table
+    };
+    let tidb = table.tidb.as_ref().filter(|_| flavor == Flavor::TiDb);
+    let mut items: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| {
+            let auto_random = tidb.and_then(|t| t.auto_random_clause(&c.name));
+            column_definition_with(c, auto_random.as_deref())
+        })
+        .collect();
     if !table.primary_key.is_empty() {
-        items.push(format!("PRIMARY KEY {}", key_parts(&table.primary_key)));
+        let mut pk = format!("PRIMARY KEY {}", key_parts(&table.primary_key));
+        if let Some(clause) = tidb.and_then(|t| t.primary_key_clause()) {
+            pk.push(' ');
+            pk.push_str(clause);
+        }
+        items.push(pk);
     }
     items.extend(
         table
@@ -78,10 +103,14 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
         .map(|i| format!("  {i}"))
         .collect::<Vec<_>>()
         .join(",\n");
+    let mut options = table_options(table);
+    for clause in tidb.map(|t| t.table_clauses()).unwrap_or_default() {
+        options.push(' ');
+        options.push_str(&clause);
+    }
     format!(
-        "CREATE TABLE {} (\n{body}\n) {}",
+        "CREATE TABLE {} (\n{body}\n) {options}",
         quote_ident(table.name.as_str()),
-        table_options(table)
     )
 }
 
@@ -149,6 +178,12 @@ fn with_online_clause(stmt: String, flavor: Flavor, clause: &str) -> String {
 /// always stated explicitly (so a MySQL `timestamp` never picks up implicit
 /// NOT NULL / DEFAULT CURRENT_TIMESTAMP behaviour).
 pub fn column_definition(column: &Column) -> String {
+    column_definition_with(column, None)
+}
+
+/// [`column_definition`] with TiDB's `AUTO_RANDOM(..)` clause where
+/// AUTO_INCREMENT would be (a new table's auto-random column on TiDB).
+fn column_definition_with(column: &Column, auto_random: Option<&str>) -> String {
     let mut out = format!("{} {}", quote_ident(column.name.as_str()), column.ty);
     if let Some(cs) = &column.charset {
         out.push_str(&format!(" CHARACTER SET {}", charset_name(cs)));
@@ -175,6 +210,10 @@ pub fn column_definition(column: &Column) -> String {
     }
     if column.auto_increment {
         out.push_str(" AUTO_INCREMENT");
+    }
+    if let Some(clause) = auto_random {
+        out.push(' ');
+        out.push_str(clause);
     }
     if let Some(default) = &column.default {
         out.push_str(&format!(

@@ -38,6 +38,7 @@ pub mod server;
 pub mod shape;
 pub mod sqltext;
 pub mod textdiff;
+pub mod tidb;
 pub mod verify;
 
 pub use acquire::Acquire;

@@ -7,6 +7,7 @@
 use crate::collation::{canonical_charset, canonical_collation};
 use crate::coltype::ColumnType;
 use crate::ident::Ident;
+pub use crate::tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
 
 /// A column default, normalised.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -533,6 +534,10 @@ pub struct Table {
     pub checks: Vec<Check>,
     /// Foreign keys, sorted by name in live and dump tables.
     pub foreign_keys: Vec<ForeignKey>,
+    /// TiDB table features (see [`TidbOptions`]): declared by the catalog
+    /// (`None`: none declared), or read from TiDB (`None`: read from MySQL
+    /// or MariaDB, which have none).
+    pub tidb: Option<TidbOptions>,
     /// Consumers that require this table; empty = base contract.
     pub required_by: Vec<String>,
 }
@@ -554,6 +559,7 @@ impl Table {
             indexes: Vec::new(),
             checks: Vec::new(),
             foreign_keys: Vec::new(),
+            tidb: None,
             required_by: Vec::new(),
         }
     }
@@ -573,6 +579,7 @@ impl Table {
             indexes: Vec::new(),
             checks: Vec::new(),
             foreign_keys: Vec::new(),
+            tidb: None,
             required_by: Vec::new(),
         }
     }
@@ -598,6 +605,9 @@ impl Table {
         self.collation = canonical_collation(&self.collation);
         for c in &mut self.columns {
             c.normalize();
+        }
+        if let Some(t) = &mut self.tidb {
+            t.normalize();
         }
     }
 }

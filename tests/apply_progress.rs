@@ -36,6 +36,7 @@ fn jobs() -> Table {
         )],
         checks: vec![],
         foreign_keys: Vec::new(),
+        tidb: None,
         required_by: vec![],
     }
 }

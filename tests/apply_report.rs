@@ -33,6 +33,7 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         indexes: vec![index],
         checks: Vec::new(),
         foreign_keys: Vec::new(),
+        tidb: None,
         required_by: vec![],
     };
     let db = TestDb::new().await;

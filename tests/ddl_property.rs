@@ -62,6 +62,7 @@ fn table(
         indexes: vec![Index::new(idx.as_str(), false, &[col.as_str()])],
         checks: Vec::new(),
         foreign_keys: Vec::new(),
+        tidb: None,
         required_by: vec![],
     }
 }
@@ -109,7 +110,7 @@ fn assert_one_column(rendered: &str, flavor: Flavor) -> Result<(), TestCaseError
         step.sql
     );
     prop_assert!(
-        check_statement(&change, &step.sql).is_ok(),
+        check_statement(&change, &step.sql, flavor).is_ok(),
         "{rendered}: {}",
         step.sql
     );
@@ -139,7 +140,7 @@ proptest! {
         ];
         for change in changes {
             let step = Step::new(change.clone(), flavor);
-            prop_assert!(check_statement(&change, &step.sql).is_ok(), "{}\n{:?}", step.sql, check_statement(&change, &step.sql));
+            prop_assert!(check_statement(&change, &step.sql, flavor).is_ok(), "{}\n{:?}", step.sql, check_statement(&change, &step.sql, flavor));
         }
     }
 

@@ -26,17 +26,34 @@ fn render_all(flavor: Flavor) -> String {
     out.join(";\n") + ";\n"
 }
 
-/// A format v2 fixture (`fixtures/format-v2/<name>`): CREATE TABLE, then
-/// each index as an ADD.
+/// A format v2 fixture (`fixtures/format-v2/<name>`): per table, CREATE
+/// TABLE, then each index as an ADD.
 fn render_v2(name: &str, flavor: Flavor) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/format-v2")
         .join(name);
     let cat = schema_catalog::catalog::load(&dir).expect("the v2 fixture loads");
-    let t = &cat.tables[0].table;
-    let mut out = vec![create_table(t, flavor)];
-    out.extend(t.indexes.iter().map(|i| add_index(&t.name, i, flavor)));
+    let mut out = Vec::new();
+    for t in cat.tables.iter().map(|t| &t.table) {
+        out.push(create_table(t, flavor));
+        out.extend(t.indexes.iter().map(|i| add_index(&t.name, i, flavor)));
+    }
     out.join(";\n") + ";\n"
+}
+
+#[test]
+fn v2_tidb_features_tidb() {
+    insta::assert_snapshot!(render_v2("tidb", Flavor::TiDb));
+}
+
+#[test]
+fn v2_tidb_features_mysql() {
+    insta::assert_snapshot!(render_v2("tidb", Flavor::MySql));
+}
+
+#[test]
+fn v2_tidb_features_mariadb() {
+    insta::assert_snapshot!(render_v2("tidb", Flavor::MariaDb));
 }
 
 #[test]

@@ -185,6 +185,7 @@ fn table(
             expression: "`Amount` >= 0".into(),
         }],
         foreign_keys: Vec::new(),
+        tidb: None,
         required_by: vec![],
     }
 }

@@ -12,9 +12,17 @@
 //! - `AddIndex`: one `ALTER TABLE t ADD [UNIQUE] INDEX i (...)` plus only the
 //!   online clauses.
 //!
+//! On TiDB a `CREATE TABLE` also carries the table's TiDB features in
+//! TiDB's plain syntax (`AUTO_RANDOM(n)`, `CLUSTERED`, `SHARD_ROW_ID_BITS=n`,
+//! `PRE_SPLIT_REGIONS=n`, `TTL=...`, `TTL_ENABLE=...`, `TTL_JOB_INTERVAL=...`;
+//! see [`crate::tidb`]): they are read by the one clause scanner and must
+//! say exactly what the step's table declares (nothing for MySQL / MariaDB,
+//! and nothing in an `ALTER TABLE`), then are taken out so that sqlparser,
+//! which knows none of them, parses the rest.
+//!
 //! The statement is tokenized with MySQL's lexical rules first: a comment
-//! (which MySQL may execute, `/*! ... */`) or a `;` outside a literal is
-//! refused before parsing. Anything else is [`Error::UnsafeStatement`]: an
+//! (which MySQL may execute, `/*! ... */`, or TiDB, `/*T! ... */`) or a `;`
+//! outside a literal is refused before parsing. Anything else is [`Error::UnsafeStatement`]: an
 //! internal error that stops the run before the statement is sent.
 
 use sqlparser::ast::{AlterTableOperation, ObjectName, Statement, TableConstraint};
@@ -24,23 +32,27 @@ use sqlparser::tokenizer::Token;
 
 use crate::diff::Change;
 use crate::error::Error;
+use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::sqltext;
+use crate::tidb::scan::{self, Tok};
+use crate::tidb::TidbOptions;
 
-/// Checks that `sql` is exactly the one statement `change` calls for.
-pub fn check_statement(change: &Change, sql: &str) -> Result<(), Error> {
-    statement_problem(change, sql).map_err(|reason| Error::UnsafeStatement {
+/// Checks that `sql` is exactly the one statement `change` calls for on `flavor`.
+pub fn check_statement(change: &Change, sql: &str, flavor: Flavor) -> Result<(), Error> {
+    statement_problem(change, sql, flavor).map_err(|reason| Error::UnsafeStatement {
         table: change.table().to_string(),
         object: change.object().to_string(),
         reason,
     })
 }
 
-fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
+fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), String> {
     let tokens = sqltext::tokens(sql)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("contains `;` outside a literal: more than one statement".into());
     }
+    let tokens = without_tidb_clauses(tokens, &expected_tidb(change, flavor))?;
     let tokens = without_visibility(tokens, invisible_indexes(change))?;
     let mut statements = Parser::new(&MySqlDialect {})
         .with_tokens(tokens)
@@ -123,6 +135,59 @@ fn statement_problem(change: &Change, sql: &str) -> Result<(), String> {
             first_words(&other.to_string()),
             change.kind()
         )),
+    }
+}
+
+/// The TiDB features the statement must carry: the new table's on TiDB,
+/// none otherwise.
+fn expected_tidb(change: &Change, flavor: Flavor) -> TidbOptions {
+    match change {
+        Change::AddTable(t) if flavor == Flavor::TiDb => t.tidb.clone().unwrap_or_default(),
+        _ => TidbOptions::default(),
+    }
+}
+
+/// Reads the TiDB clauses with the one scanner, requires that they declare
+/// exactly `expected`, and takes them out.
+fn without_tidb_clauses(tokens: Vec<Token>, expected: &TidbOptions) -> Result<Vec<Token>, String> {
+    let toks: Vec<Tok<'_>> = tokens.iter().map(scan_tok).collect();
+    let found = scan::scan(&toks)?;
+    let got = scan::fold(&found)?;
+    let mut want = expected.clone();
+    want.normalize();
+    if got != want {
+        return Err(format!(
+            "declares TiDB features [{}], not the step's [{}]",
+            got.declared().join(", "),
+            want.declared().join(", ")
+        ));
+    }
+    let mut cut = vec![false; tokens.len()];
+    for f in &found {
+        cut[f.range.clone()].iter_mut().for_each(|c| *c = true);
+    }
+    Ok(tokens
+        .into_iter()
+        .zip(cut)
+        .filter(|(_, cut)| !cut)
+        .map(|(t, _)| t)
+        .collect())
+}
+
+/// A MySQL token as the TiDB clause scanner sees it.
+fn scan_tok(t: &Token) -> Tok<'_> {
+    match t {
+        Token::Word(w) if w.quote_style == Some('`') => Tok::Ident(&w.value),
+        Token::Word(w) if w.quote_style.is_none() => Tok::Word(&w.value),
+        Token::Number(n, _) => Tok::Word(n),
+        Token::SingleQuotedString(s) => Tok::Str(s),
+        Token::Whitespace(_) => Tok::Space,
+        Token::LParen => Tok::Punct('('),
+        Token::RParen => Tok::Punct(')'),
+        Token::Comma => Tok::Punct(','),
+        Token::Eq => Tok::Punct('='),
+        Token::Plus => Tok::Punct('+'),
+        _ => Tok::Punct('#'),
     }
 }
 
@@ -339,7 +404,7 @@ mod tests {
         t.foreign_keys = vec![fk()];
         let change = Change::AddTable(t.clone());
         let sql = Step::new(change.clone(), Flavor::MySql).sql;
-        check_statement(&change, &sql).unwrap();
+        check_statement(&change, &sql, Flavor::MySql).unwrap();
         let good = "CONSTRAINT `fk_t_parent` FOREIGN KEY (`Id`) REFERENCES `Parent` (`Id`) ON DELETE CASCADE ON UPDATE RESTRICT";
         assert!(sql.contains(good), "{sql}");
         for bad in [
@@ -354,7 +419,7 @@ mod tests {
             "UNIQUE KEY `fk_t_parent` (`Id`)",
         ] {
             let sql = sql.replace(good, bad);
-            assert!(check_statement(&change, &sql).is_err(), "{sql}");
+            assert!(check_statement(&change, &sql, Flavor::MySql).is_err(), "{sql}");
         }
         // One foreign key more than the catalog's is refused too.
         let plain = Change::AddTable(table());
@@ -362,7 +427,10 @@ mod tests {
             "PRIMARY KEY (`Id`)",
             &format!("PRIMARY KEY (`Id`),\n  {good}"),
         );
-        assert!(check_statement(&plain, &two).is_err(), "{two}");
+        assert!(
+            check_statement(&plain, &two, Flavor::MySql).is_err(),
+            "{two}"
+        );
     }
 
     #[test]
@@ -396,7 +464,8 @@ mod tests {
         for flavor in [Flavor::MariaDb, Flavor::MySql, Flavor::TiDb] {
             for change in &changes {
                 let step = Step::new(change.clone(), flavor);
-                check_statement(change, &step.sql).unwrap_or_else(|e| panic!("{}: {e}", step.sql));
+                check_statement(change, &step.sql, flavor)
+                    .unwrap_or_else(|e| panic!("{}: {e}", step.sql));
             }
         }
     }
@@ -457,7 +526,80 @@ mod tests {
             ),
             (&add_idx, ""),
         ] {
-            assert!(check_statement(change, sql).is_err(), "{sql}");
+            assert!(
+                check_statement(change, sql, Flavor::MySql).is_err(),
+                "{sql}"
+            );
         }
+    }
+
+    /// A table with every TiDB feature: `Id` auto_random on a clustered
+    /// key, a TTL on `At`.
+    fn tidb_table() -> Table {
+        let mut t = table();
+        t.columns[0].ty = ColumnType::parse("bigint").unwrap();
+        t.columns.push(Column::new("At", ColumnType::DateTime(6)));
+        t.tidb = Some(crate::tidb::TidbOptions {
+            clustered: Some(true),
+            auto_random: Some(crate::tidb::AutoRandom {
+                column: "Id".into(),
+                shard_bits: 5,
+                range: 54,
+            }),
+            pre_split_regions: Some(3),
+            ttl: Some(crate::tidb::Ttl {
+                column: "At".into(),
+                interval: crate::tidb::TtlInterval::parse("30 DAY").unwrap(),
+                enabled: true,
+                job_interval: Some("1h".into()),
+            }),
+            ..Default::default()
+        });
+        t
+    }
+
+    #[test]
+    fn tidb_clauses_are_exactly_the_tables_on_tidb_only() {
+        let t = tidb_table();
+        let create = Change::AddTable(t.clone());
+        let tidb_sql = Step::new(create.clone(), Flavor::TiDb).sql;
+        assert!(tidb_sql.contains("AUTO_RANDOM(5, 54)"), "{tidb_sql}");
+        check_statement(&create, &tidb_sql, Flavor::TiDb).unwrap();
+        for flavor in [Flavor::MySql, Flavor::MariaDb] {
+            let sql = Step::new(create.clone(), flavor).sql;
+            assert!(
+                !sql.contains("AUTO_RANDOM") && !sql.contains("TTL"),
+                "{sql}"
+            );
+            check_statement(&create, &sql, flavor).unwrap();
+            // The TiDB statement is refused for the other flavors.
+            assert!(check_statement(&create, &tidb_sql, flavor).is_err());
+        }
+        for (from, to) in [
+            ("AUTO_RANDOM(5, 54)", "AUTO_RANDOM(6, 54)"),
+            ("AUTO_RANDOM(5, 54)", ""),
+            (") CLUSTERED", ") NONCLUSTERED"),
+            ("INTERVAL 30 DAY", "INTERVAL 3 DAY"),
+            ("TTL_ENABLE='ON'", "TTL_ENABLE='OFF'"),
+            (
+                "PRE_SPLIT_REGIONS=3",
+                "PRE_SPLIT_REGIONS=3 SHARD_ROW_ID_BITS=2",
+            ),
+            ("TTL_JOB_INTERVAL='1h'", "/*T! TTL_JOB_INTERVAL='1h' */"),
+        ] {
+            let sql = tidb_sql.replace(from, to);
+            assert_ne!(sql, tidb_sql, "{from}");
+            assert!(
+                check_statement(&create, &sql, Flavor::TiDb).is_err(),
+                "{sql}"
+            );
+        }
+        let add_col = Change::AddColumn {
+            table: t.name.clone(),
+            column: t.columns[1].clone(),
+            after: None,
+        };
+        let sql = "ALTER TABLE `T` ADD COLUMN `Note` varchar(8) NULL TTL=`At` + INTERVAL 1 DAY";
+        assert!(check_statement(&add_col, sql, Flavor::TiDb).is_err());
     }
 }

@@ -348,7 +348,7 @@ async fn run_ddl(
     sql: &str,
 ) -> Result<Outcome, StepError> {
     // The chokepoint: nothing but the one statement this step calls for is sent.
-    super::guard::check_statement(&step.change, sql)?;
+    super::guard::check_statement(&step.change, sql, ctx.flavor)?;
     let conn_id = session.conn().id();
     let poller = ctx.opts.progress.as_ref().map(|cb| {
         let cb = cb.clone();

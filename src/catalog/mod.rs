@@ -25,6 +25,7 @@ pub use queries::{FixtureSpec, Query};
 pub(crate) mod raw;
 mod sink;
 mod table;
+mod tidb;
 
 pub use load::{check, check_files, from_files, load};
 

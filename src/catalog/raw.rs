@@ -32,9 +32,18 @@ const TABLE_KEYS: &[&str] = &[
     "indexes",
     "checks",
     "foreign_keys",
+    "shard_row_id_bits",
+    "pre_split_regions",
+    "ttl",
     "required_by",
     "queries",
 ];
+/// Keys of the mapping form of `primary_key`.
+const PRIMARY_KEY_KEYS: &[&str] = &["columns", "clustered"];
+/// Keys of `ttl`.
+const TTL_KEYS: &[&str] = &["column", "interval", "enabled", "job_interval"];
+/// Keys of the mapping form of a column's `auto_random`.
+const AUTO_RANDOM_KEYS: &[&str] = &["shard_bits", "range"];
 /// Keys of one entry of `checks`.
 const CHECK_KEYS: &[&str] = &["name", "expression"];
 /// Keys of one entry of `foreign_keys`.
@@ -54,6 +63,7 @@ const COLUMN_KEYS: &[&str] = &[
     "on_update",
     "invisible",
     "generated",
+    "auto_random",
     "comment",
     "required_by",
 ];
@@ -135,11 +145,20 @@ pub(crate) struct RawTable {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub columns: Option<Vec<RawColumn>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub primary_key: Option<Vec<String>>,
+    pub primary_key: Option<RawPrimaryKey>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indexes: Vec<RawIndex>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<RawCheck>,
+    /// TiDB `SHARD_ROW_ID_BITS` (linted in `catalog::tidb`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard_row_id_bits: Option<u8>,
+    /// TiDB `PRE_SPLIT_REGIONS`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pre_split_regions: Option<u8>,
+    /// TiDB row TTL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<RawTtl>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub foreign_keys: Vec<RawForeignKey>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -147,6 +166,90 @@ pub(crate) struct RawTable {
     /// `queries:`, linted in [`super::queries`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub queries: Vec<super::queries::RawQuery>,
+}
+
+/// `primary_key`: a list of columns, or `{columns: [...], clustered: bool}`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+#[serde(
+    expecting = "`primary_key`: a list of column names, or a mapping with `columns` and `clustered`"
+)]
+pub(crate) enum RawPrimaryKey {
+    /// `[Id]`.
+    Columns(Vec<String>),
+    /// `{columns: [Id], clustered: true}`.
+    Mapping(RawPrimaryKeyMap),
+}
+
+/// The mapping form of `primary_key`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPrimaryKeyMap {
+    #[serde(default)]
+    pub columns: Vec<String>,
+    /// TiDB CLUSTERED / NONCLUSTERED.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clustered: Option<bool>,
+}
+
+impl RawPrimaryKey {
+    /// The key columns as written.
+    pub fn columns(&self) -> &[String] {
+        match self {
+            RawPrimaryKey::Columns(c) => c,
+            RawPrimaryKey::Mapping(m) => &m.columns,
+        }
+    }
+
+    /// `clustered`, when declared.
+    pub fn clustered(&self) -> Option<bool> {
+        match self {
+            RawPrimaryKey::Columns(_) => None,
+            RawPrimaryKey::Mapping(m) => m.clustered,
+        }
+    }
+}
+
+/// `ttl`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "`ttl`: a mapping with `column`, `interval` and optionally `enabled`, `job_interval`"
+)]
+pub(crate) struct RawTtl {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    /// `30 DAY`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `1h`, `30m`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_interval: Option<String>,
+}
+
+/// A column's `auto_random`: shard bits, or `{shard_bits, range}`.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(untagged)]
+#[serde(
+    expecting = "`auto_random`: the shard bits (e.g. 5), or a mapping with `shard_bits` and `range`"
+)]
+pub(crate) enum RawAutoRandom {
+    /// `auto_random: 5`.
+    Bits(u8),
+    /// `auto_random: {shard_bits: 5, range: 54}`.
+    Mapping(RawAutoRandomMap),
+}
+
+/// The mapping form of `auto_random`.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawAutoRandomMap {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard_bits: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<u8>,
 }
 
 /// One entry of `checks`.
@@ -229,6 +332,9 @@ pub(crate) struct RawColumn {
     /// `{expression, stored}`: a generated column (linted in `catalog::generated`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generated: Option<RawGenerated>,
+    /// TiDB `AUTO_RANDOM` (linted in `catalog::tidb`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_random: Option<RawAutoRandom>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -485,6 +591,24 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
     let mut out = Vec::new();
     if let Value::Mapping(map) = value {
         retain_known(map, TABLE_KEYS, None, &mut out);
+        for (key, object, known) in [
+            ("primary_key", "primary key", PRIMARY_KEY_KEYS),
+            ("ttl", "ttl", TTL_KEYS),
+        ] {
+            if let Some(Value::Mapping(sub)) = map.get_mut(key) {
+                retain_known(sub, known, Some(object.to_string()), &mut out);
+            }
+        }
+        if let Some(Value::Sequence(columns)) = map.get_mut("columns") {
+            for (pos, item) in columns.iter_mut().enumerate() {
+                if let Value::Mapping(column) = item {
+                    let object = item_object("column", column, pos);
+                    if let Some(Value::Mapping(sub)) = column.get_mut("auto_random") {
+                        retain_known(sub, AUTO_RANDOM_KEYS, Some(object), &mut out);
+                    }
+                }
+            }
+        }
         for (key, what, known) in [
             ("columns", "column", COLUMN_KEYS),
             ("indexes", "index", INDEX_KEYS),

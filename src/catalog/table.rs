@@ -28,7 +28,7 @@ pub(super) struct Declared {
 /// Builds and lints one table. Returns the table when the file names one
 /// (possibly with errors reported; the caller drops it when there are any).
 pub(super) fn build_table(
-    raw: RawTable,
+    mut raw: RawTable,
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
@@ -49,8 +49,12 @@ pub(super) fn build_table(
         raw.collation.as_deref(),
         (&defaults.charset, &defaults.collation),
     );
-    let mut raw_columns = raw.columns.unwrap_or_default();
+    let mut raw_columns = raw.columns.take().unwrap_or_default();
     let generated: Vec<_> = raw_columns.iter_mut().map(|c| c.generated.take()).collect();
+    let auto_random: Vec<(String, super::raw::RawAutoRandom)> = raw_columns
+        .iter()
+        .filter_map(|c| c.auto_random.map(|a| (c.name.clone(), a)))
+        .collect();
     if raw_columns.is_empty() {
         sink.error(
             None,
@@ -61,18 +65,20 @@ pub(super) fn build_table(
     super::generated::lint_generated(generated, &mut declared, &defaults.flavors, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
     super::columns::check_invisible(sink, &known);
+    let pk_columns: &[String] = raw.primary_key.as_ref().map_or(&[], |pk| pk.columns());
     let primary_key = raw
         .primary_key
-        .as_deref()
-        .map(|cols| keys::lint_primary_key(cols, &declared, limits, sink));
+        .as_ref()
+        .map(|pk| keys::lint_primary_key(pk.columns(), &declared, limits, sink));
     let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
     let checks = checks::lint_checks(&raw.checks, &declared, sink);
-    keys::check_auto_increment_keys(
-        &declared,
-        raw.primary_key.as_deref().unwrap_or_default(),
-        &raw.indexes,
-        sink,
-    );
+    keys::check_auto_increment_keys(&declared, pk_columns, &raw.indexes, sink);
+    let shape = super::tidb::TableShape {
+        columns: &known,
+        primary_key: pk_columns,
+        auto_random: &auto_random,
+    };
+    let tidb = super::tidb::lint(&raw, &shape, &defaults.flavors, sink);
     let pk_parts = primary_key.flatten().unwrap_or_default();
     keys::warn_duplicate_indexes(&indexes, &pk_parts, sink);
     let foreign_keys = super::foreign_keys::lint_foreign_keys(
@@ -99,6 +105,7 @@ pub(super) fn build_table(
         indexes,
         checks,
         foreign_keys,
+        tidb,
         required_by: raw.required_by,
     };
     table.normalize();

@@ -26,6 +26,16 @@ pub use problem::{Problem, ProblemKind, Severity, Subject};
 
 /// Diffs one catalog table (`want`) against its live shape (`have`, `None` when absent).
 pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
+    // Read from TiDB: compare with the table as TiDB holds it (unless its
+    // AUTO_RANDOM is pending: the table predates it and keeps AUTO_INCREMENT).
+    let on_tidb;
+    let want = match have {
+        Some(h) if h.tidb.is_some() && !crate::tidb::auto_random_pending(want, h) => {
+            on_tidb = crate::tidb::on_tidb(want);
+            &*on_tidb
+        }
+        _ => want,
+    };
     let mut d = TableDiff {
         table: want.name.clone(),
         live: have.cloned(),
@@ -142,6 +152,9 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
     }
     d.problems.extend(check_drift(want, have));
     d.problems.extend(foreign_key_drift(want, have));
+    let (tidb_drift, tidb_notes) = crate::tidb::drift(want, have);
+    d.problems.extend(tidb_drift);
+    d.unmanaged.extend(tidb_notes);
     for col in have
         .columns
         .iter()
@@ -246,6 +259,7 @@ mod tests {
             ],
             checks: Vec::new(),
             foreign_keys: Vec::new(),
+            tidb: None,
             required_by: vec![],
         }
     }

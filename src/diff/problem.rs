@@ -90,6 +90,24 @@ pub enum ProblemKind {
     ForeignKeyNotOnline,
     /// A live foreign key the catalog does not name (informational).
     UnmanagedForeignKey,
+    /// TiDB: the primary key is CLUSTERED where NONCLUSTERED is declared,
+    /// or the other way round (cannot change on an existing table).
+    TidbClustered,
+    /// TiDB: AUTO_RANDOM differs (on another column, other bits, or present
+    /// where the catalog declares none).
+    TidbAutoRandom,
+    /// TiDB: the catalog declares AUTO_RANDOM on a key column the live table
+    /// still has as AUTO_INCREMENT (it predates the declaration).
+    /// Informational: the server still assigns the ids; TiDB converts the
+    /// column with `ALTER TABLE ... MODIFY COLUMN ... AUTO_RANDOM(n)`, by hand.
+    TidbAutoRandomPending,
+    /// TiDB: SHARD_ROW_ID_BITS differs.
+    TidbShardRowIdBits,
+    /// TiDB: PRE_SPLIT_REGIONS differs.
+    TidbPreSplitRegions,
+    /// TiDB: the row TTL differs (column, interval, TTL_ENABLE, or the
+    /// declared TTL_JOB_INTERVAL); apply never alters it (it deletes rows).
+    TidbTtl,
     /// A live column the catalog does not name (informational).
     UnmanagedColumn,
     /// A live index the catalog does not name (informational).
@@ -123,9 +141,23 @@ impl ProblemKind {
     pub fn subject(self) -> Subject {
         use ProblemKind::*;
         match self {
-            MissingTable | NotATable | Partitioned | PrimaryKey | CheckExpression
-            | CheckNotOnline | ForeignKeyColumns | ForeignKeyReference | ForeignKeyAction
-            | ForeignKeyNotOnline | UnmanagedForeignKey => Subject::Table,
+            MissingTable
+            | NotATable
+            | Partitioned
+            | PrimaryKey
+            | CheckExpression
+            | CheckNotOnline
+            | ForeignKeyColumns
+            | ForeignKeyReference
+            | ForeignKeyAction
+            | ForeignKeyNotOnline
+            | UnmanagedForeignKey
+            | TidbClustered
+            | TidbAutoRandom
+            | TidbAutoRandomPending
+            | TidbShardRowIdBits
+            | TidbPreSplitRegions
+            | TidbTtl => Subject::Table,
             MissingColumn
             | MissingNotNullColumn
             | ColumnType
@@ -152,7 +184,9 @@ impl ProblemKind {
         use ProblemKind::*;
         match self {
             MissingTable | MissingColumn | MissingIndex => Severity::Missing,
-            UnmanagedColumn | UnmanagedIndex | UnmanagedForeignKey => Severity::Unmanaged,
+            UnmanagedColumn | UnmanagedIndex | UnmanagedForeignKey | TidbAutoRandomPending => {
+                Severity::Unmanaged
+            }
             // Every other kind is refused by apply. Listed, not a wildcard:
             // a new kind must be given its severity (the release review
             // classifies by it).
@@ -184,7 +218,12 @@ impl ProblemKind {
             | ForeignKeyColumns
             | ForeignKeyReference
             | ForeignKeyAction
-            | ForeignKeyNotOnline => Severity::Drift,
+            | ForeignKeyNotOnline
+            | TidbClustered
+            | TidbAutoRandom
+            | TidbShardRowIdBits
+            | TidbPreSplitRegions
+            | TidbTtl => Severity::Drift,
         }
     }
 

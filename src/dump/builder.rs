@@ -23,6 +23,8 @@ pub(super) struct TableBuilder {
     pub(super) foreign_keys: Vec<crate::model::ForeignKey>,
     pub(super) options: ParseOptions,
     pub(super) features: Vec<Feature>,
+    /// TiDB table features, read by the pre-pass.
+    pub(super) tidb: Option<crate::tidb::TidbOptions>,
 }
 
 impl TableBuilder {
@@ -37,6 +39,7 @@ impl TableBuilder {
             foreign_keys: Vec::new(),
             options,
             features: Vec::new(),
+            tidb: None,
         }
     }
 
@@ -89,6 +92,7 @@ impl TableBuilder {
                 fks.sort_by_key(|f| f.name.key());
                 fks
             },
+            tidb: self.tidb.take(),
             required_by: Vec::new(),
         };
         self.finish_columns(&mut table);

@@ -24,6 +24,7 @@ mod constraints;
 mod options;
 mod prepass;
 mod reader;
+mod tidb;
 
 pub use prepass::{prepare, Prepared};
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
@@ -148,6 +149,22 @@ pub fn server_default_collation(charset: &str, flavor: Flavor) -> String {
     }
 }
 
+/// The TiDB table features of a `CREATE TABLE` text as TiDB's `SHOW CREATE
+/// TABLE` prints it (its `/*T![...] */` comments); an error names a clause
+/// that is not TiDB's grammar or a feature comment the model does not read.
+pub fn tidb_options(sql: &str) -> Result<crate::tidb::TidbOptions, String> {
+    let prepared = prepare(sql);
+    if let Some(e) = prepared.tidb_error {
+        return Err(e);
+    }
+    if let Some((id, text)) = prepared.tidb_unknown.first() {
+        return Err(format!(
+            "TiDB feature `{id}` ({text}) is not one the catalog models"
+        ));
+    }
+    Ok(prepared.tidb.unwrap_or_default())
+}
+
 /// Maps one parsed statement onto the model. `hidden_constraints` are
 /// positions in `constraints` (see [`Prepared::hidden_constraints`]) whose
 /// index is invisible.
@@ -156,9 +173,8 @@ pub fn table_from_statement(
     hidden_constraints: &BTreeSet<usize>,
 ) -> Result<Table, DumpParseError> {
     let prepared = Prepared {
-        sql: String::new(),
         hidden_constraints: hidden_constraints.clone(),
-        partitioning: None,
+        ..Prepared::default()
     };
     parsed_from_statement(statement, &prepared, ParseOptions::default()).map(|p| p.table)
 }
@@ -181,7 +197,20 @@ fn parsed_from_statement(
         .and_then(|p| p.as_ident())
         .map(|i| i.value.clone())
         .ok_or_else(|| DumpParseError::new(None, "CREATE TABLE without a table name"))?;
-    TableBuilder::new(&name, options).build(create, &prepared.hidden_constraints)
+    let mut builder = TableBuilder::new(&name, options);
+    if let Some(e) = &prepared.tidb_error {
+        return Err(builder.err(e.clone()));
+    }
+    // Read from TiDB, a table has TiDB options even when it declares none.
+    builder.tidb = match (&prepared.tidb, options.flavor) {
+        (Some(t), _) => Some(t.clone()),
+        (None, Some(Flavor::TiDb)) => Some(crate::tidb::TidbOptions::default()),
+        (None, _) => None,
+    };
+    for (id, text) in &prepared.tidb_unknown {
+        builder.feature(format!("TiDB feature `{id}`"), text.clone());
+    }
+    builder.build(create, &prepared.hidden_constraints)
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! The textual pre-pass before sqlparser (see the [module docs](super)):
-//! executable version comments unwrapped, TiDB feature comments dropped,
-//! index visibility markers removed and remembered, `PARTITION BY` cut.
+//! executable version comments unwrapped, TiDB feature comments and
+//! clauses read and removed ([`super::tidb`]), index visibility markers
+//! removed and remembered, `PARTITION BY` cut.
 
 use std::collections::BTreeSet;
 
 /// Text ready for sqlparser, plus what the pre-pass removed from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prepared {
     /// The SQL with version comments unwrapped and markers removed.
     pub sql: String,
@@ -17,14 +18,33 @@ pub struct Prepared {
     /// A `PARTITION BY ...` clause after the table options, cut from `sql`
     /// (sqlparser does not read MySQL partitioning).
     pub partitioning: Option<String>,
+    /// The TiDB table features the text declares (comments or plain
+    /// clauses); `None` when it holds none.
+    pub tidb: Option<crate::tidb::TidbOptions>,
+    /// TiDB feature comments the model does not read: (feature id, comment).
+    pub tidb_unknown: Vec<(String, String)>,
+    /// A TiDB clause that is not TiDB's documented grammar.
+    pub tidb_error: Option<String>,
 }
 
 /// The textual pre-pass (see the module docs).
 pub fn prepare(sql: &str) -> Prepared {
     let unwrapped = unwrap_comments(sql);
-    let (body, partitioning) = cut_partitioning(&unwrapped);
+    let (tidb, tidb_error) = match super::tidb::read(&unwrapped) {
+        Ok(pass) => (pass, None),
+        Err(e) => (super::tidb::TidbPass::default(), Some(e)),
+    };
+    let text = if tidb_error.is_some() {
+        &unwrapped
+    } else {
+        &tidb.sql
+    };
+    let (body, partitioning) = cut_partitioning(text);
     let mut prepared = strip_visibility(&body);
     prepared.partitioning = partitioning;
+    prepared.tidb = tidb.options;
+    prepared.tidb_unknown = tidb.unknown;
+    prepared.tidb_error = tidb_error;
     prepared
 }
 
@@ -156,7 +176,8 @@ pub(super) fn lex(sql: &str) -> Vec<(Lex, std::ops::Range<usize>)> {
     out
 }
 
-/// Unwraps `/*!NNNNN content */` to ` content ` and drops `/*T![..] .. */`.
+/// Unwraps `/*!NNNNN content */` to ` content `; `/*T![..] .. */` is kept
+/// whole (the TiDB pass reads it).
 pub(super) fn unwrap_comments(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut open_versions = 0usize;
@@ -170,7 +191,6 @@ pub(super) fn unwrap_comments(sql: &str) -> String {
                 open_versions -= 1;
                 out.push(' ');
             }
-            Lex::TidbComment => out.push(' '),
             _ => out.push_str(&sql[range]),
         }
     }
@@ -246,7 +266,7 @@ fn strip_visibility(sql: &str) -> Prepared {
     Prepared {
         sql,
         hidden_constraints,
-        partitioning: None,
+        ..Prepared::default()
     }
 }
 

@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use serde_yaml::Value;
 
 use crate::catalog::raw::{
-    RawCatalogFile, RawCheck, RawColumn, RawDefaults, RawGenerated, RawIndex, RawKeyPart, RawTable,
+    RawAutoRandom, RawAutoRandomMap, RawCatalogFile, RawCheck, RawColumn, RawDefaults,
+    RawGenerated, RawIndex, RawKeyPart, RawPrimaryKey, RawPrimaryKeyMap, RawTable, RawTtl,
 };
 use crate::model::{Check, Column, DefaultValue, Index, IndexKind, IndexPart, Table};
 use crate::ColumnType;
@@ -66,6 +67,7 @@ fn catalog_file(imported: &Imported) -> RawCatalogFile {
 
 /// One table file.
 fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
+    let tidb = t.tidb.clone().unwrap_or_default();
     let mut checks: Vec<&Check> = t.checks.iter().collect();
     checks.sort_by_key(|c| c.name.key());
     RawTable {
@@ -75,10 +77,26 @@ fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
         collation: Some(t.collation.clone()).filter(|c| c != &d.collation),
         columns: Some(t.columns.iter().map(|c| raw_column(c, t)).collect()),
         primary_key: (!t.primary_key.is_empty()).then(|| {
-            t.primary_key
+            let columns = t
+                .primary_key
                 .iter()
                 .filter_map(|p| p.column_name().map(|n| n.as_str().to_string()))
-                .collect()
+                .collect();
+            match tidb.clustered {
+                None => RawPrimaryKey::Columns(columns),
+                Some(clustered) => RawPrimaryKey::Mapping(RawPrimaryKeyMap {
+                    columns,
+                    clustered: Some(clustered),
+                }),
+            }
+        }),
+        shard_row_id_bits: tidb.shard_row_id_bits,
+        pre_split_regions: tidb.pre_split_regions,
+        ttl: tidb.ttl.as_ref().map(|ttl| RawTtl {
+            column: Some(ttl.column.as_str().to_string()),
+            interval: Some(ttl.interval.to_string()),
+            enabled: (!ttl.enabled).then_some(false),
+            job_interval: ttl.job_interval.clone(),
         }),
         indexes: t.indexes.iter().map(raw_index).collect(),
         checks: checks
@@ -99,6 +117,24 @@ fn raw_column(c: &Column, t: &Table) -> RawColumn {
         ColumnType::Spatial { kind, srid } => (kind.name().to_string(), *srid),
         other => (other.to_string(), None),
     };
+    // An AUTO_RANDOM column read from TiDB is declared auto_increment too,
+    // so MySQL / MariaDB assign its ids (on TiDB AUTO_RANDOM takes
+    // AUTO_INCREMENT's place).
+    let auto_random = t
+        .tidb
+        .as_ref()
+        .and_then(|tidb| tidb.auto_random.as_ref())
+        .filter(|a| a.column == c.name)
+        .map(|a| {
+            if a.range == crate::tidb::DEFAULT_RANGE {
+                RawAutoRandom::Bits(a.shard_bits)
+            } else {
+                RawAutoRandom::Mapping(RawAutoRandomMap {
+                    shard_bits: Some(a.shard_bits),
+                    range: Some(a.range),
+                })
+            }
+        });
     RawColumn {
         name: c.name.as_str().to_string(),
         ty: Some(ty),
@@ -109,7 +145,8 @@ fn raw_column(c: &Column, t: &Table) -> RawColumn {
         }),
         collation: c.collation.clone().filter(|co| co != &t.collation),
         nullable: (!c.nullable).then_some(false),
-        auto_increment: c.auto_increment,
+        auto_increment: c.auto_increment || auto_random.is_some(),
+        auto_random,
         default: c
             .default
             .as_ref()

@@ -15,6 +15,7 @@
 
 mod row;
 mod sql;
+mod tidb;
 
 use mysql_async::Value;
 
@@ -366,6 +367,7 @@ async fn read(
                     indexes,
                     checks: Vec::new(),
                     foreign_keys: Vec::new(),
+                    tidb: None,
                     required_by: Vec::new(),
                 };
                 t.checks = explicit_checks(checks, &t);
@@ -377,6 +379,9 @@ async fn read(
             }
         };
         out.push(((*names[i]).clone(), table));
+    }
+    if flavor == crate::Flavor::TiDb {
+        tidb::fill(session, schema, &mut out).await?;
     }
     Ok(out)
 }

@@ -432,6 +432,49 @@ pub fn cases() -> Vec<Case> {
             edit("comment: base\n", "comment: base\nengine: MyISAM\n"),
             vec![R::TableOptions.into()],
         ),
+        // TiDB features: drift on TiDB only (MySQL and MariaDB omit them).
+        case(
+            "tidb clustered",
+            edit("primary_key: [Id]", "primary_key: {columns: [Id], clustered: false}"),
+            vec![P::TidbClustered.into()],
+        ),
+        case(
+            "tidb auto_random",
+            edit("auto_increment: true}", "auto_increment: true, auto_random: 5}")
+                .into_iter()
+                .map(|(f, t)| {
+                    let t = t.replace(
+                        "primary_key: [Id]",
+                        "primary_key: {columns: [Id], clustered: true}",
+                    );
+                    (f, t)
+                })
+                .collect(),
+            // OLD's single bigint key is clustered by TiDB's defaults; a warm
+            // TiDB installation keeps its AUTO_INCREMENT key (divergent:
+            // greenfield ones get AUTO_RANDOM).
+            vec![P::TidbAutoRandomPending.into()],
+        ),
+        case(
+            "tidb sharding",
+            edit(
+                "primary_key: [Id]",
+                "primary_key: {columns: [Id], clustered: false}\nshard_row_id_bits: 4\npre_split_regions: 2",
+            ),
+            vec![
+                P::TidbClustered.into(),
+                P::TidbShardRowIdBits.into(),
+                P::TidbPreSplitRegions.into(),
+            ],
+        ),
+        case(
+            "tidb ttl",
+            edit(
+                "primary_key: [Id]\n",
+                "primary_key: [Id]\nttl: {column: At, interval: 30 DAY}\n",
+            ),
+            vec![P::TidbTtl.into()],
+        ),
     ]
 }
 

@@ -74,6 +74,7 @@ pub fn table(name: &str, comment: Option<&str>) -> Table {
         indexes: vec![],
         checks: Vec::new(),
         foreign_keys: Vec::new(),
+        tidb: None,
         required_by: vec![],
     }
 }

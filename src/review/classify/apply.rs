@@ -103,6 +103,26 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         | ColumnGeneratedStored | ColumnOnUpdate | PrimaryKey => (was, want, REFUSED.into()),
         IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix | IndexInvisible
         | IndexExpression | IndexKind => (was, want, INDEX_REFUSED.into()),
+        TidbClustered | TidbAutoRandom => (
+            was,
+            want,
+            "TiDB sets a primary key's clustering and AUTO_RANDOM when the table is created: a warm TiDB installation keeps OLD's, apply refuses it as drift and every verify fails there".into(),
+        ),
+        TidbAutoRandomPending => (
+            was,
+            want,
+            "AUTO_RANDOM is chosen when a TiDB table is created: warm TiDB installations keep their AUTO_INCREMENT key (still assigning unique ids; convert it by hand with ALTER TABLE ... MODIFY COLUMN ... AUTO_RANDOM), greenfield ones get AUTO_RANDOM".into(),
+        ),
+        TidbShardRowIdBits | TidbPreSplitRegions => (
+            was,
+            want,
+            "apply never alters TiDB's row sharding of an existing table: a warm TiDB installation keeps OLD's, apply refuses it as drift and every verify fails there".into(),
+        ),
+        TidbTtl => (
+            was,
+            want,
+            "a TTL change deletes (or keeps) rows once TiDB's TTL job runs, so apply never alters it: a warm TiDB installation keeps OLD's TTL, apply refuses it as drift (ALTER TABLE ... TTL by hand)".into(),
+        ),
         // Not found at OLD's shape (a catalog renders base tables only);
         // kept for a complete mapping.
         NotATable | Partitioned => (was, want, format!("apply refuses it: {}", p.actual)),

@@ -341,6 +341,7 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         // Apply's diff only: a new one is not online, a reshaped one is
         // drift, a removed one unmanaged (foreign_key_* kinds).
         foreign_keys: _,
+        tidb: _, // apply's diff on TiDB (crate::tidb::drift)
         required_by,
     } = n;
     out.informational(

@@ -1,0 +1,209 @@
+//! Comparing a catalog table's TiDB features with a table read from TiDB.
+//!
+//! Compared only when the live table was read from TiDB (its `tidb` is
+//! `Some`): MySQL and MariaDB have none of these, and the catalog lint has
+//! warned that they are omitted there. Every difference is drift, which
+//! apply refuses and never rewrites:
+//! - `clustered` and `auto_random` are not changed on an existing table
+//!   (TiDB cannot alter a primary key's clustering; it converts only an
+//!   AUTO_INCREMENT key to AUTO_RANDOM, which is left to the operator):
+//!   <https://docs.pingcap.com/tidb/stable/clustered-indexes/>,
+//!   <https://docs.pingcap.com/tidb/stable/auto-random/>;
+//! - `shard_row_id_bits` / `pre_split_regions` change how new rows and
+//!   regions are laid out: an operator's decision, not an additive step;
+//! - a TTL change (`ALTER TABLE ... TTL = ...`, metadata-only in TiDB)
+//!   deletes rows once the job runs: the opposite of additive
+//!   (<https://docs.pingcap.com/tidb/stable/time-to-live/>).
+//!
+//! `clustered` and `job_interval` are compared only when the catalog
+//! declares them; everything else is compared exactly (an undeclared TTL
+//! on the live table is drift: it deletes rows the catalog keeps). One
+//! exception: a declared AUTO_RANDOM whose key column is still the
+//! AUTO_INCREMENT one (a table created before the declaration) is a note,
+//! not drift ([`auto_random_pending`]).
+
+use super::{AutoRandom, TidbOptions, Ttl};
+use crate::diff::{Problem, ProblemKind};
+use crate::model::Table;
+
+/// Whether `want`'s AUTO_RANDOM is pending on `have` (read from TiDB): the
+/// live key column is the AUTO_INCREMENT one the catalog also declares, with
+/// no AUTO_RANDOM. AUTO_RANDOM is a creation-time choice of how ids are
+/// spread; a table created before the catalog declared it keeps
+/// AUTO_INCREMENT, still assigning unique ids, and is reported, not refused.
+/// TiDB converts it with `ALTER TABLE t MODIFY COLUMN id BIGINT
+/// AUTO_RANDOM(n)` (<https://docs.pingcap.com/tidb/stable/auto-random/>).
+pub fn auto_random_pending(want: &Table, have: &Table) -> bool {
+    let Some(a) = want.tidb.as_ref().and_then(|t| t.auto_random.as_ref()) else {
+        return false;
+    };
+    let live_has_none = have.tidb.as_ref().is_some_and(|t| t.auto_random.is_none());
+    let increments = |t: &Table| t.column(&a.column).is_some_and(|c| c.auto_increment);
+    live_has_none && increments(want) && increments(have)
+}
+
+/// The TiDB drift of `have` against `want` (see the module docs), and the
+/// informational notes (a pending AUTO_RANDOM, see [`auto_random_pending`]).
+pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
+    let Some(h) = &have.tidb else {
+        return (Vec::new(), Vec::new());
+    };
+    let pending = auto_random_pending(want, have);
+    let w = want.tidb.clone().unwrap_or_default();
+    let mut notes = Vec::new();
+    let mut out = Vec::new();
+    let mut push = |kind, object: &str, expected: String, actual: String| {
+        out.push(Problem {
+            table: want.name.to_string(),
+            object: object.to_string(),
+            kind,
+            expected,
+            actual,
+        })
+    };
+    let live_clustered = h.clustered.or_else(|| default_clustered(have));
+    if let Some(c) = w.clustered.filter(|c| live_clustered != Some(*c)) {
+        let was = match (live_clustered, have.primary_key.is_empty()) {
+            (None, false) => "clustering left to the server's default".to_string(),
+            (other, _) => clustered_text(other),
+        };
+        push(
+            ProblemKind::TidbClustered,
+            "PRIMARY",
+            clustered_text(Some(c)),
+            format!("{was}; a primary key's clustering cannot change on an existing table"),
+        );
+    }
+    if let Some(a) = w.auto_random.as_ref().filter(|_| pending) {
+        notes.push(Problem {
+            table: want.name.to_string(),
+            object: a.column.to_string(),
+            kind: ProblemKind::TidbAutoRandomPending,
+            expected: a.clause(),
+            actual: format!(
+                "AUTO_INCREMENT (the table predates AUTO_RANDOM; the server still assigns the ids; TiDB converts it with ALTER TABLE {} MODIFY COLUMN {} ... {}, by hand)",
+                crate::ident::quote_ident(want.name.as_str()),
+                crate::ident::quote_ident(a.column.as_str()),
+                a.clause()
+            ),
+        });
+    } else if w.auto_random != h.auto_random {
+        let object = w
+            .auto_random
+            .as_ref()
+            .or(h.auto_random.as_ref())
+            .map(|a| a.column.to_string())
+            .unwrap_or_default();
+        push(
+            ProblemKind::TidbAutoRandom,
+            &object,
+            auto_random_text(w.auto_random.as_ref()),
+            format!(
+                "{}; AUTO_RANDOM cannot be changed on an existing table by apply",
+                auto_random_text(h.auto_random.as_ref())
+            ),
+        );
+    }
+    let table = want.name.to_string();
+    if w.shard_row_id_bits != h.shard_row_id_bits {
+        push(
+            ProblemKind::TidbShardRowIdBits,
+            &table,
+            format!("SHARD_ROW_ID_BITS={}", w.shard_row_id_bits.unwrap_or(0)),
+            format!("SHARD_ROW_ID_BITS={}", h.shard_row_id_bits.unwrap_or(0)),
+        );
+    }
+    if w.pre_split_regions != h.pre_split_regions {
+        push(
+            ProblemKind::TidbPreSplitRegions,
+            &table,
+            format!("PRE_SPLIT_REGIONS={}", w.pre_split_regions.unwrap_or(0)),
+            format!("PRE_SPLIT_REGIONS={}", h.pre_split_regions.unwrap_or(0)),
+        );
+    }
+    if !same_ttl(w.ttl.as_ref(), h.ttl.as_ref()) {
+        push(
+            ProblemKind::TidbTtl,
+            &table,
+            ttl_text(w.ttl.as_ref()),
+            format!("{}; changing TTL deletes or keeps rows, so apply never alters it (ALTER TABLE ... TTL by hand)", ttl_text(h.ttl.as_ref())),
+        );
+    }
+    (out, notes)
+}
+
+/// The clustering TiDB gives a primary key created without CLUSTERED /
+/// NONCLUSTERED, where it does not depend on the server: a single integer
+/// key is clustered under both `tidb_enable_clustered_index` defaults (`ON`
+/// and `INT_ONLY`, <https://docs.pingcap.com/tidb/stable/clustered-indexes/>).
+/// Only a text this tool rendered lacks the marker (the release review's
+/// model of an installation): TiDB's own `SHOW CREATE TABLE` and
+/// `TIDB_PK_TYPE` always say it. `None`: it depends on the server.
+fn default_clustered(t: &Table) -> Option<bool> {
+    match t.primary_key.as_slice() {
+        [only] => only
+            .column_name()
+            .and_then(|n| t.column(n))
+            .filter(|c| c.ty.is_integer())
+            .map(|_| true),
+        _ => None,
+    }
+}
+
+/// Same TTL: column, interval and enablement; the job interval when the
+/// catalog declares one.
+fn same_ttl(want: Option<&Ttl>, have: Option<&Ttl>) -> bool {
+    match (want, have) {
+        (None, None) => true,
+        (Some(w), Some(h)) => {
+            w.column == h.column
+                && w.interval == h.interval
+                && w.enabled == h.enabled
+                && (w.job_interval.is_none() || w.job_interval == h.job_interval)
+        }
+        _ => false,
+    }
+}
+
+fn clustered_text(c: Option<bool>) -> String {
+    match c {
+        Some(true) => "CLUSTERED",
+        Some(false) => "NONCLUSTERED",
+        None => "no primary key",
+    }
+    .to_string()
+}
+
+fn auto_random_text(a: Option<&AutoRandom>) -> String {
+    a.map_or_else(|| "no AUTO_RANDOM".to_string(), AutoRandom::clause)
+}
+
+fn ttl_text(t: Option<&Ttl>) -> String {
+    t.map_or_else(|| "no TTL".to_string(), |t| format!("TTL {}", t.describe()))
+}
+
+impl TidbOptions {
+    /// The features as one line for reports (`CLUSTERED, AUTO_RANDOM(5), ...`).
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.clustered.is_some() {
+            parts.push(clustered_text(self.clustered));
+        }
+        if let Some(a) = &self.auto_random {
+            parts.push(format!("`{}` {}", a.column, a.clause()));
+        }
+        parts.extend(
+            self.table_clauses()
+                .into_iter()
+                .filter(|c| !c.starts_with("TTL")),
+        );
+        if let Some(t) = &self.ttl {
+            parts.push(ttl_text(Some(t)));
+        }
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
