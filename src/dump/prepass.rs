@@ -229,7 +229,8 @@ fn strip_visibility(sql: &str) -> Prepared {
             (Lex::Word | Lex::Quoted, _) if depth == 1 && !body_done => {
                 if !item_started {
                     item_started = true;
-                    item_is_constraint = *kind == Lex::Word && is_constraint_start(text);
+                    item_is_constraint =
+                        *kind == Lex::Word && crate::tidb::scan::is_constraint_word(text);
                     constraint_items += usize::from(item_is_constraint);
                 } else if item_is_constraint && *kind == Lex::Word {
                     let item = constraint_items - 1;
@@ -268,24 +269,6 @@ fn strip_visibility(sql: &str) -> Prepared {
         hidden_constraints,
         ..Prepared::default()
     }
-}
-
-/// Whether a table-body item starting with `word` is a constraint (an index,
-/// key, check or foreign key) rather than a column.
-fn is_constraint_start(word: &str) -> bool {
-    [
-        "KEY",
-        "INDEX",
-        "UNIQUE",
-        "PRIMARY",
-        "FULLTEXT",
-        "SPATIAL",
-        "CONSTRAINT",
-        "CHECK",
-        "FOREIGN",
-    ]
-    .iter()
-    .any(|k| word.eq_ignore_ascii_case(k))
 }
 
 #[cfg(test)]

@@ -134,8 +134,9 @@ pub fn scan(toks: &[Tok<'_>]) -> Result<Vec<Found>, String> {
     Ok(out)
 }
 
-/// Whether a body item starting with `word` is a key or constraint.
-fn is_constraint_word(word: &str) -> bool {
+/// Whether a body item starting with `word` is a key or constraint (an
+/// index, key, check or foreign key) rather than a column.
+pub(crate) fn is_constraint_word(word: &str) -> bool {
     [
         "KEY",
         "INDEX",
