@@ -27,6 +27,26 @@ pub fn canonical(text: &str) -> String {
     rendered(text, false).unwrap_or_else(|| collapsed(text))
 }
 
+/// The canonical text of a generation expression. Unlike a default, a
+/// generated column has no literal reading to keep apart from an expression,
+/// so charset introducers are dropped even on a lone string: MySQL reports
+/// `AS ('test')` as `_utf8mb4'test'`, which is the same expression.
+pub fn generation(text: &str) -> String {
+    let dialect = MySqlDialect {};
+    let Ok(tokens) = Tokenizer::new(&dialect, text).tokenize() else {
+        return canonical(text);
+    };
+    if !is_one_introduced_string(&tokens) {
+        return canonical(text);
+    }
+    match without_introducers(tokens).iter().find(|t| is_string(t)) {
+        Some(Token::SingleQuotedString(value) | Token::DoubleQuotedString(value)) => {
+            canonical(&quote_str(value))
+        }
+        _ => canonical(text),
+    }
+}
+
 /// The canonical text of `text` with names folded: function and column
 /// names lowercased (the server compares them case-insensitively), string
 /// literals exactly as they are (`concat('Abc')` is not `concat('abc')`).
@@ -404,6 +424,19 @@ pub fn unescape_mysql_default(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_generated_lone_string_drops_its_introducer() {
+        // MySQL's COLUMNS.GENERATION_EXPRESSION for `AS ('test')`.
+        assert_eq!(generation("_utf8mb4'test'"), canonical("'test'"));
+        assert_eq!(generation("(_utf8mb4'it''s')"), canonical("'it''s'"));
+        assert_eq!(
+            generation("concat(_utf8mb4'a', x)"),
+            canonical("concat('a', x)")
+        );
+        // A default keeps it: there the introduced string is an expression.
+        assert_eq!(canonical("_utf8mb4'test'"), "_utf8mb4 'test'");
+    }
 
     #[test]
     fn catalog_mariadb_and_mysql_spellings_agree() {

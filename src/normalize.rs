@@ -114,7 +114,7 @@ pub fn generation(flavor: Flavor, extra: &str, expression: Option<&str>) -> Opti
     };
     // MySQL wraps the expression in parentheses, MariaDB does not.
     Some(Generated {
-        expression: crate::expr::canonical(&text),
+        expression: crate::expr::generation(&text),
         stored: has_word(extra, "STORED") || has_word(extra, "PERSISTENT"),
     })
 }

@@ -26,7 +26,8 @@ use schema_catalog::diff::ProblemKind;
 use schema_catalog::{ColumnType, Flavor, Table};
 
 /// Both servers: generated VIRTUAL / STORED columns (a string literal in
-/// one, which MySQL reports with an introducer and escaped quotes), an
+/// one, which MySQL reports with an introducer and escaped quotes; one that
+/// is only a string, `_utf8mb4'test'` on MySQL), an
 /// index on a virtual column, a bit default, an expression default on
 /// json, every spatial type and a SPATIAL index.
 const BOTH: &str = "CREATE TABLE `Shapes` (
@@ -37,6 +38,7 @@ const BOTH: &str = "CREATE TABLE `Shapes` (
   `Payload` json NULL DEFAULT (json_array()),
   `QueueKey` varchar(80) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin GENERATED ALWAYS AS (concat(lower(`Queue`), ':', 'x')) VIRTUAL,
   `AttemptsLeft` int GENERATED ALWAYS AS (5 - `Attempts`) STORED,
+  `Label` varchar(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin GENERATED ALWAYS AS ('test') VIRTUAL,
   `Area` geometry NOT NULL,
   `Center` point NULL,
   `Route` linestring NULL,
@@ -90,6 +92,14 @@ async fn generated_spatial_and_defaults_round_trip() {
             "concat(lower(`Queue`), ':', 'x')"
         ),
         "{key:?}"
+    );
+    assert_eq!(
+        column(&live, "Shapes", "Label")
+            .generated
+            .as_ref()
+            .map(|g| g.expression.as_str()),
+        Some("'test'"),
+        "a lone generated string is read without its introducer"
     );
     assert!(
         column(&live, "Shapes", "AttemptsLeft")

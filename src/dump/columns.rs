@@ -81,7 +81,7 @@ impl TableBuilder {
                 ..
             } => {
                 column.generated = Some(crate::model::Generated {
-                    expression: crate::expr::canonical(&expr.to_string()),
+                    expression: crate::expr::generation(&expr.to_string()),
                     stored: matches!(
                         generation_expr_mode,
                         Some(sqlparser::ast::GeneratedExpressionMode::Stored)
