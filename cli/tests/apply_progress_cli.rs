@@ -59,6 +59,10 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     let db = TestDb::new().await;
     common::enable_stage_progress(&db).await;
     common::unindexed_jobs(&db).await;
+    // 1,048,576 rows: the CLI polls the server every 500 ms, and MySQL built
+    // the 262,144-row index in about 0.6 s, sometimes before a poll saw its
+    // stage counters (a CI run drew only the spinner).
+    common::double_jobs(&db, 2).await;
     let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), false));
     assert_eq!(code, Some(0), "{screen}");
     assert!(
