@@ -16,8 +16,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::TestDb;
-use schema_catalog::apply::{self, ApplyOptions, Outcome};
+use common::{apply_tables, TestDb};
+use schema_catalog::apply::Outcome;
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
 use schema_catalog::{catalog, db, dump, verify, Table};
@@ -67,18 +67,6 @@ fn load(dir: &Path) -> Vec<Table> {
     cat.tables.iter().map(|t| t.table.clone()).collect()
 }
 
-async fn apply(db: &TestDb, tables: &[Table]) -> apply::ApplyReport {
-    let opts = ApplyOptions {
-        lock_timeout: Duration::from_secs(20),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    };
-    let target = db::parse_url(&db.url()).unwrap();
-    apply::apply(&target, &target.schema, tables, &opts)
-        .await
-        .expect("apply runs")
-}
-
 #[tokio::test]
 async fn v2_column_types_round_trip() {
     let source = TestDb::new().await;
@@ -120,10 +108,10 @@ async fn v2_column_types_round_trip() {
 
     // apply to an empty schema gives the same physical table
     let empty = TestDb::new().await;
-    let report = apply(&empty, &tables).await;
+    let report = apply_tables(&empty, &tables).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(empty.physical().await, source.physical().await);
-    let again = apply(&empty, &tables).await;
+    let again = apply_tables(&empty, &tables).await;
     assert!(
         again.steps.is_empty(),
         "second apply is a no-op: {again:#?}"
@@ -171,7 +159,7 @@ async fn assert_drift_refused(live: &str, object: &str, kind: ProblemKind) {
     db.exec(&[live]).await;
     let before = db.snapshot().await;
     let tables = load(&catalog_dir(&format!("drift-{object}-{kind:?}"), CATALOG));
-    let report = apply(&db, &tables).await;
+    let report = apply_tables(&db, &tables).await;
     assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
     assert!(report.steps.is_empty(), "{:#?}", report.steps);
     assert_eq!(report.server_ddl_count, Some(0), "the run issued DDL");
@@ -287,7 +275,7 @@ columns:
 primary_key: [Id]
 ";
     let tables = load(&catalog_dir("add", yaml));
-    let report = apply(&db, &tables).await;
+    let report = apply_tables(&db, &tables).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(db.checksum("T", &["Id", "Note"]).await, before);
     assert_eq!(
@@ -300,7 +288,7 @@ primary_key: [Id]
     assert!(ddl.contains("enum('a','b')"), "{ddl}");
     let hidden = ddl.lines().find(|l| l.trim_start().starts_with("`hidden`"));
     assert!(hidden.is_some_and(|l| l.contains("invisible")), "{ddl}");
-    let again = apply(&db, &tables).await;
+    let again = apply_tables(&db, &tables).await;
     assert!(
         again.steps.is_empty(),
         "second apply is a no-op: {again:#?}"
