@@ -1,0 +1,64 @@
+//! The tables and indexes the guard's unit tests check steps for.
+
+use crate::coltype::ColumnType;
+use crate::model::{Column, Index, Table};
+
+/// A base table `T`: `Id bigint unsigned` primary key, `Note varchar(8)`.
+pub(super) fn table() -> Table {
+    let mut t = Table::not_a_table("T".into(), "");
+    t.kind = crate::model::TableKind::Base;
+    let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
+    id.nullable = false;
+    t.columns = vec![id, Column::new("Note", ColumnType::Varchar(8))];
+    t.primary_key = vec![crate::model::IndexPart::column("Id")];
+    t.charset = "utf8mb4".into();
+    t.collation = "utf8mb4_bin".into();
+    t.engine = Some("InnoDB".into());
+    t
+}
+
+/// Format v2 shapes: a descending part, a declared prefix, an expression,
+/// invisible.
+pub(super) fn v2_index(unique: bool) -> Index {
+    let mut i = Index::new(if unique { "uq_v2" } else { "ix_v2" }, unique, &[]);
+    i.parts = vec![
+        crate::model::IndexPart::Column {
+            name: "Note".into(),
+            prefix: Some(4),
+            descending: true,
+        },
+        crate::model::IndexPart::Expression("lower(`Note`)".into()),
+    ];
+    i.visible = false;
+    i
+}
+
+/// [`table`] with a CHECK, the two [`v2_index`] shapes, a FULLTEXT index
+/// and [`fk`].
+pub(super) fn v2_table() -> Table {
+    let mut t = table();
+    t.checks = vec![crate::model::Check {
+        name: "chk_note".into(),
+        expression: "`Note` <> ''".into(),
+    }];
+    t.indexes = vec![v2_index(false), v2_index(true), {
+        let mut ft = Index::new("ft", false, &["Note"]);
+        ft.kind = crate::model::IndexKind::FullText;
+        ft
+    }];
+    t.foreign_keys = vec![fk()];
+    t
+}
+
+/// `fk_t_parent`: `Id` references `Parent (Id)`, cascading deletes.
+pub(super) fn fk() -> crate::model::ForeignKey {
+    crate::model::ForeignKey {
+        name: "fk_t_parent".into(),
+        columns: vec!["Id".into()],
+        referenced_schema: None,
+        referenced_table: "Parent".into(),
+        referenced_columns: vec!["Id".into()],
+        on_delete: crate::model::ReferentialAction::Cascade,
+        on_update: crate::model::ReferentialAction::Restrict,
+    }
+}

@@ -1,0 +1,147 @@
+//! The TiDB table features a CREATE TABLE carries on TiDB: read by the one
+//! clause scanner ([`crate::tidb::scan`]), required to be exactly the
+//! step's, and taken out so that sqlparser parses the rest.
+
+use sqlparser::tokenizer::Token;
+
+use crate::diff::Change;
+use crate::flavor::Flavor;
+use crate::tidb::scan::{self, Tok};
+use crate::tidb::TidbOptions;
+
+/// The TiDB features the statement must carry: the new table's on TiDB,
+/// none otherwise.
+pub(super) fn expected_tidb(change: &Change, flavor: Flavor) -> TidbOptions {
+    match change {
+        Change::AddTable(t) if flavor == Flavor::TiDb => t.tidb.clone().unwrap_or_default(),
+        _ => TidbOptions::default(),
+    }
+}
+
+/// Reads the TiDB clauses with the one scanner, requires that they declare
+/// exactly `expected`, and takes them out.
+pub(super) fn without_tidb_clauses(
+    tokens: Vec<Token>,
+    expected: &TidbOptions,
+) -> Result<Vec<Token>, String> {
+    let toks: Vec<Tok<'_>> = tokens.iter().map(scan_tok).collect();
+    let found = scan::scan(&toks)?;
+    let got = scan::fold(&found)?;
+    let mut want = expected.clone();
+    want.normalize();
+    if got != want {
+        return Err(format!(
+            "declares TiDB features [{}], not the step's [{}]",
+            got.declared().join(", "),
+            want.declared().join(", ")
+        ));
+    }
+    let mut cut = vec![false; tokens.len()];
+    for f in &found {
+        cut[f.range.clone()].iter_mut().for_each(|c| *c = true);
+    }
+    Ok(tokens
+        .into_iter()
+        .zip(cut)
+        .filter(|(_, cut)| !cut)
+        .map(|(t, _)| t)
+        .collect())
+}
+
+/// A MySQL token as the TiDB clause scanner sees it.
+fn scan_tok(t: &Token) -> Tok<'_> {
+    match t {
+        Token::Word(w) if w.quote_style == Some('`') => Tok::Ident(&w.value),
+        Token::Word(w) if w.quote_style.is_none() => Tok::Word(&w.value),
+        Token::Number(n, _) => Tok::Word(n),
+        Token::SingleQuotedString(s) => Tok::Str(s),
+        Token::Whitespace(_) => Tok::Space,
+        Token::LParen => Tok::Punct('('),
+        Token::RParen => Tok::Punct(')'),
+        Token::Comma => Tok::Punct(','),
+        Token::Eq => Tok::Punct('='),
+        Token::Plus => Tok::Punct('+'),
+        _ => Tok::Punct('#'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check_statement;
+    use super::super::test_tables::table;
+    use crate::coltype::ColumnType;
+    use crate::diff::Change;
+    use crate::flavor::Flavor;
+    use crate::model::{Column, Table};
+    use crate::plan::Step;
+
+    /// A table with every TiDB feature: `Id` auto_random on a clustered
+    /// key, a TTL on `At`.
+    fn tidb_table() -> Table {
+        let mut t = table();
+        t.columns[0].ty = ColumnType::parse("bigint").unwrap();
+        t.columns.push(Column::new("At", ColumnType::DateTime(6)));
+        t.tidb = Some(crate::tidb::TidbOptions {
+            clustered: Some(true),
+            auto_random: Some(crate::tidb::AutoRandom {
+                column: "Id".into(),
+                shard_bits: 5,
+                range: 54,
+            }),
+            pre_split_regions: Some(3),
+            ttl: Some(crate::tidb::Ttl {
+                column: "At".into(),
+                interval: crate::tidb::TtlInterval::parse("30 DAY").unwrap(),
+                enabled: true,
+                job_interval: Some("1h".into()),
+            }),
+            ..Default::default()
+        });
+        t
+    }
+
+    #[test]
+    fn tidb_clauses_are_exactly_the_tables_on_tidb_only() {
+        let t = tidb_table();
+        let create = Change::AddTable(t.clone());
+        let tidb_sql = Step::new(create.clone(), Flavor::TiDb).sql;
+        assert!(tidb_sql.contains("AUTO_RANDOM(5, 54)"), "{tidb_sql}");
+        check_statement(&create, &tidb_sql, Flavor::TiDb).unwrap();
+        for flavor in [Flavor::MySql, Flavor::MariaDb] {
+            let sql = Step::new(create.clone(), flavor).sql;
+            assert!(
+                !sql.contains("AUTO_RANDOM") && !sql.contains("TTL"),
+                "{sql}"
+            );
+            check_statement(&create, &sql, flavor).unwrap();
+            // The TiDB statement is refused for the other flavors.
+            assert!(check_statement(&create, &tidb_sql, flavor).is_err());
+        }
+        for (from, to) in [
+            ("AUTO_RANDOM(5, 54)", "AUTO_RANDOM(6, 54)"),
+            ("AUTO_RANDOM(5, 54)", ""),
+            (") CLUSTERED", ") NONCLUSTERED"),
+            ("INTERVAL 30 DAY", "INTERVAL 3 DAY"),
+            ("TTL_ENABLE='ON'", "TTL_ENABLE='OFF'"),
+            (
+                "PRE_SPLIT_REGIONS=3",
+                "PRE_SPLIT_REGIONS=3 SHARD_ROW_ID_BITS=2",
+            ),
+            ("TTL_JOB_INTERVAL='1h'", "/*T! TTL_JOB_INTERVAL='1h' */"),
+        ] {
+            let sql = tidb_sql.replace(from, to);
+            assert_ne!(sql, tidb_sql, "{from}");
+            assert!(
+                check_statement(&create, &sql, Flavor::TiDb).is_err(),
+                "{sql}"
+            );
+        }
+        let add_col = Change::AddColumn {
+            table: t.name.clone(),
+            column: t.columns[1].clone(),
+            after: None,
+        };
+        let sql = "ALTER TABLE `T` ADD COLUMN `Note` varchar(8) NULL TTL=`At` + INTERVAL 1 DAY";
+        assert!(check_statement(&add_col, sql, Flavor::TiDb).is_err());
+    }
+}
