@@ -1,16 +1,21 @@
 //! Command-line arguments (clap derive).
 //!
-//! Each subcommand declares the shared options it uses (flattened
-//! [`CatalogOpt`], [`TargetOpts`], [`FormatOpt`]), so its `--help` lists
-//! exactly those. The same options are also accepted before the subcommand
+//! Each subcommand declares the shared options it uses as one flattened
+//! group ([`OfflineOpts`], [`LiveOpts`], [`ImportOpts`], [`DiffOpts`], made
+//! of [`CatalogOpt`], [`TargetOpts`] and a `--format`), so its `--help`
+//! lists exactly those, and its `--format` only the formats it prints
+//! ([`FormatOpt`]: human, json; [`ReviewFormatOpt`] for `diff`: also
+//! markdown). The same options are also accepted before the subcommand
 //! (`catalog --catalog DIR --format json verify`, as documented); [`parse`]
 //! resolves both places into one [`Cli`] (the command line after the
 //! subcommand, then before it, then the environment, then the default) and
-//! refuses an option given before a subcommand that does not use it.
+//! refuses an option given before a subcommand that does not use it, and a
+//! format it does not print.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use schema_catalog::Flavor;
@@ -74,12 +79,66 @@ pub struct TargetOpts {
     timeout: u64,
 }
 
-/// `--format`, for every command.
+/// `--format` for the commands that print text or JSON.
 #[derive(Debug, Clone, Args)]
 pub struct FormatOpt {
     /// Output format. json prints exactly one JSON document on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, default_value = "human", value_parser = formats(Format::TEXT))]
     format: Format,
+}
+
+/// `--format` for `catalog diff`, which also prints Markdown.
+#[derive(Debug, Clone, Args)]
+pub struct ReviewFormatOpt {
+    /// Output format. json prints exactly one JSON document on stdout.
+    #[arg(long, default_value = "human", value_parser = formats(Format::REVIEW))]
+    format: Format,
+}
+
+/// The `--format` parser of a command that prints `supported`: its help
+/// lists those, and any other value is clap's usage error (exit 2).
+fn formats(supported: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(supported.iter().filter_map(ValueEnum::to_possible_value))
+        .try_map(|name| Format::from_str(&name, false))
+}
+
+/// The shared options of `check` and `render` (a catalog, no database).
+#[derive(Debug, Clone, Args)]
+pub struct OfflineOpts {
+    #[command(flatten)]
+    catalog: CatalogOpt,
+    #[command(flatten)]
+    format: FormatOpt,
+}
+
+/// The shared options of `plan`, `apply`, `explain` and `verify` (a
+/// catalog and a database).
+#[derive(Debug, Clone, Args)]
+pub struct LiveOpts {
+    #[command(flatten)]
+    catalog: CatalogOpt,
+    #[command(flatten)]
+    target: TargetOpts,
+    #[command(flatten)]
+    format: FormatOpt,
+}
+
+/// The shared options of `import` (a database or a dump, no catalog).
+#[derive(Debug, Clone, Args)]
+pub struct ImportOpts {
+    #[command(flatten)]
+    target: TargetOpts,
+    #[command(flatten)]
+    format: FormatOpt,
+}
+
+/// The shared options of `diff` (catalogs, no database; also Markdown).
+#[derive(Debug, Clone, Args)]
+pub struct DiffOpts {
+    #[command(flatten)]
+    catalog: CatalogOpt,
+    #[command(flatten)]
+    format: ReviewFormatOpt,
 }
 
 /// Parses the command line (`std::env::args_os()` in `main`).
@@ -112,7 +171,21 @@ where
         (None, _, Some(_)) => return Err(unused("timeout")),
         (None, None, None) => (None, 5),
     };
-    let format = resolve(sub, "format", used.format.format, line.format);
+    let format = resolve(sub, "format", used.format, line.format);
+    if !used.formats.contains(&format) {
+        return Err(Line::command().error(
+            clap::error::ErrorKind::InvalidValue,
+            format!(
+                "`catalog {name}` does not print --format {}; use {}",
+                format.name(),
+                used.formats
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        ));
+    }
     Ok(Cli {
         catalog,
         database_url,
@@ -143,8 +216,10 @@ pub struct Used<'a> {
     pub catalog: Option<&'a CatalogOpt>,
     /// `--database-url` / `--timeout`, when it connects.
     pub target: Option<&'a TargetOpts>,
-    /// `--format`.
-    pub format: &'a FormatOpt,
+    /// `--format` as given after the command (or its default).
+    pub format: Format,
+    /// The formats the command prints.
+    pub formats: &'static [Format],
 }
 
 /// Output format.
@@ -156,6 +231,20 @@ pub enum Format {
     Json,
     /// Markdown for a pull-request comment (`diff` only).
     Markdown,
+}
+
+impl Format {
+    /// What every command but `diff` prints.
+    const TEXT: &'static [Format] = &[Format::Human, Format::Json];
+    /// What `catalog diff` prints.
+    const REVIEW: &'static [Format] = &[Format::Human, Format::Json, Format::Markdown];
+
+    /// The value as written on the command line.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
 }
 
 /// Server flavor argument.
@@ -185,9 +274,7 @@ pub enum Command {
     /// Load and lint the catalog (no database). Exit 0 valid, 2 invalid.
     Check {
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: OfflineOpts,
     },
     /// Print greenfield CREATE TABLE statements for every table (no database). Exit 0, 2.
     Render {
@@ -195,9 +282,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = FlavorArg::Tidb)]
         flavor: FlavorArg,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: OfflineOpts,
     },
     /// Inspect, diff and print the ordered steps apply would run; issues no DDL.
     /// Exit 0 planned, 1 drift blocks the plan, 2 usage/catalog error, 3 database error.
@@ -211,11 +296,7 @@ pub enum Command {
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        target: TargetOpts,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: LiveOpts,
     },
     /// Write a catalog (catalog.yaml + one YAML file per table) from an
     /// existing schema: the --database-url schema or a dump (--from).
@@ -238,9 +319,7 @@ pub enum Command {
         #[arg(long)]
         skip_unsupported: bool,
         #[command(flatten)]
-        target: TargetOpts,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: ImportOpts,
     },
     /// Reconcile the live database to the catalog: add missing tables, nullable
     /// columns and indexes; refuse drift before any DDL. Exit 0 converged,
@@ -268,11 +347,7 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        target: TargetOpts,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: LiveOpts,
     },
     /// Prove each declared query (`queries:`) reads its table through the
     /// index it names, from the server's own plan. Exit 0 all pass, 1 a
@@ -294,11 +369,7 @@ pub enum Command {
         #[arg(long, default_value_t = 1, requires = "scratch")]
         seed: u64,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        target: TargetOpts,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: LiveOpts,
     },
     /// Startup gate: does the live schema satisfy the catalog (or NAME's part of it)?
     /// Exit 0 satisfied, 1 not satisfied, 2 usage/catalog error, 3 database error.
@@ -311,11 +382,7 @@ pub enum Command {
         #[arg(long)]
         plans: bool,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        target: TargetOpts,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: LiveOpts,
     },
     /// Release review, no database: classify every change from OLD to NEW,
     /// the upgrade SQL each installation at OLD gets per flavor, and the
@@ -333,53 +400,41 @@ pub enum Command {
         #[arg(long, value_enum)]
         flavor: Vec<FlavorArg>,
         #[command(flatten)]
-        catalog: CatalogOpt,
-        #[command(flatten)]
-        format: FormatOpt,
+        shared: DiffOpts,
     },
 }
 
 impl Command {
     /// The shared options this command declares (and so uses).
     pub fn options(&self) -> Used<'_> {
-        let used = |catalog, target, format| Used {
-            catalog,
-            target,
-            format,
-        };
         match self {
-            Command::Check { catalog, format }
-            | Command::Render {
-                catalog, format, ..
-            }
-            | Command::Diff {
-                catalog, format, ..
-            } => used(Some(catalog), None, format),
-            Command::Import { target, format, .. } => used(None, Some(target), format),
-            Command::Plan {
-                catalog,
-                target,
-                format,
-                ..
-            }
-            | Command::Apply {
-                catalog,
-                target,
-                format,
-                ..
-            }
-            | Command::Explain {
-                catalog,
-                target,
-                format,
-                ..
-            }
-            | Command::Verify {
-                catalog,
-                target,
-                format,
-                ..
-            } => used(Some(catalog), Some(target), format),
+            Command::Check { shared } | Command::Render { shared, .. } => Used {
+                catalog: Some(&shared.catalog),
+                target: None,
+                format: shared.format.format,
+                formats: Format::TEXT,
+            },
+            Command::Plan { shared, .. }
+            | Command::Apply { shared, .. }
+            | Command::Explain { shared, .. }
+            | Command::Verify { shared, .. } => Used {
+                catalog: Some(&shared.catalog),
+                target: Some(&shared.target),
+                format: shared.format.format,
+                formats: Format::TEXT,
+            },
+            Command::Import { shared, .. } => Used {
+                catalog: None,
+                target: Some(&shared.target),
+                format: shared.format.format,
+                formats: Format::TEXT,
+            },
+            Command::Diff { shared, .. } => Used {
+                catalog: Some(&shared.catalog),
+                target: None,
+                format: shared.format.format,
+                formats: Format::REVIEW,
+            },
         }
     }
 }

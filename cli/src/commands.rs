@@ -18,12 +18,6 @@ use crate::signals;
 
 /// Runs the parsed command.
 pub async fn run(cli: &Cli) -> Result<u8> {
-    if cli.format == Format::Markdown && !matches!(cli.command, Command::Diff { .. }) {
-        return Err(schema_catalog::Error::Usage(
-            "--format markdown is for `catalog diff`; use human or json".into(),
-        )
-        .into());
-    }
     match &cli.command {
         Command::Check { .. } => check(cli),
         Command::Render { flavor, .. } => render(cli, (*flavor).into()),

@@ -48,7 +48,8 @@ pub fn verify_with_plans(
             verify: report.clone(),
             plans: plans.clone(),
         }),
-        // Markdown is for `catalog diff`; other commands print their human text.
+        // Markdown reaches only `catalog diff` (the parser refuses it for the
+        // other commands); it would print as human text here.
         Format::Human | Format::Markdown => {
             crate::print::verify(cli.format, target, report);
             print!("plans: {}", plans.render_human());

@@ -6,7 +6,9 @@
 //! shared options still work before the command and from `CATALOG_DIR` /
 //! `DATABASE_URL` (command line first, after the command before before it).
 //! A database URL mistyped as a positional argument, which clap echoes in
-//! its error, never shows its password.
+//! its error, never shows its password. Each command's `--format` lists
+//! only the formats it prints (markdown: `diff` only), and any other is a
+//! usage error in either place.
 
 mod cli_support;
 
@@ -101,6 +103,95 @@ fn each_help_lists_the_options_its_command_uses() {
     }
 }
 
+/// What clap requires of a command before it gets to the shared options.
+fn required(cmd: &str) -> &'static [&'static str] {
+    match cmd {
+        "import" => &["--out", "target/never-written"],
+        "diff" => &["--from", "catalog"],
+        _ => &[],
+    }
+}
+
+/// The formats a command prints.
+fn formats(cmd: &str) -> &'static [&'static str] {
+    match cmd {
+        "diff" => &["human", "json", "markdown"],
+        _ => &["human", "json"],
+    }
+}
+
+#[test]
+fn each_format_list_is_what_its_command_prints() {
+    for (cmd, ..) in commands() {
+        let want = formats(cmd).join(", ");
+        let (code, help, _) = run(&[cmd, "-h"], &[]);
+        assert_eq!(code, Some(0), "{cmd}");
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--format"))
+            .unwrap_or_else(|| panic!("{cmd} -h lists --format:\n{help}"));
+        assert!(
+            line.ends_with(&format!("[possible values: {want}]")),
+            "{cmd}: {line}"
+        );
+        let (_, long, _) = run(&[cmd, "--help"], &[]);
+        assert_eq!(
+            long.contains("- markdown:"),
+            formats(cmd).contains(&"markdown"),
+            "{cmd} --help:\n{long}"
+        );
+    }
+}
+
+#[test]
+fn a_format_a_command_does_not_print_is_a_usage_error() {
+    let never_written =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/never-written");
+    for (cmd, ..) in commands().into_iter().filter(|(c, ..)| *c != "diff") {
+        let with = |args: &[&'static str]| -> Vec<&'static str> { [args, required(cmd)].concat() };
+        // After the command: clap refuses the value and lists the formats.
+        let (code, stdout, stderr) = run(&with(&[cmd, "--format", "markdown"]), &[]);
+        assert_eq!(code, Some(2), "{cmd}: {stderr}");
+        assert!(stdout.is_empty(), "{cmd}: {stdout}");
+        assert!(
+            stderr.contains("invalid value 'markdown' for '--format <FORMAT>'")
+                && stderr.contains("[possible values: human, json]"),
+            "{cmd}: {stderr}"
+        );
+        // Before it: the resolver refuses it for this command.
+        let (code, _, stderr) = run(&with(&["--format", "markdown", cmd]), &[]);
+        assert_eq!(code, Some(2), "{cmd}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "`catalog {cmd}` does not print --format markdown; use human or json"
+            )),
+            "{cmd}: {stderr}"
+        );
+        // With --format json asked for too: one JSON error document.
+        let (code, stdout, _) = run(
+            &with(&["--format", "json", cmd, "--format", "markdown"]),
+            &[],
+        );
+        assert_eq!(code, Some(2), "{cmd}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        assert_eq!(doc["exit_code"], 2, "{doc}");
+        assert!(
+            doc["error"].as_str().unwrap().contains("'markdown'"),
+            "{doc}"
+        );
+        assert!(!never_written.exists(), "{cmd} wrote {never_written:?}");
+    }
+    // `diff` prints Markdown, asked for in either place.
+    for args in [
+        ["diff", "--from", "catalog", "--format", "markdown"],
+        ["--format", "markdown", "diff", "--from", "catalog"],
+    ] {
+        let (code, stdout, stderr) = run(&args, &[]);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert!(stdout.starts_with("## Catalog release review"), "{stdout}");
+    }
+}
+
 #[test]
 fn a_shared_option_a_command_does_not_use_is_refused() {
     for (cmd, _, reads_catalog, connects) in commands() {
@@ -112,13 +203,7 @@ fn a_shared_option_a_command_does_not_use_is_refused() {
             unused.push(("--database-url", "mysql://u@h/db"));
             unused.push(("--timeout", "3"));
         }
-        // What clap requires before it gets to the shared options.
-        let required: &[&str] = match cmd {
-            "import" => &["--out", "target/never-written"],
-            "diff" => &["--from", "catalog"],
-            _ => &[],
-        };
-        let with = |args: &[&'static str]| -> Vec<&'static str> { [args, required].concat() };
+        let with = |args: &[&'static str]| -> Vec<&'static str> { [args, required(cmd)].concat() };
         for (option, value) in unused {
             let (code, _, stderr) = run(&with(&[cmd, option, value]), &[]);
             assert_eq!(code, Some(2), "{cmd} {option}: {stderr}");
