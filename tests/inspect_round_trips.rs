@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::TestDb;
 use mysql_async::prelude::*;
+use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::ddl;
@@ -251,4 +252,159 @@ async fn json_drift_is_found_with_checks_read_only_where_needed() {
         .find(|p| p.table == "wants_longtext" && p.kind == ColumnType)
         .unwrap();
     assert_eq!(longtext.actual, "json");
+}
+
+/// The test database's URL with the host and port of `proxy` in front of it.
+fn url_via(db: &TestDb, proxy: &common::relay::Proxy) -> String {
+    let mut url = url::Url::parse(&db.url()).expect("test URL parses");
+    url.set_host(Some("127.0.0.1")).expect("a host");
+    url.set_port(Some(proxy.port)).expect("a port");
+    url.to_string()
+}
+
+/// The client's packets of one run through a fresh proxy, and its round
+/// trips; the run must use exactly one connection.
+async fn through_proxy<F, Fut>(db: &TestDb, run: F) -> (u64, Vec<String>)
+where
+    F: FnOnce(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let proxy = common::relay::Proxy::start(common::host_port()).await;
+    run(url_via(db, &proxy)).await;
+    let connections = proxy.finish().await;
+    let [one] = connections.as_slice() else {
+        panic!("expected one connection, got {}", connections.len());
+    };
+    (one.round_trips(), one.commands())
+}
+
+/// What a run's packets must start with, in order, on `flavor`: the
+/// login, the driver's settings read, version and identity (and MySQL's
+/// server_uuid), then `body`, then COM_QUIT.
+fn expected(flavor: schema_catalog::Flavor, body: &[&'static str]) -> Vec<&'static str> {
+    let mut out = vec![
+        "handshake",
+        "query: SELECT @@max_allowed_packet,@@wait_timeout",
+        "query: SELECT VERSION(), @@hostname, @@port",
+    ];
+    if flavor == schema_catalog::Flavor::MySql {
+        out.push("query: SELECT @@server_uuid");
+    }
+    out.extend(body);
+    out.push("quit");
+    out
+}
+
+/// Whether `got` matches `pattern`: its text up to the first `*` is a
+/// prefix of `got`, and each later piece follows in order.
+fn matches(got: &str, pattern: &str) -> bool {
+    let mut pieces = pattern.split('*');
+    let Some(rest) = got.strip_prefix(pieces.next().unwrap_or("")) else {
+        return false;
+    };
+    pieces
+        .try_fold(rest, |rest, piece| {
+            rest.find(piece).map(|at| &rest[at + piece.len()..])
+        })
+        .is_some()
+}
+
+fn assert_packets(what: &str, got: &[String], want: &[&str]) {
+    let matches = got.len() == want.len() && got.iter().zip(want).all(|(g, w)| matches(g, w));
+    assert!(
+        matches,
+        "{what}: the client's packets were\n{got:#?}\nexpected ones starting with\n{want:#?}"
+    );
+}
+
+/// A no-op apply (everything present) takes the same round trips for 3 and
+/// 50 tables: login, settings, identity, the lock (prepare, execute), the
+/// session's budgets with its DDL counters (one query of two statements),
+/// the preflight inspection (prepare, execute; with no step to run it is
+/// the final verify too), the DDL counters again, the release (prepare,
+/// execute) and COM_QUIT. 12 round trips on MariaDB, 13 on MySQL (its
+/// server_uuid). The proxy counts them as the latency bench does.
+#[tokio::test]
+async fn a_no_op_apply_is_12_round_trips_whatever_the_catalog_size() {
+    let db = TestDb::new().await;
+    let body = [
+        "prepare: SELECT GET_LOCK(?, ?)",
+        "execute",
+        "query: SET SESSION lock_wait_timeout = 2, innodb_lock_wait_timeout = 2, max_*; SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')",
+        "prepare: SELECT 0 AS src, 0 AS branch",
+        "execute",
+        "query: SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')",
+        "prepare: SELECT RELEASE_LOCK(?)",
+        "execute",
+    ];
+    let want = expected(db.flavor, &body);
+    let trips = if db.flavor == schema_catalog::Flavor::MySql {
+        13
+    } else {
+        12
+    };
+    for n in [3, 50] {
+        let cat = generated(n);
+        let tables: Vec<schema_catalog::Table> =
+            cat.tables.iter().map(|t| t.table.clone()).collect();
+        let first = common::apply_tables(&db, &tables).await;
+        assert!(
+            matches!(first.outcome, Outcome::Converged),
+            "{:?}",
+            first.outcome
+        );
+        let (round_trips, packets) = through_proxy(&db, |url| async move {
+            let report = common::apply_tables_at(&url, &tables).await;
+            assert!(
+                matches!(report.outcome, Outcome::Converged),
+                "{:?}",
+                report.outcome
+            );
+            assert!(report.steps.is_empty(), "{:#?}", report.steps);
+            assert_eq!(report.server_ddl_count, Some(0));
+        })
+        .await;
+        eprintln!("no-op apply, {n} tables: {round_trips} round trips: {packets:#?}");
+        assert_packets(&format!("no-op apply of {n} tables"), &packets, &want);
+        assert_eq!(
+            round_trips, trips,
+            "no-op apply of {n} tables: {packets:#?}"
+        );
+    }
+}
+
+/// A verify as the CLI runs it is 6 round trips (7 on MySQL), whatever
+/// the catalog size: login, settings, identity, the one inspection
+/// statement (prepare, execute), COM_QUIT.
+#[tokio::test]
+async fn a_verify_is_6_round_trips_whatever_the_catalog_size() {
+    let db = TestDb::new().await;
+    let want = expected(
+        db.flavor,
+        &["prepare: SELECT 0 AS src, 0 AS branch", "execute"],
+    );
+    let trips = if db.flavor == schema_catalog::Flavor::MySql {
+        7
+    } else {
+        6
+    };
+    let large = generated(50);
+    create(&db, &large, db.flavor).await;
+    for cat in [generated(3), large] {
+        let n = cat.tables.len();
+        let (round_trips, packets) = through_proxy(&db, |url| async move {
+            // As `catalog verify` runs it: connect, verify, disconnect.
+            let target = db::parse_url(&url).expect("proxy URL parses");
+            let mut s = db::connect(&target, TIMEOUT).await.expect("connect");
+            let report = verify(&mut s, &target.schema, &cat, None)
+                .await
+                .expect("verify runs");
+            assert!(report.ok, "{:#?}", report.problems);
+            s.disconnect().await.expect("disconnect");
+        })
+        .await;
+        eprintln!("verify, {n} tables: {round_trips} round trips: {packets:#?}");
+        assert_packets(&format!("verify of {n} tables"), &packets, &want);
+        assert_eq!(round_trips, trips, "verify of {n} tables: {packets:#?}");
+    }
 }

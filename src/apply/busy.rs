@@ -88,17 +88,14 @@ impl std::fmt::Display for Blocker {
     }
 }
 
-/// Settings for the apply session. `lock_wait` bounds each DDL's metadata
-/// lock wait; `read` bounds the reads on the server side too (the client
-/// bounds them anyway).
-pub(crate) async fn configure_session(
-    session: &mut Session<'_>,
-    lock_wait: Duration,
-    read: Duration,
-) -> Result<()> {
+/// The `SET SESSION` of the apply session's budgets. `lock_wait` bounds
+/// each DDL's metadata lock wait; `read` bounds the reads on the server
+/// side too (the client bounds them anyway). Sent together with the first
+/// DDL-counter read (see `apply::start`): one round trip for both.
+pub(crate) fn budgets_statement(flavor: Flavor, lock_wait: Duration, read: Duration) -> String {
     let lock_secs = lock_wait.as_secs().max(1);
     let read_ms = read.as_millis().max(1000) as u64;
-    let sql = match session.flavor() {
+    match flavor {
         // innodb_lock_wait_timeout bounds row-lock waits (apply takes none,
         // but a read under a locking isolation level could).
         // max_statement_time also aborts DDL: it is lifted around each DDL
@@ -119,12 +116,7 @@ pub(crate) async fn configure_session(
         Flavor::TiDb => format!(
             "SET SESSION innodb_lock_wait_timeout = {lock_secs}, max_execution_time = {read_ms}"
         ),
-    };
-    session
-        .run("setting the session's lock and statement budgets", |c| {
-            c.query_drop(sql)
-        })
-        .await
+    }
 }
 
 /// MariaDB: `max_statement_time` would abort the DDL itself; it is set to 0

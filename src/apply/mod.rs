@@ -26,7 +26,7 @@ use crate::acquire::{Acquire, Opener};
 use crate::db::Session;
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
-use crate::live::{diff_all, plan_live};
+use crate::live::diff_all;
 use crate::model::Table;
 use crate::plan;
 use step::{run_step, StepCtx, StepError, StepFailure, Waits};
@@ -163,11 +163,21 @@ pub async fn apply<'c>(
     }
     // After the advisory lock: GET_LOCK's own wait is a SELECT that the
     // read budget would cut short.
-    let result =
-        match busy::configure_session(&mut session, opts.lock_wait, opts.read_timeout).await {
-            Ok(()) => run(&mut session, &opener, schema, tables, opts, &name).await,
-            Err(e) => Err(e),
-        };
+    let result = match start(&mut session, opts).await {
+        Ok(counter_before) => {
+            run(
+                &mut session,
+                &opener,
+                schema,
+                tables,
+                opts,
+                &name,
+                counter_before,
+            )
+            .await
+        }
+        Err(e) => Err(e),
+    };
     lock::release(&mut session, &name).await;
     let _ = session.disconnect().await;
     result
@@ -180,10 +190,11 @@ async fn run(
     tables: &[Table],
     opts: &ApplyOptions,
     lock: &str,
+    counter_before: Option<u64>,
 ) -> Result<ApplyReport> {
     let flavor = session.flavor();
-    let counter_before = ddl_counter(session, flavor).await?;
-    let plan = plan_live(session, schema, tables).await?;
+    let diffs = diff_all(session, schema, tables).await?;
+    let plan = plan::plan(&diffs, flavor);
     let mut report = ApplyReport {
         flavor,
         server: session.identity().clone(),
@@ -312,7 +323,13 @@ async fn run(
             }
         }
     }
-    let final_diffs = diff_all(session, schema, tables).await?;
+    // With no step, nothing was sent since the preflight read: it is the
+    // final verify (the same statement would read the same thing again).
+    let final_diffs = if plan.steps.is_empty() {
+        diffs
+    } else {
+        diff_all(session, schema, tables).await?
+    };
     let left: Vec<String> = final_diffs
         .iter()
         .flat_map(|d| d.problems.iter().map(ToString::to_string))
@@ -360,19 +377,54 @@ fn step_report(
 }
 
 /// The session's DDL counters (`Com_create_table` + `Com_alter_table`).
-/// TiDB does not keep these per session: `None` there.
+const DDL_COUNTERS: &str =
+    "SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')";
+
+fn counter_sum(rows: &[(String, String)]) -> u64 {
+    rows.iter().filter_map(|(_, v)| v.parse::<u64>().ok()).sum()
+}
+
+/// Sets the session's lock and statement budgets and reads its DDL
+/// counters, in one round trip: one text-protocol query of the two
+/// constant statements (the SET's result is empty, the SHOW's rows follow).
+/// TiDB keeps no per-session DDL counters: the budgets only, `None`.
+async fn start(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<Option<u64>> {
+    let flavor = session.flavor();
+    let budgets = busy::budgets_statement(flavor, opts.lock_wait, opts.read_timeout);
+    if flavor == Flavor::TiDb {
+        session
+            .run("setting the session's lock and statement budgets", |c| {
+                c.query_drop(budgets)
+            })
+            .await?;
+        return Ok(None);
+    }
+    let sql = format!("{budgets}; {DDL_COUNTERS}");
+    let rows: Vec<(String, String)> = session
+        .run(
+            "setting the session's lock and statement budgets and reading its DDL counters",
+            |c| async move {
+                let mut result = c.query_iter(sql).await?;
+                let _: Vec<mysql_async::Row> = result.collect().await?;
+                let rows = result.collect().await?;
+                result.drop_result().await?;
+                Ok(rows)
+            },
+        )
+        .await?;
+    Ok(Some(counter_sum(&rows)))
+}
+
+/// The session's DDL counters now. TiDB does not keep these per session:
+/// `None` there.
 async fn ddl_counter(session: &mut Session<'_>, flavor: Flavor) -> Result<Option<u64>> {
     if flavor == Flavor::TiDb {
         return Ok(None);
     }
     let rows: Vec<(String, String)> = session
-        .run("reading session DDL counters", |c| {
-            c.query("SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
-        })
+        .run("reading session DDL counters", |c| c.query(DDL_COUNTERS))
         .await?;
-    Ok(Some(
-        rows.iter().filter_map(|(_, v)| v.parse::<u64>().ok()).sum(),
-    ))
+    Ok(Some(counter_sum(&rows)))
 }
 
 async fn count_since(

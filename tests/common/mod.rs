@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod relay;
 pub mod review;
 
 use mysql_async::prelude::*;
@@ -307,13 +308,22 @@ pub async fn apply_tables(
     db: &TestDb,
     tables: &[schema_catalog::Table],
 ) -> schema_catalog::apply::ApplyReport {
+    apply_tables_at(&db.url(), tables).await
+}
+
+/// [`apply_tables`] through the database URL `url` (a proxy in front of
+/// the test server, say).
+pub async fn apply_tables_at(
+    url: &str,
+    tables: &[schema_catalog::Table],
+) -> schema_catalog::apply::ApplyReport {
     let budget = std::time::Duration::from_secs(20);
     let opts = schema_catalog::apply::ApplyOptions {
         lock_timeout: budget,
         read_timeout: budget,
         ..schema_catalog::apply::ApplyOptions::default()
     };
-    let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
+    let target = schema_catalog::db::parse_url(url).expect("test URL parses");
     schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
