@@ -123,6 +123,7 @@ fixtures! {
     bad_flavors: "bad-flavors", 4, 0;
     bad_foreign_key: "bad-foreign-key", 22, 0;
     foreign_key_cycle: "foreign-key-cycle", 2, 0;
+    foreign_key_consumer_scope: "foreign-key-consumer-scope", 5, 0;
     bad_generated: "bad-generated", 10, 0;
     bad_spatial: "bad-spatial", 8, 1;
     bad_flavor_features: "bad-flavor-features", 6, 0;

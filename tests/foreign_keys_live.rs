@@ -211,3 +211,79 @@ async fn adding_a_foreign_key_to_an_existing_table_is_refused_as_not_online() {
     )
     .await;
 }
+
+/// Two tables for consumer scoping: `scope_parent` (required by
+/// `parent_scope`, `None` for the base contract) and `scope_child`, which
+/// only `svc` requires, referencing it.
+fn scoped_pair(parent_scope: Option<&str>) -> Result<Catalog, schema_catalog::Error> {
+    let required = parent_scope
+        .map(|c| format!("required_by: [{c}]\n"))
+        .unwrap_or_default();
+    let parent = format!(
+        "table: scope_parent\n{required}columns:\n  - {{name: Id, type: bigint unsigned, nullable: false}}\nprimary_key: [Id]\n"
+    );
+    let child = "table: scope_child\nrequired_by: [svc]\ncolumns:\n  - {name: Id, type: bigint unsigned, nullable: false}\n  \
+                 - {name: ParentId, type: bigint unsigned, nullable: false}\nprimary_key: [Id]\nindexes:\n  \
+                 - {name: idx_child_parent, columns: [ParentId]}\nforeign_keys:\n  \
+                 - {name: fk_child_parent, columns: [ParentId], references: {table: scope_parent, columns: [Id]}}\n";
+    catalog::from_files(
+        "embedded",
+        &[("parent.yaml", &parent), ("child.yaml", child)],
+    )
+}
+
+/// A foreign key alone does not prove its parent is there: with
+/// `foreign_key_checks = 0` the server drops a referenced table and the key
+/// reads back unchanged, while every insert of the child fails (1452). So a
+/// consumer's verify needs the parent in its scope: lint refuses a child
+/// whose parent another consumer alone requires, and `verify --consumer
+/// svc` of a valid catalog reports the dropped parent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_consumer_verify_needs_the_parent_of_its_foreign_key() {
+    let err = scoped_pair(Some("billing")).expect_err("svc's child needs billing's parent");
+    let text = format!("{err:?}");
+    assert!(
+        text.contains("fk_child_parent")
+            && text.contains("the referenced table `scope_parent`, which only [billing] require: [svc] would verify the key without it"),
+        "{text}"
+    );
+    let cat = scoped_pair(None).expect("a base-contract parent is in every scope");
+    let db = TestDb::new().await;
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let target = db::parse_url(&db.url()).unwrap();
+    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
+    let v = verify::verify(&mut s, &db.name, &cat, Some("svc"))
+        .await
+        .unwrap();
+    assert!(v.ok, "{:#?}", v.problems);
+
+    db.exec(&[
+        "SET SESSION foreign_key_checks = 0",
+        "DROP TABLE scope_parent",
+    ])
+    .await;
+    let v = verify::verify(&mut s, &db.name, &cat, Some("svc"))
+        .await
+        .unwrap();
+    let got: Vec<(&str, &str, ProblemKind)> = v
+        .problems
+        .iter()
+        .map(|p| (p.table.as_str(), p.object.as_str(), p.kind))
+        .collect();
+    // The child and its key read back exact; only the parent is missing.
+    assert_eq!(
+        got,
+        [("scope_parent", "scope_parent", ProblemKind::MissingTable)],
+        "{:#?}",
+        v.problems
+    );
+    let insert = s
+        .conn()
+        .query_drop("INSERT INTO scope_child (Id, ParentId) VALUES (1, 1)")
+        .await;
+    match insert {
+        Err(mysql_async::Error::Server(e)) => assert_eq!(e.code, 1452, "{e}"),
+        other => panic!("the insert should fail with 1452: {other:?}"),
+    }
+}

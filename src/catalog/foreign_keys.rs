@@ -409,18 +409,28 @@ fn describe(c: &Column) -> String {
 /// Whether `columns` are, in order, the primary key or a unique B-tree
 /// index of `table`, over whole columns.
 fn is_whole_unique_key(columns: &[Ident], table: &Table) -> bool {
-    let same = |parts: &[IndexPart]| {
-        parts.len() == columns.len()
-            && parts.iter().zip(columns).all(
-                |(p, c)| matches!(p, IndexPart::Column { name, prefix: None, .. } if name == c),
-            )
-    };
-    same(&table.primary_key)
-        || table
-            .indexes
+    keys_on(&table.primary_key, columns) || unique_indexes_on(columns, table).next().is_some()
+}
+
+/// Whether `parts` are exactly `columns`, in order, over whole columns.
+pub(super) fn keys_on(parts: &[IndexPart], columns: &[Ident]) -> bool {
+    parts.len() == columns.len()
+        && parts
             .iter()
-            .filter(|i| i.unique && i.kind == IndexKind::BTree)
-            .any(|i| same(&i.parts))
+            .zip(columns)
+            .all(|(p, c)| matches!(p, IndexPart::Column { name, prefix: None, .. } if name == c))
+}
+
+/// The unique B-tree indexes of `table` that are exactly `columns`.
+pub(super) fn unique_indexes_on<'t>(
+    columns: &'t [Ident],
+    table: &'t Table,
+) -> impl Iterator<Item = &'t Index> {
+    table
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.kind == IndexKind::BTree)
+        .filter(move |i| keys_on(&i.parts, columns))
 }
 
 /// A cycle among the catalog's tables (a table referencing itself is not

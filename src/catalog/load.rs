@@ -217,6 +217,7 @@ fn read_catalog(
     }
     // Foreign keys may reference any catalog table: checked once all are read.
     super::foreign_keys::lint_references(&out, &defaults.external_tables, problems);
+    super::fk_scope::lint_consumer_scopes(&out, problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
         dir: dir.to_path_buf(),

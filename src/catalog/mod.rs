@@ -10,6 +10,7 @@ use crate::model::Table;
 
 mod columns;
 mod defaults;
+mod fk_scope;
 mod flavored;
 pub use flavored::flavors_for;
 mod generated;
