@@ -11,8 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{apply_tables, catalog_tables, TestDb};
-use schema_catalog::apply::Outcome;
+use common::{catalog_tables, TestDb};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::readiness::canonical_expression;
@@ -45,8 +44,7 @@ async fn declared_checks_round_trip() {
     let db = TestDb::new().await;
     let cat = fixture();
     let want = &cat.tables[0].table;
-    let report = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    common::apply_converged(&db, &catalog_tables(&cat)).await;
     let ddl = db.show_create("Job").await;
     for name in ["chk_job_attempts", "chk_job_state", "chk_job_finished"] {
         assert!(ddl.contains(&format!("CONSTRAINT `{name}` CHECK")), "{ddl}");
@@ -82,26 +80,11 @@ async fn refused(checks: &str, object: &str, kind: ProblemKind) {
         "INSERT INTO `Job` VALUES (1, 'pending', 3, NULL)",
     ])
     .await;
-    let rows = db
-        .checksum("Job", &["Id", "State", "Attempts", "FinishedAt"])
-        .await;
-    let before = db.snapshot().await;
-    let report = apply_tables(&db, &catalog_tables(&fixture())).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0));
-    let p = report
-        .drift
-        .iter()
-        .find(|p| p.object == object)
-        .unwrap_or_else(|| panic!("{object} in {:#?}", report.drift));
+    let columns: &[&str] = &["Id", "State", "Attempts", "FinishedAt"];
+    let report =
+        common::assert_apply_refused(&db, &catalog_tables(&fixture()), &[("Job", columns)]).await;
+    let p = common::drift_on(&report, object);
     assert_eq!(p.kind, kind, "{p}");
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
-    assert_eq!(
-        db.checksum("Job", &["Id", "State", "Attempts", "FinishedAt"])
-            .await,
-        rows
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -190,11 +173,8 @@ async fn server_written_conditions_import_apply_and_verify() {
     // The imported catalog builds the same table elsewhere, which then
     // verifies and imports back into the same checks and key parts.
     let dst = TestDb::new().await;
-    let report = apply_tables(&dst, &reloaded).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
-    let again = apply_tables(&dst, &reloaded).await;
-    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
-    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+    common::apply_converged(&dst, &reloaded).await;
+    common::assert_idle(&dst, &reloaded).await;
     let [back, _, _] = common::import_three_ways(&dst, &out_dir("pair-back")).await;
     assert_eq!(checks(&back[0]), want);
     assert_eq!(back[0].indexes, live[0].indexes);
@@ -218,16 +198,7 @@ async fn drift_row_condition_in_another_order_is_refused() {
     // The same rows as (3, 1), (2, 4): another condition, compared exactly.
     let db = TestDb::new().await;
     db.exec(&[&pair_sql(&db, "(3, 1), (2, 4)")]).await;
-    let before = db.snapshot().await;
-    let report = apply_tables(&db, &catalog).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0));
-    let p = report
-        .drift
-        .iter()
-        .find(|p| p.object == "chk_pair")
-        .unwrap_or_else(|| panic!("chk_pair in {:#?}", report.drift));
+    let report = common::assert_apply_refused(&db, &catalog, &[]).await;
+    let p = common::drift_on(&report, "chk_pair");
     assert_eq!(p.kind, ProblemKind::CheckExpression, "{p}");
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
 }

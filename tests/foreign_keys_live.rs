@@ -9,16 +9,11 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{apply_tables, catalog_tables, TestDb};
+use common::{catalog_tables, TestDb};
 use mysql_async::prelude::Queryable;
-use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::{db, verify, Table};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use schema_catalog::Table;
 
 fn fixture() -> Catalog {
     let dir =
@@ -60,8 +55,7 @@ async fn declared_foreign_keys_round_trip_in_dependency_order() {
         ["_System_Item", "_System_Queue"],
         "the catalog lists the child first"
     );
-    let report = apply_tables(&db, &wants).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let report = common::apply_converged(&db, &wants).await;
     let created: Vec<&str> = report.steps.iter().map(|s| s.table.as_str()).collect();
     assert_eq!(created, ["_System_Queue", "_System_Item"], "parent first");
     let ddl = db.show_create("_System_Item").await;
@@ -95,14 +89,7 @@ async fn declared_foreign_keys_round_trip_in_dependency_order() {
     assert_eq!(left, Some(0), "ON DELETE CASCADE");
     drop(conn);
 
-    let target = db::parse_url(&db.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
-    assert!(v.ok, "{:#?}", v.problems);
-    drop(s);
-    let again = apply_tables(&db, &wants).await;
-    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
-    assert!(again.steps.is_empty(), "{:#?}", again.steps);
+    let again = common::assert_verified_and_idle(&db, &cat).await;
     assert!(again.unmanaged.is_empty(), "{:#?}", again.unmanaged);
 
     // import, live, through the gate and from a dump: the same foreign keys
@@ -138,26 +125,17 @@ async fn refused(item_fks: &str, object: &str, kind: ProblemKind) {
         "INSERT INTO `_System_Item` VALUES (10, 1, 'q', NULL), (11, 1, NULL, NULL)",
     ])
     .await;
-    let cols = ["Id", "QueueId", "QueueName", "ParentId"];
-    let rows = db.checksum("_System_Item", &cols).await;
+    let cols: &[&str] = &["Id", "QueueId", "QueueName", "ParentId"];
     let before = db.snapshot().await;
     let cat = fixture();
-    let report = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0));
-    let p = report
-        .drift
-        .iter()
-        .find(|p| p.object == object)
-        .unwrap_or_else(|| panic!("{object} in {:#?}", report.drift));
+    let report =
+        common::assert_apply_refused(&db, &catalog_tables(&cat), &[("_System_Item", cols)]).await;
+    let p = common::drift_on(&report, object);
     assert_eq!(p.kind, kind, "{p}");
     if kind == ProblemKind::ForeignKeyNotOnline {
         assert!(p.actual.contains("table copy"), "{p}");
     }
-    let target = db::parse_url(&db.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
+    let v = common::verify_schema(&db, &cat).await;
     assert!(!v.ok);
     assert!(
         v.problems
@@ -166,8 +144,7 @@ async fn refused(item_fks: &str, object: &str, kind: ProblemKind) {
         "{:#?}",
         v.problems
     );
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
-    assert_eq!(db.checksum("_System_Item", &cols).await, rows);
+    assert_eq!(db.snapshot().await, before, "verify changed a table");
 }
 
 const QUEUE_NAME_FK: &str = ",

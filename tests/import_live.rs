@@ -12,9 +12,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::TestDb;
-use schema_catalog::apply::{self, ApplyOptions, Outcome};
 use schema_catalog::import::{self, ImportOptions, Imported};
-use schema_catalog::{catalog, db, dump, verify, Error};
+use schema_catalog::{catalog, db, dump, Error};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -79,28 +78,13 @@ async fn import_round_trips_check_verify_and_apply() {
     let cat = report.catalog.unwrap();
 
     // verify against the source passes
-    let target = db::parse_url(&source.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &source.name, &cat, None)
-        .await
-        .unwrap();
+    let v = common::verify_schema(&source, &cat).await;
     assert!(v.ok, "{:#?}", v.problems);
     assert!(v.unmanaged.is_empty(), "{:#?}", v.unmanaged);
 
-    // apply to an empty schema reproduces SHOW CREATE TABLE exactly
-    let empty = TestDb::new().await;
-    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let empty_target = db::parse_url(&empty.url()).unwrap();
-    let report = apply::apply(
-        &empty_target,
-        &empty_target.schema,
-        &tables,
-        &ApplyOptions::default(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(report.outcome, Outcome::Converged);
-    assert_eq!(empty.physical().await, source.physical().await);
+    // apply to an empty schema reproduces the physical shape (and on
+    // MariaDB SHOW CREATE TABLE) exactly
+    let empty = common::assert_greenfield(&source, &common::catalog_tables(&cat)).await;
     if source.is_mariadb() {
         // MariaDB's SHOW CREATE TABLE does not depend on the DDL's spelling.
         assert_eq!(empty.snapshot().await, source.snapshot().await);
@@ -253,11 +237,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
     import::write(&imported, &dir).unwrap();
     let report = catalog::check(&dir);
     let cat = report.catalog.expect("valid");
-    let target = db::parse_url(&source.url()).unwrap();
-    let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &source.name, &cat, None)
-        .await
-        .unwrap();
+    let v = common::verify_schema(&source, &cat).await;
     assert!(v.ok, "{:#?}", v.problems);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -198,17 +198,11 @@ async fn btree_features_are_added_online_and_fulltext_is_refused() {
     // The FULLTEXT index (and on MySQL the functional one) on the existing
     // table: refused with the reason, no DDL.
     let cat = load(&d, &table_yaml(&db, &[]));
-    let before = db.snapshot().await;
-    let report = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert_eq!(report.server_ddl_count, Some(0));
+    let report =
+        common::assert_apply_refused(&db, &catalog_tables(&cat), &[("Job", &columns)]).await;
     assert_eq!(report.drift.len(), later.len(), "{:#?}", report.drift);
     for name in &later {
-        let p = report
-            .drift
-            .iter()
-            .find(|p| p.object == *name)
-            .unwrap_or_else(|| panic!("{name} is reported: {:#?}", report.drift));
+        let p = common::drift_on(&report, name);
         assert_eq!(p.kind, ProblemKind::IndexNotOnline);
         assert!(
             p.actual
@@ -216,7 +210,6 @@ async fn btree_features_are_added_online_and_fulltext_is_refused() {
             "{p}"
         );
     }
-    assert_eq!(db.snapshot().await, before);
     assert_eq!(db.checksum("Job", &columns).await, rows);
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -233,20 +226,8 @@ async fn drift_case(indexes: &str, object: &str, kind: ProblemKind) {
     .await;
     let d = dir(object);
     let cat = load(&d, &table_yaml(&db, &[]));
-    let before = db.snapshot().await;
-    let report = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0));
-    assert!(
-        report
-            .drift
-            .iter()
-            .any(|p| p.object == object && p.kind == kind),
-        "expected {kind:?} on {object} in {:#?}",
-        report.drift
-    );
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
+    let report = common::assert_apply_refused(&db, &catalog_tables(&cat), &[]).await;
+    common::assert_drift(&report, "Job", object, kind);
     let _ = std::fs::remove_dir_all(&d);
 }
 

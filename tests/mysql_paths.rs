@@ -9,9 +9,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::TestDb;
+use common::{catalog_tables, TestDb};
 use mysql_async::prelude::*;
-use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::apply::StepStatus;
 use schema_catalog::catalog;
 use schema_catalog::db;
 use schema_catalog::diff::ProblemKind;
@@ -74,7 +74,6 @@ async fn invisible_column_is_read_as_invisible_not_as_a_plain_column() {
         "ALTER TABLE t ADD COLUMN Secret int NULL INVISIBLE",
     ])
     .await;
-    let before = db.snapshot().await;
     let mut s = session(&db).await;
     let live = inspect_table(&mut s, &db.name, "t").await.unwrap().unwrap();
     let secret = live.columns.iter().find(|c| c.name.as_str() == "Secret");
@@ -84,25 +83,8 @@ async fn invisible_column_is_read_as_invisible_not_as_a_plain_column() {
         "  - { name: State, type: varchar(32) }\n  - { name: Secret, type: int }\n",
     );
     let cat = catalog::load(&catalog_dir("inv", &[("t.yaml", &visible)])).unwrap();
-    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let report = apply::apply(
-        &db::parse_url(&db.url()).unwrap(),
-        &db.name,
-        &tables,
-        &ApplyOptions::default(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:?}");
-    assert_eq!(report.server_ddl_count, Some(0), "{report:?}");
-    assert!(
-        report
-            .drift
-            .iter()
-            .any(|p| p.object == "Secret" && p.kind == ProblemKind::ColumnInvisible),
-        "{report:?}"
-    );
-    assert_eq!(db.snapshot().await, before);
+    let report = common::assert_apply_refused(&db, &catalog_tables(&cat), &[]).await;
+    common::assert_drift(&report, "t", "Secret", ProblemKind::ColumnInvisible);
 }
 
 #[tokio::test]
@@ -167,12 +149,7 @@ async fn expression_default_converges_and_reads_back_equal() {
     // (case and backslash kept).
     let db = TestDb::new().await;
     let cat = catalog::load(&catalog_dir("expr", &[("e.yaml", EXPR_YAML)])).unwrap();
-    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let target = db::parse_url(&db.url()).unwrap();
-    let first = apply::apply(&target, &target.schema, &tables, &ApplyOptions::default())
-        .await
-        .unwrap();
-    assert_eq!(first.outcome, Outcome::Converged, "{first:#?}");
+    common::apply_converged(&db, &catalog_tables(&cat)).await;
     assert_eq!(default_tag(&db).await, r"Abcx\y");
     let mut conn = db.pool.get_conn().await.unwrap();
     let raw: Option<String> = conn
@@ -184,19 +161,7 @@ async fn expression_default_converges_and_reads_back_equal() {
         .unwrap();
     eprintln!("{} reports the default as {raw:?}", db.flavor);
     drop(conn);
-    let again = apply::apply(&target, &target.schema, &tables, &ApplyOptions::default())
-        .await
-        .unwrap();
-    assert_eq!(again.outcome, Outcome::Converged);
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {:#?}",
-        again.steps
-    );
-    assert_eq!(again.server_ddl_count, Some(0));
-    let mut s = session(&db).await;
-    let v = verify(&mut s, &db.name, &cat, None).await.unwrap();
-    assert!(v.ok, "{:#?}", v.problems);
+    common::assert_verified_and_idle(&db, &cat).await;
 }
 
 /// A live expression default whose literal differs from the catalog's only
@@ -346,16 +311,7 @@ columns:
 primary_key: [Id]
 ";
     let cat = catalog::load(&catalog_dir("rowver", &[("r.yaml", yaml)])).unwrap();
-    let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let report = apply::apply(
-        &db::parse_url(&db.url()).unwrap(),
-        &db.name,
-        &tables,
-        &ApplyOptions::default(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let report = common::apply_converged(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.steps.len(), 1);
     let step = &report.steps[0];
     assert_eq!(step.status, StepStatus::Applied);

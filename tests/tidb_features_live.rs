@@ -7,11 +7,9 @@
 mod common;
 
 use std::path::Path;
-use std::time::Duration;
 
-use common::{apply_tables, catalog_tables, import_three_ways, TestDb};
-use schema_catalog::apply::Outcome;
-use schema_catalog::{catalog, db, verify};
+use common::{catalog_tables, import_three_ways, TestDb};
+use schema_catalog::catalog;
 
 #[tokio::test]
 async fn tidb_features_are_omitted_and_verify_on_mysql_and_mariadb() {
@@ -22,8 +20,7 @@ async fn tidb_features_are_omitted_and_verify_on_mysql_and_mariadb() {
     let tables = catalog_tables(&cat);
 
     let db = TestDb::new().await;
-    let applied = apply_tables(&db, &tables).await;
-    assert_eq!(applied.outcome, Outcome::Converged, "{applied:#?}");
+    common::apply_converged(&db, &tables).await;
     for t in ["Journal", "ShardedEvent"] {
         let shown = db.show_create(t).await;
         for tidb_only in [
@@ -38,15 +35,7 @@ async fn tidb_features_are_omitted_and_verify_on_mysql_and_mariadb() {
         assert!(shown.contains("AUTO_INCREMENT"), "{shown}");
     }
 
-    let target = db::parse_url(&db.url()).unwrap();
-    let mut s = db::connect(&target, Duration::from_secs(20)).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
-    assert!(v.ok, "{:#?}", v.problems);
-    let again = apply_tables(&db, &tables).await;
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {again:#?}"
-    );
+    common::assert_verified_and_idle(&db, &cat).await;
 
     // Import reads what the server has: the tables without TiDB options.
     let scratch = std::env::temp_dir().join(format!("catalog-tidb-live-{}", std::process::id()));

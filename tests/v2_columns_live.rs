@@ -16,11 +16,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{apply_tables, TestDb};
-use schema_catalog::apply::Outcome;
+use common::TestDb;
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
-use schema_catalog::{catalog, db, dump, verify, Table};
+use schema_catalog::{catalog, db, dump, Table};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -101,21 +100,11 @@ async fn v2_column_types_round_trip() {
     let cat = catalog::load(&dir).unwrap();
 
     // verify against the source passes
-    let v = verify::verify(&mut s, &source.name, &cat, None)
-        .await
-        .unwrap();
+    let v = common::verify_schema(&source, &cat).await;
     assert!(v.ok, "{:#?}", v.problems);
 
     // apply to an empty schema gives the same physical table
-    let empty = TestDb::new().await;
-    let report = apply_tables(&empty, &tables).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
-    assert_eq!(empty.physical().await, source.physical().await);
-    let again = apply_tables(&empty, &tables).await;
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {again:#?}"
-    );
+    common::assert_greenfield(&source, &tables).await;
 
     // the dump path writes the same files
     let file = dir.with_extension("sql");
@@ -157,21 +146,9 @@ indexes:
 async fn assert_drift_refused(live: &str, object: &str, kind: ProblemKind) {
     let db = TestDb::new().await;
     db.exec(&[live]).await;
-    let before = db.snapshot().await;
     let tables = load(&catalog_dir(&format!("drift-{object}-{kind:?}"), CATALOG));
-    let report = apply_tables(&db, &tables).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0), "the run issued DDL");
-    assert!(
-        report
-            .drift
-            .iter()
-            .any(|p| p.table == "T" && p.object == object && p.kind == kind),
-        "expected {kind:?} on {object} in {:#?}",
-        report.drift
-    );
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
+    let report = common::assert_apply_refused(&db, &tables, &[]).await;
+    common::assert_drift(&report, "T", object, kind);
 }
 
 const LIVE_OK_STATE: &str = "`State` enum('Pending','Running') NOT NULL DEFAULT 'Pending'";
@@ -275,8 +252,7 @@ columns:
 primary_key: [Id]
 ";
     let tables = load(&catalog_dir("add", yaml));
-    let report = apply_tables(&db, &tables).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    common::apply_converged(&db, &tables).await;
     assert_eq!(db.checksum("T", &["Id", "Note"]).await, before);
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM `T` WHERE `Kind` IS NULL AND `Flags` IS NULL AND `Touched` IS NULL").await,
@@ -288,11 +264,7 @@ primary_key: [Id]
     assert!(ddl.contains("enum('a','b')"), "{ddl}");
     let hidden = ddl.lines().find(|l| l.trim_start().starts_with("`hidden`"));
     assert!(hidden.is_some_and(|l| l.contains("invisible")), "{ddl}");
-    let again = apply_tables(&db, &tables).await;
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {again:#?}"
-    );
+    common::assert_idle(&db, &tables).await;
     // ON UPDATE works: updating one row stamps that row only.
     db.exec(&["UPDATE `T` SET `Note` = 'b' WHERE `Id` = 2"])
         .await;

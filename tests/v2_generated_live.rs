@@ -19,8 +19,8 @@
 mod common;
 
 use common::review::catalog_dir;
-use common::{apply_tables, catalog_tables, import_three_ways, TestDb};
-use schema_catalog::apply::{ApplyReport, Outcome};
+use common::{catalog_tables, import_three_ways, TestDb};
+use schema_catalog::apply::ApplyReport;
 use schema_catalog::catalog;
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::{ColumnType, Flavor, Table};
@@ -123,15 +123,7 @@ async fn generated_spatial_and_defaults_round_trip() {
         );
     }
 
-    let empty = TestDb::new().await;
-    let report = apply_tables(&empty, &reloaded).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
-    assert_eq!(empty.physical().await, source.physical().await);
-    let again = apply_tables(&empty, &reloaded).await;
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {again:#?}"
-    );
+    common::assert_greenfield(&source, &reloaded).await;
 }
 
 /// The catalog of the drift and add tests: a virtual and a stored
@@ -164,8 +156,6 @@ fn load(table_yaml: &str) -> Vec<Table> {
     load_with_flavors(table_yaml, "")
 }
 
-/// The one table of `table_yaml`, `flavors` being the catalog's flavors
-/// line (or empty); no lint error.
 /// Applies the catalog to a schema holding `live` and two rows, and
 /// returns the report: refused as drift, no DDL, tables and rows unchanged.
 async fn refused(live: &str, yaml: &str) -> ApplyReport {
@@ -175,26 +165,11 @@ async fn refused(live: &str, yaml: &str) -> ApplyReport {
         "INSERT INTO `T` (`Id`, `Queue`) VALUES (1, 'A'), (2, 'b')",
     ])
     .await;
-    let before = db.snapshot().await;
-    let rows = db.checksum("T", &["Id", "Queue"]).await;
-    let report = apply_tables(&db, &load(yaml)).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert!(report.steps.is_empty(), "{:#?}", report.steps);
-    assert_eq!(report.server_ddl_count, Some(0), "the run issued DDL");
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
-    assert_eq!(db.checksum("T", &["Id", "Queue"]).await, rows);
-    report
+    common::assert_apply_refused(&db, &load(yaml), &[("T", &["Id", "Queue"])]).await
 }
 
 fn assert_problem(report: &ApplyReport, object: &str, kind: ProblemKind) {
-    assert!(
-        report
-            .drift
-            .iter()
-            .any(|p| p.table == "T" && p.object == object && p.kind == kind),
-        "expected {kind:?} on {object} in {:#?}",
-        report.drift
-    );
+    common::assert_drift(report, "T", object, kind);
 }
 
 fn live_t(queue_lower: &str, twice: &str) -> String {
@@ -211,8 +186,7 @@ const OK_TWICE: &str = "`Twice` bigint unsigned GENERATED ALWAYS AS (`Id` * 2) S
 async fn the_declared_generated_columns_verify() {
     let db = TestDb::new().await;
     db.exec(&[&live_t(OK_LOWER, OK_TWICE)]).await;
-    let report = apply_tables(&db, &load(CATALOG)).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let report = common::apply_converged(&db, &load(CATALOG)).await;
     assert!(report.steps.is_empty(), "{report:#?}");
 }
 
@@ -258,8 +232,7 @@ async fn missing_virtual_generated_column_is_added_online() {
         "",
     );
     let tables = load(&yaml);
-    let report = apply_tables(&db, &tables).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    let report = common::apply_converged(&db, &tables).await;
     let sql: Vec<&str> = report.steps.iter().map(|s| s.sql.as_str()).collect();
     assert_eq!(sql.len(), 2, "{sql:#?}");
     assert!(
@@ -274,11 +247,7 @@ async fn missing_virtual_generated_column_is_added_online() {
         .exec(&["CREATE TABLE `T` (`QueueLower` varchar(64)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin", "INSERT INTO `T` VALUES ('a'), ('b')"])
         .await;
     assert_eq!(lower, expected.checksum("T", &["QueueLower"]).await);
-    let again = apply_tables(&db, &tables).await;
-    assert!(
-        again.steps.is_empty(),
-        "second apply is a no-op: {again:#?}"
-    );
+    common::assert_idle(&db, &tables).await;
 }
 
 /// A missing STORED generated column is computed into every row with a
@@ -306,15 +275,13 @@ async fn missing_spatial_index_is_refused_as_not_online() {
          DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
     );
     db.exec(&[&live]).await;
-    let before = db.snapshot().await;
     let tables = load_with_flavors(&yaml, "flavors: [mysql, mariadb]\n");
-    let report = apply_tables(&db, &tables).await;
-    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
-    assert_eq!(report.server_ddl_count, Some(0), "the run issued DDL");
+    let report = common::assert_apply_refused(&db, &tables, &[]).await;
     assert_problem(&report, "sp_t_area", ProblemKind::IndexNotOnline);
-    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
 }
 
+/// The one table of `table_yaml`, `flavors` being the catalog's flavors
+/// line (or empty); no lint error.
 fn load_with_flavors(table_yaml: &str, flavors: &str) -> Vec<Table> {
     let settings = format!("{flavors}{SETTINGS}");
     let dir = catalog_dir(&[("catalog.yaml", &settings), ("t.yaml", table_yaml)]);

@@ -10,8 +10,16 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod applied;
 pub mod relay;
 pub mod review;
+
+// Each test binary uses some of these.
+#[allow(unused_imports)]
+pub use applied::{
+    apply_converged, apply_tables, apply_tables_at, assert_apply_refused, assert_drift,
+    assert_greenfield, assert_idle, assert_verified_and_idle, drift_on, verify_schema,
+};
 
 use mysql_async::prelude::*;
 use schema_catalog::Flavor;
@@ -297,58 +305,19 @@ pub async fn shipped_tables_except(db: &TestDb, except: &str) -> schema_catalog:
     cat
 }
 
+/// A new scratch schema holding the shipped catalog's tables exactly (as
+/// [`shipped_tables_except`] creates them, no table left out), then
+/// `breakage` (plain DDL, never through the catalog).
+pub async fn shipped_schema_with(breakage: &[&str]) -> TestDb {
+    let db = TestDb::new().await;
+    shipped_tables_except(&db, "").await;
+    db.exec(breakage).await;
+    db
+}
+
 /// The tables of a loaded catalog.
 pub fn catalog_tables(c: &schema_catalog::catalog::Catalog) -> Vec<schema_catalog::Table> {
     c.tables.iter().map(|t| t.table.clone()).collect()
-}
-
-/// Applies `tables` to the test schema with 20-second lock and read
-/// budgets; panics on a database error (the outcome is the caller's).
-pub async fn apply_tables(
-    db: &TestDb,
-    tables: &[schema_catalog::Table],
-) -> schema_catalog::apply::ApplyReport {
-    apply_tables_at(&db.url(), tables).await
-}
-
-/// [`apply_tables`] through the database URL `url` (a proxy in front of
-/// the test server, say).
-pub async fn apply_tables_at(
-    url: &str,
-    tables: &[schema_catalog::Table],
-) -> schema_catalog::apply::ApplyReport {
-    let budget = std::time::Duration::from_secs(20);
-    let opts = schema_catalog::apply::ApplyOptions {
-        lock_timeout: budget,
-        read_timeout: budget,
-        ..schema_catalog::apply::ApplyOptions::default()
-    };
-    let target = schema_catalog::db::parse_url(url).expect("test URL parses");
-    schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
-        .await
-        .expect("apply runs")
-}
-
-/// The schema holds `cat` exactly: verify passes, and a second apply
-/// converges with no step and no DDL.
-pub async fn assert_verified_and_idle(db: &TestDb, cat: &schema_catalog::catalog::Catalog) {
-    let target = schema_catalog::db::parse_url(&db.url()).expect("test URL parses");
-    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
-        .await
-        .expect("connect");
-    let v = schema_catalog::verify::verify(&mut s, &db.name, cat, None)
-        .await
-        .expect("verify runs");
-    assert!(v.ok, "{:#?}", v.problems);
-    drop(s);
-    let again = apply_tables(db, &catalog_tables(cat)).await;
-    assert_eq!(
-        again.outcome,
-        schema_catalog::apply::Outcome::Converged,
-        "{again:#?}"
-    );
-    assert!(again.steps.is_empty(), "{:#?}", again.steps);
-    assert_eq!(again.server_ddl_count, Some(0), "{again:#?}");
 }
 
 /// Imports the test schema three ways and returns each result's tables:
