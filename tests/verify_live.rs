@@ -10,13 +10,13 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::TestDb;
+use common::{shipped_schema_with, TestDb};
 use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::verify::{verify, VerifyReport};
-use schema_catalog::{ddl, Error};
+use schema_catalog::Error;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -29,21 +29,6 @@ const RECONCILER: &str = "integration-reconciler";
 fn shipped() -> Catalog {
     catalog::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/catalog")))
         .expect("the shipped catalog loads")
-}
-
-/// A scratch schema holding the shipped catalog's tables exactly, then `breakage` (plain DDL).
-async fn schema_with(breakage: &[&str]) -> TestDb {
-    let db = TestDb::new().await;
-    let cat = shipped();
-    let creates: Vec<String> = cat
-        .tables
-        .iter()
-        .map(|t| ddl::create_table(&t.table, db.flavor))
-        .collect();
-    let creates: Vec<&str> = creates.iter().map(String::as_str).collect();
-    db.exec(&creates).await;
-    db.exec(breakage).await;
-    db
 }
 
 async fn session(db: &TestDb) -> Session<'static> {
@@ -158,12 +143,12 @@ fn lifecycle_as(def: &str) -> Vec<String> {
 
 async fn broken(statements: Vec<String>) -> TestDb {
     let s: Vec<&str> = statements.iter().map(String::as_str).collect();
-    schema_with(&s).await
+    shipped_schema_with(&s).await
 }
 
 #[tokio::test]
 async fn exact_shape_passes_for_everyone() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     for consumer in [None, Some(UPLOAD_CONSUMER), Some(RECONCILER)] {
         let r = run(&db, consumer).await;
         assert!(r.ok, "{consumer:?}: {:#?}", r.problems);
@@ -174,7 +159,7 @@ async fn exact_shape_passes_for_everyone() {
 
 #[tokio::test]
 async fn full_verify_is_one_statement_whatever_the_catalog_size() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let cat = shipped();
     let mut s = session(&db).await;
     let c0 = counters(&mut s).await;
@@ -190,7 +175,7 @@ async fn full_verify_is_one_statement_whatever_the_catalog_size() {
 
 #[tokio::test]
 async fn absent_index() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation DROP INDEX idx_file_upload_expires",
     ])
     .await;
@@ -224,7 +209,7 @@ async fn prefix_on_the_first_column() {
 
 #[tokio::test]
 async fn prefix_on_a_later_column() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_IntegrationOutboundCommand DROP INDEX idx_integration_outbound_dependency_wake",
         "ALTER TABLE _System_IntegrationOutboundCommand ADD KEY idx_integration_outbound_dependency_wake (DependencyKey, State(8), WaitingSince)",
     ])
@@ -260,7 +245,7 @@ async fn unique_where_non_unique_is_declared() {
 
 #[tokio::test]
 async fn non_unique_where_unique_is_declared() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation DROP INDEX uq_file_upload_idempotency",
         "ALTER TABLE _System_FileUploadOperation ADD KEY uq_file_upload_idempotency (IdempotencyKey)",
     ])
@@ -324,7 +309,7 @@ async fn index_and_column_names_in_other_letter_case_pass() {
 /// MariaDB's `IGNORED` and MySQL's `INVISIBLE`, each on its own flavor.
 #[tokio::test]
 async fn ignored_or_invisible_index() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let marker = db.hidden_index();
     db.exec(&[&format!(
         "ALTER TABLE _System_FileUploadOperation ALTER INDEX idx_file_upload_expires {marker}"
@@ -343,7 +328,7 @@ async fn ignored_or_invisible_index() {
 
 #[tokio::test]
 async fn type_drift() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation MODIFY State varchar(64) NOT NULL DEFAULT 'pending'",
     ])
     .await;
@@ -355,7 +340,7 @@ async fn type_drift() {
 
 #[tokio::test]
 async fn nullability_drift() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation MODIFY ObjectKey varchar(512) NULL",
     ])
     .await;
@@ -375,7 +360,7 @@ async fn nullability_drift() {
 
 #[tokio::test]
 async fn collation_drift_on_a_key_column() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_IntegrationOutboundCommand MODIFY DependencyKey varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NULL",
     ])
     .await;
@@ -390,7 +375,7 @@ async fn collation_drift_on_a_key_column() {
 
 #[tokio::test]
 async fn default_drift() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation ALTER COLUMN State SET DEFAULT 'queued'",
     ])
     .await;
@@ -402,7 +387,7 @@ async fn default_drift() {
 
 #[tokio::test]
 async fn missing_columns_nullable_and_not_null() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation DROP COLUMN CommittedAt",
         "ALTER TABLE _System_FileUploadOperation DROP COLUMN ObjectKey",
     ])
@@ -427,7 +412,7 @@ async fn missing_columns_nullable_and_not_null() {
 
 #[tokio::test]
 async fn missing_table() {
-    let db = schema_with(&["DROP TABLE _System_WorkItem"]).await;
+    let db = shipped_schema_with(&["DROP TABLE _System_WorkItem"]).await;
     let r = run(&db, None).await;
     assert_problems(
         &r,
@@ -441,7 +426,7 @@ async fn missing_table() {
 
 #[tokio::test]
 async fn primary_key_drift() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation DROP PRIMARY KEY, ADD PRIMARY KEY (Id, State)",
     ])
     .await;
@@ -453,7 +438,7 @@ async fn primary_key_drift() {
 
 #[tokio::test]
 async fn unmanaged_column_index_and_table_are_tolerated() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation ADD COLUMN Extra int NULL",
         "ALTER TABLE _System_FileUploadOperation ADD KEY idx_extra (Extra, CreatedAt)",
         "CREATE TABLE other_app_table (id int PRIMARY KEY, v varchar(10))",
@@ -479,7 +464,7 @@ async fn unmanaged_column_index_and_table_are_tolerated() {
 
 #[tokio::test]
 async fn consumer_scoping_of_a_missing_index() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_FileUploadOperation DROP INDEX idx_file_upload_lifecycle",
     ])
     .await;
@@ -527,7 +512,7 @@ async fn consumer_scoping_of_a_drifted_index() {
 
 #[tokio::test]
 async fn consumer_scoping_the_other_way_round() {
-    let db = schema_with(&[
+    let db = shipped_schema_with(&[
         "ALTER TABLE _System_IntegrationOutboundCommand DROP INDEX idx_integration_outbound_reconcile",
     ])
     .await;
@@ -544,7 +529,7 @@ async fn consumer_scoping_the_other_way_round() {
 
 #[tokio::test]
 async fn unknown_consumer_is_a_usage_error_listing_the_known_ones() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let mut s = session(&db).await;
     let err = verify(&mut s, &db.name, &shipped(), Some("no-such-worker"))
         .await

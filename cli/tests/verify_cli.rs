@@ -5,11 +5,9 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::Path;
 use std::process::{Command, Output};
 
-use common::TestDb;
-use schema_catalog::{catalog, ddl};
+use common::shipped_schema_with;
 
 const PASSWORD: &str = "SuperSecret123";
 
@@ -51,32 +49,13 @@ fn show(out: &Output) -> String {
     )
 }
 
-/// A scratch schema with the shipped catalog's exact tables, then `breakage`.
-async fn schema_with(breakage: &[&str]) -> TestDb {
-    let db = TestDb::new().await;
-    let cat = catalog::load(Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../catalog"
-    )))
-    .expect("shipped catalog loads");
-    let creates: Vec<String> = cat
-        .tables
-        .iter()
-        .map(|t| ddl::create_table(&t.table, db.flavor))
-        .collect();
-    let creates: Vec<&str> = creates.iter().map(String::as_str).collect();
-    db.exec(&creates).await;
-    db.exec(breakage).await;
-    db
-}
-
 const DROP_LIFECYCLE: &str =
     "ALTER TABLE _System_FileUploadOperation DROP INDEX idx_file_upload_lifecycle";
 const DRIFT_DEPENDENCY_KEY: &str = "ALTER TABLE _System_IntegrationOutboundCommand MODIFY DependencyKey varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NULL";
 
 #[tokio::test]
 async fn exact_schema_exits_0() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let out = verify(&db.url(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     assert!(
@@ -88,7 +67,7 @@ async fn exact_schema_exits_0() {
 
 #[tokio::test]
 async fn problems_exit_1_with_expected_and_actual() {
-    let db = schema_with(&[DROP_LIFECYCLE, DRIFT_DEPENDENCY_KEY]).await;
+    let db = shipped_schema_with(&[DROP_LIFECYCLE, DRIFT_DEPENDENCY_KEY]).await;
     let before = db.snapshot().await;
     let out = verify(&db.url(), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
@@ -110,7 +89,7 @@ async fn problems_exit_1_with_expected_and_actual() {
 
 #[tokio::test]
 async fn json_is_exactly_one_document() {
-    let db = schema_with(&[DROP_LIFECYCLE]).await;
+    let db = shipped_schema_with(&[DROP_LIFECYCLE]).await;
     let out = verify(&db.url(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     // from_slice fails on trailing non-whitespace: one document only.
@@ -127,7 +106,7 @@ async fn json_is_exactly_one_document() {
     assert_eq!(p["expected"], "KEY (`State`, `ExpiresAt`, `Id`)");
     assert_eq!(p["actual"], "absent");
 
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let out = verify(&db.url(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -137,7 +116,7 @@ async fn json_is_exactly_one_document() {
 
 #[tokio::test]
 async fn consumer_scoping() {
-    let db = schema_with(&[DROP_LIFECYCLE]).await;
+    let db = shipped_schema_with(&[DROP_LIFECYCLE]).await;
     let other = verify_consumer(&db.url(), "integration-reconciler", &[]);
     assert_eq!(other.status.code(), Some(0), "{}", show(&other));
     assert!(text(&other.stdout).contains("for consumer `integration-reconciler`"));
@@ -151,7 +130,7 @@ async fn consumer_scoping() {
 
 #[tokio::test]
 async fn unknown_consumer_exits_2_listing_known_ones() {
-    let db = schema_with(&[]).await;
+    let db = shipped_schema_with(&[]).await;
     let out = verify_consumer(&db.url(), "no-such-worker", &[]);
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     let stderr = text(&out.stderr);
