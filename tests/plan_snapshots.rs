@@ -113,6 +113,14 @@ async fn snapshot_shape(name: &str, legacy: Option<&str>) -> Vec<Plan> {
     plans
 }
 
+/// Each step of `p` as (change kind, object), in plan order.
+fn step_kinds(p: &Plan) -> Vec<(&str, &str)> {
+    p.steps
+        .iter()
+        .map(|s| (s.change.kind(), s.change.object().as_str()))
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn greenfield() {
     for p in snapshot_shape("greenfield", None).await {
@@ -124,13 +132,8 @@ async fn greenfield() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn missing_columns_and_index() {
     for p in snapshot_shape("file_upload_v1", Some("file_upload_v1.sql")).await {
-        let kinds: Vec<(&str, &str)> = p
-            .steps
-            .iter()
-            .map(|s| (s.change.kind(), s.change.object().as_str()))
-            .collect();
         assert_eq!(
-            kinds,
+            step_kinds(&p),
             [
                 ("add_column", "ContentType"),
                 ("add_column", "SizeBytes"),
@@ -144,13 +147,8 @@ async fn missing_columns_and_index() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partial() {
     for p in snapshot_shape("file_upload_v1_partial", Some("file_upload_v1_partial.sql")).await {
-        let kinds: Vec<(&str, &str)> = p
-            .steps
-            .iter()
-            .map(|s| (s.change.kind(), s.change.object().as_str()))
-            .collect();
         assert_eq!(
-            kinds,
+            step_kinds(&p),
             [
                 ("add_column", "SizeBytes"),
                 ("add_column", "Sha256Hex"),
