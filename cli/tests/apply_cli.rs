@@ -2,43 +2,32 @@
 //! test server (MariaDB by default), each test in its own scratch schema.
 //! Legacy tables are built with plain DDL.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use cli_support::{json, run};
 use common::TestDb;
 use mysql_async::prelude::*;
-use serde_json::Value;
 
-fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
-
-/// Runs the binary off the async runtime's worker threads.
-async fn run(args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || catalog().args(&args).output().expect("binary runs"))
-        .await
-        .unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not one JSON document ({e}):\n{}\nstderr:\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-fn args(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
+/// `catalog --catalog CAT --database-url DB [--format json] COMMAND...`
+/// (the binary as [`cli_support::run`] runs it).
+async fn cli(cat: &TempCatalog, db: &TestDb, json: bool, command: &[&str]) -> Output {
+    let mut list = vec![
+        "--catalog".to_string(),
+        cat.path(),
+        "--database-url".to_string(),
+        db.url(),
+    ];
+    if json {
+        list.extend(["--format".to_string(), "json".to_string()]);
+    }
+    list.extend(command.iter().map(|c| c.to_string()));
+    run(list).await
 }
 
 const CATALOG_YAML: &str =
@@ -132,16 +121,7 @@ const ROWS: &str =
 /// zero DDL by the server's count, every table byte-identical.
 async fn assert_cli_refuses(db: &TestDb, cat: &TempCatalog, object: &str, kind: &str) {
     let before = db.snapshot().await;
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "--format",
-        "json",
-        "apply",
-    ]))
-    .await;
+    let out = cli(cat, db, true, &["apply"]).await;
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(1), "{doc:#}");
     assert_eq!(doc["converged"], false);
@@ -157,14 +137,7 @@ async fn assert_cli_refuses(db: &TestDb, cat: &TempCatalog, object: &str, kind: 
     assert_eq!(db.snapshot().await, before);
 
     // Human output: exit 1 too, and it says why.
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "apply",
-    ]))
-    .await;
+    let out = cli(cat, db, false, &["apply"]).await;
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(kind) && text.contains(object), "{text}");
@@ -212,16 +185,7 @@ async fn plan_issues_no_ddl_and_lists_the_ordered_steps() {
     db.exec(&[&legacy_job(KEY_BIN), ROWS]).await;
     let cat = TempCatalog::new();
     let before = db.snapshot().await;
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "--format",
-        "json",
-        "plan",
-    ]))
-    .await;
+    let out = cli(&cat, &db, true, &["plan"]).await;
     assert_eq!(out.status.code(), Some(0));
     let doc = json(&out);
     let steps: Vec<(String, String, String)> = doc["steps"]
@@ -257,14 +221,7 @@ async fn plan_issues_no_ddl_and_lists_the_ordered_steps() {
     assert_eq!(db.snapshot().await, before, "plan changed the schema");
 
     // Human text prints the SQL; still no change.
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "plan",
-    ]))
-    .await;
+    let out = cli(&cat, &db, false, &["plan"]).await;
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -280,16 +237,7 @@ async fn plan_on_drift_exits_1_and_lists_it() {
     db.exec(&[&legacy_job(KEY_CI)]).await;
     let cat = TempCatalog::new();
     let before = db.snapshot().await;
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "--format",
-        "json",
-        "plan",
-    ]))
-    .await;
+    let out = cli(&cat, &db, true, &["plan"]).await;
     assert_eq!(out.status.code(), Some(1));
     let doc = json(&out);
     assert_eq!(doc["refused"], true);
@@ -306,17 +254,7 @@ async fn apply_converges_then_reruns_as_a_no_op() {
     let db = TestDb::new().await;
     db.exec(&[&legacy_job(KEY_BIN), ROWS]).await;
     let cat = TempCatalog::new();
-    let base = [
-        "--catalog".to_string(),
-        cat.path(),
-        "--database-url".to_string(),
-        db.url(),
-        "--format".to_string(),
-        "json".to_string(),
-    ];
-    let mut apply = base.to_vec();
-    apply.push("apply".into());
-    let out = run(apply.clone()).await;
+    let out = cli(&cat, &db, true, &["apply"]).await;
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(0), "{doc:#}");
     assert_eq!(doc["converged"], true);
@@ -333,16 +271,14 @@ async fn apply_converges_then_reruns_as_a_no_op() {
     }
 
     let snapshot = db.snapshot().await;
-    let out = run(apply).await;
+    let out = cli(&cat, &db, true, &["apply"]).await;
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(0), "{doc:#}");
     assert_eq!(doc["steps"].as_array().unwrap().len(), 0);
     assert_eq!(doc["server_ddl_count"], 0);
     assert_eq!(db.snapshot().await, snapshot);
 
-    let mut verify = base.to_vec();
-    verify.push("verify".into());
-    let out = run(verify).await;
+    let out = cli(&cat, &db, true, &["verify"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", json(&out));
 }
 
@@ -352,17 +288,7 @@ async fn dry_run_exits_0_and_changes_nothing() {
     db.exec(&[&legacy_job(KEY_BIN)]).await;
     let cat = TempCatalog::new();
     let before = db.snapshot().await;
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "--format",
-        "json",
-        "apply",
-        "--dry-run",
-    ]))
-    .await;
+    let out = cli(&cat, &db, true, &["apply", "--dry-run"]).await;
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(0), "{doc:#}");
     assert_eq!(doc["dry_run"], true);
@@ -387,16 +313,7 @@ async fn apply_exits_3_naming_the_lock_while_another_applier_holds_it() {
     let before = db.snapshot().await;
 
     let started = std::time::Instant::now();
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "apply",
-        "--lock-timeout",
-        "1",
-    ]))
-    .await;
+    let out = cli(&cat, &db, false, &["apply", "--lock-timeout", "1"]).await;
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -405,18 +322,7 @@ async fn apply_exits_3_naming_the_lock_while_another_applier_holds_it() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
 
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "--format",
-        "json",
-        "apply",
-        "--lock-timeout",
-        "1",
-    ]))
-    .await;
+    let out = cli(&cat, &db, true, &["apply", "--lock-timeout", "1"]).await;
     assert_eq!(out.status.code(), Some(3));
     let doc = json(&out);
     assert!(doc["error"].as_str().unwrap().contains(&lock), "{doc:#}");
@@ -428,16 +334,7 @@ async fn apply_exits_3_naming_the_lock_while_another_applier_holds_it() {
         .await
         .unwrap();
     drop(holder);
-    let out = run(args(&[
-        "--catalog",
-        &cat.path(),
-        "--database-url",
-        &db.url(),
-        "apply",
-        "--lock-timeout",
-        "1",
-    ]))
-    .await;
+    let out = cli(&cat, &db, false, &["apply", "--lock-timeout", "1"]).await;
     assert_eq!(
         out.status.code(),
         Some(0),

@@ -1,13 +1,8 @@
 //! The binary's exit codes and output for the commands that need no database.
 
-use std::process::Command;
+mod cli_support;
 
-fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
+use cli_support::catalog;
 
 #[test]
 fn check_passes_on_the_shipped_catalog() {

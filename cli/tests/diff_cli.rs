@@ -7,20 +7,11 @@ mod cli_support;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use cli_support::catalog;
+use cli_support::{catalog, json};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
     catalog().args(args).output().expect("binary runs")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "one JSON document ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
 }
 
 fn kinds(review: &Value) -> Vec<String> {

@@ -2,18 +2,17 @@
 //! every dialect (insta snapshots, exit codes), `import --from` dumps, and
 //! their errors.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// [`cli_support::catalog`] with `NO_COLOR` set.
 fn catalog() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.current_dir(root());
-    cmd.env_remove("DATABASE_URL")
-        .env_remove("CATALOG_DIR")
-        .env("NO_COLOR", "1");
+    let mut cmd = cli_support::catalog();
+    cmd.env("NO_COLOR", "1");
     cmd
 }
 

@@ -2,24 +2,19 @@
 //! Schemas are built with plain DDL (the shipped catalog's exact CREATE
 //! TABLE, then broken by hand), never through `catalog apply`.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+use cli_support::catalog;
 use common::shipped_schema_with;
 
 const PASSWORD: &str = "SuperSecret123";
 
-fn catalog_cmd() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    cmd.env_remove("DATABASE_URL").env_remove("CATALOG_DIR");
-    cmd
-}
-
 fn verify(url: &str, extra: &[&str]) -> Output {
-    catalog_cmd()
+    catalog()
         .args(["--database-url", url])
         .args(extra)
         .arg("verify")
@@ -28,7 +23,7 @@ fn verify(url: &str, extra: &[&str]) -> Output {
 }
 
 fn verify_consumer(url: &str, consumer: &str, extra: &[&str]) -> Output {
-    catalog_cmd()
+    catalog()
         .args(["--database-url", url])
         .args(extra)
         .args(["verify", "--consumer", consumer])

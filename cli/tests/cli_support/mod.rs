@@ -20,6 +20,18 @@ pub async fn run(args: Vec<String>) -> Output {
         .unwrap()
 }
 
+/// The one JSON document on `out`'s stdout; panics with stdout and stderr
+/// when it is not one.
+pub fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 /// Runs the command on a pseudo-terminal (util-linux `script`) and returns
 /// everything the terminal received (`NO_COLOR` removed from its environment).
 pub fn on_a_terminal(args: &[String]) -> (Option<i32>, String) {
