@@ -228,15 +228,11 @@ async fn live_mode_reads_only_and_never_runs_an_update() {
 async fn the_scratch_schema_is_dropped_when_a_run_fails() {
     // A declared example value the server refuses (not an integer) makes the
     // fixture insert fail after the scratch schema exists.
-    let dir = std::env::temp_dir().join(format!("sc-explain-fail-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("t.yaml"),
+    let dir = common::catalog_dir(&[(
+        "t.yaml",
         "table: T\ncolumns:\n  - {name: Id, type: bigint unsigned, nullable: false, auto_increment: true}\n  - {name: N, type: int, nullable: false}\nprimary_key: [Id]\nindexes:\n  - {name: idx_n, columns: [N]}\nqueries:\n  - name: q\n    sql: SELECT Id FROM T WHERE N = ?\n    params: [1]\n    uses: idx_n\n    fixture: {values: {N: not-a-number}}\n",
-    )
-    .unwrap();
-    let catalog = catalog::load(&dir).unwrap();
+    )]);
+    let catalog = catalog::load(dir.path()).unwrap();
     let server = db::parse_server_url(&common::server_url()).unwrap();
     let err = explain::explain_scratch(&server, &catalog, &ExplainOptions::default())
         .await
@@ -249,5 +245,4 @@ async fn the_scratch_schema_is_dropped_when_a_run_fails() {
         .unwrap_or_else(|| panic!("error does not name the scratch schema: {err}"));
     assert!(err.contains(", dropped)"), "{err}");
     assert_scratch_dropped(name).await;
-    std::fs::remove_dir_all(&dir).ok();
 }

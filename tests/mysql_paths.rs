@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{catalog_tables, TestDb};
+use common::{catalog_dir, catalog_tables, TestDb};
 use mysql_async::prelude::*;
 use schema_catalog::apply::StepStatus;
 use schema_catalog::catalog;
@@ -20,18 +20,6 @@ use schema_catalog::verify::verify;
 use schema_catalog::{Error, Flavor};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A catalog directory holding `files` (name, YAML).
-fn catalog_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("catalog-mysql-paths-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (file, text) in files {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    dir
-}
 
 async fn session(db: &TestDb) -> db::Session<'static> {
     db::connect(&db::parse_url(&db.url()).unwrap(), TIMEOUT)
@@ -50,7 +38,7 @@ indexes:
 
 /// The catalog table `t`, and verify's problems against the live schema.
 async fn verify_t(db: &TestDb) -> Vec<(String, ProblemKind)> {
-    let cat = catalog::load(&catalog_dir("t", &[("t.yaml", T_YAML)])).unwrap();
+    let cat = catalog::load(catalog_dir(&[("t.yaml", T_YAML)]).path()).unwrap();
     let mut s = session(db).await;
     let r = verify(&mut s, &db.name, &cat, None).await.unwrap();
     r.problems
@@ -82,7 +70,7 @@ async fn invisible_column_is_read_as_invisible_not_as_a_plain_column() {
         "  - { name: State, type: varchar(32) }\n",
         "  - { name: State, type: varchar(32) }\n  - { name: Secret, type: int }\n",
     );
-    let cat = catalog::load(&catalog_dir("inv", &[("t.yaml", &visible)])).unwrap();
+    let cat = catalog::load(catalog_dir(&[("t.yaml", &visible)]).path()).unwrap();
     let report = common::assert_apply_refused(&db, &catalog_tables(&cat), &[]).await;
     common::assert_drift(&report, "t", "Secret", ProblemKind::ColumnInvisible);
 }
@@ -148,7 +136,7 @@ async fn expression_default_converges_and_reads_back_equal() {
     // spelling, and the default the server applies is the declared value
     // (case and backslash kept).
     let db = TestDb::new().await;
-    let cat = catalog::load(&catalog_dir("expr", &[("e.yaml", EXPR_YAML)])).unwrap();
+    let cat = catalog::load(catalog_dir(&[("e.yaml", EXPR_YAML)]).path()).unwrap();
     common::apply_converged(&db, &catalog_tables(&cat)).await;
     assert_eq!(default_tag(&db).await, r"Abcx\y");
     let mut conn = db.pool.get_conn().await.unwrap();
@@ -168,7 +156,7 @@ async fn expression_default_converges_and_reads_back_equal() {
 /// in case, or only by the backslash, is drift.
 #[tokio::test]
 async fn expression_default_literal_case_and_backslash_are_drift() {
-    let cat = catalog::load(&catalog_dir("expr-drift", &[("e.yaml", EXPR_YAML)])).unwrap();
+    let cat = catalog::load(catalog_dir(&[("e.yaml", EXPR_YAML)]).path()).unwrap();
     for (live, stored) in [
         (r"concat('abc', 'x\\y')", r"abcx\y"),
         (r"concat('Abc', 'xy')", "Abcxy"),
@@ -210,7 +198,7 @@ async fn current_timestamp_precision_lint_matches_the_server() {
             let yaml = format!(
                 "table: c{f}{p}\ncolumns:\n  - {{ name: Id, type: int, nullable: false }}\n  - {{ name: At, type: datetime({f}), default: \"{def}\" }}\nprimary_key: [Id]\n"
             );
-            let report = catalog::check(&catalog_dir(&format!("ts{f}{p}"), &[("c.yaml", &yaml)]));
+            let report = catalog::check(catalog_dir(&[("c.yaml", &yaml)]).path());
             let lint_refuses = report.catalog.is_none();
             let table = format!("c{f}{p}");
             let created = {
@@ -310,7 +298,7 @@ columns:
   - { name: Late, type: varchar(16) }
 primary_key: [Id]
 ";
-    let cat = catalog::load(&catalog_dir("rowver", &[("r.yaml", yaml)])).unwrap();
+    let cat = catalog::load(catalog_dir(&[("r.yaml", yaml)]).path()).unwrap();
     let report = common::apply_converged(&db, &catalog_tables(&cat)).await;
     assert_eq!(report.steps.len(), 1);
     let step = &report.steps[0];

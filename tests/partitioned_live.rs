@@ -77,20 +77,14 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
         "{p:?}"
     );
 
-    let dir = std::env::temp_dir().join(format!("catalog-parted-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("catalog.yaml"),
-        "defaults:\n  collation: utf8mb4_bin\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("parted.yaml"),
-        "table: Parted\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  - name: Note\n    type: varchar(20)\nprimary_key: [Id]\n",
-    )
-    .unwrap();
-    let cat = schema_catalog::catalog::load(&dir).unwrap();
+    let dir = common::catalog_dir(&[
+        ("catalog.yaml", "defaults:\n  collation: utf8mb4_bin\n"),
+        (
+            "parted.yaml",
+            "table: Parted\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  - name: Note\n    type: varchar(20)\nprimary_key: [Id]\n",
+        ),
+    ]);
+    let cat = schema_catalog::catalog::load(dir.path()).unwrap();
     let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
     assert!(!v.ok);
     assert!(
@@ -100,5 +94,4 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
         "{:#?}",
         v.problems
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

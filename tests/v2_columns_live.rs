@@ -47,16 +47,14 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 /// A one-table catalog directory from the table file's YAML text.
-fn catalog_dir(name: &str, table_yaml: &str) -> PathBuf {
-    let dir = out_dir(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("catalog.yaml"),
-        "flavors: [mysql, mariadb]\ndefaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n",
-    )
-    .unwrap();
-    std::fs::write(dir.join("t.yaml"), table_yaml).unwrap();
-    dir
+fn catalog_dir(table_yaml: &str) -> tempfile::TempDir {
+    common::catalog_dir(&[
+        (
+            "catalog.yaml",
+            "flavors: [mysql, mariadb]\ndefaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n",
+        ),
+        ("t.yaml", table_yaml),
+    ])
 }
 
 fn load(dir: &Path) -> Vec<Table> {
@@ -146,7 +144,7 @@ indexes:
 async fn assert_drift_refused(live: &str, object: &str, kind: ProblemKind) {
     let db = TestDb::new().await;
     db.exec(&[live]).await;
-    let tables = load(&catalog_dir(&format!("drift-{object}-{kind:?}"), CATALOG));
+    let tables = load(catalog_dir(CATALOG).path());
     let report = common::assert_apply_refused(&db, &tables, &[]).await;
     common::assert_drift(&report, "T", object, kind);
 }
@@ -251,7 +249,7 @@ columns:
     invisible: true
 primary_key: [Id]
 ";
-    let tables = load(&catalog_dir("add", yaml));
+    let tables = load(catalog_dir(yaml).path());
     common::apply_converged(&db, &tables).await;
     assert_eq!(db.checksum("T", &["Id", "Note"]).await, before);
     assert_eq!(

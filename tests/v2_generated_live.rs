@@ -18,8 +18,7 @@
 
 mod common;
 
-use common::review::catalog_dir;
-use common::{catalog_tables, import_three_ways, TestDb};
+use common::{catalog_dir, catalog_tables, import_three_ways, TestDb};
 use schema_catalog::apply::ApplyReport;
 use schema_catalog::catalog;
 use schema_catalog::diff::ProblemKind;

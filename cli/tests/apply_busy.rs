@@ -20,12 +20,12 @@ mod cli_support;
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::TestDb;
+use common::{catalog_dir, TestDb};
 use mysql_async::prelude::*;
 use serde_json::Value;
 
@@ -43,16 +43,6 @@ primary_key: [Id]
 
 const ROWS: [&str; 3] = ["Id", "State", "CreatedAt"];
 const INDEX_DDL: &str = "KEY `idx_jobs_state_created` (`State`,`CreatedAt`,`Id`)";
-
-fn catalog_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (file, text) in files {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    dir
-}
 
 /// `catalog [--format json] apply ARGS` with stdout and stderr piped.
 fn spawn_apply(dir: &Path, db: &TestDb, json: bool, args: &[&str]) -> Child {
@@ -170,14 +160,14 @@ async fn hold(db: &TestDb) -> (mysql_async::Conn, u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
     let _serial = SERIAL.lock().await;
-    let dir = catalog_dir("busy-probe", &[("jobs.yaml", JOBS)]);
+    let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
     let rows = db.checksum("Jobs", &ROWS).await;
 
     let (mut holder, holder_id) = hold(&db).await;
     let held_at = Instant::now();
-    let mut child = spawn_apply(&dir, &db, false, &[]);
+    let mut child = spawn_apply(dir.path(), &db, false, &[]);
     let started = Instant::now();
     let lines = Lines::follow(&mut child);
 
@@ -228,16 +218,13 @@ async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() {
     let _serial = SERIAL.lock().await;
-    let dir = catalog_dir(
-        "busy-deferred",
-        &[("jobs.yaml", JOBS), ("audit.yaml", AUDIT)],
-    );
+    let dir = catalog_dir(&[("jobs.yaml", JOBS), ("audit.yaml", AUDIT)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
     let rows = db.checksum("Jobs", &ROWS).await;
 
     let (mut holder, holder_id) = hold(&db).await;
-    let child = spawn_apply(&dir, &db, true, &["--busy-timeout", "3"]);
+    let child = spawn_apply(dir.path(), &db, true, &["--busy-timeout", "3"]);
     let (code, doc) = finish_json(child, Duration::from_secs(60)).await;
     assert_eq!(code, 4, "{doc:#}");
     assert_eq!(doc["converged"], false);
@@ -282,7 +269,11 @@ async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() 
         .contains("CREATE TABLE `Audit`"));
 
     holder.query_drop("COMMIT").await.unwrap();
-    let (code, doc) = finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(60)).await;
+    let (code, doc) = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(60),
+    )
+    .await;
     assert_eq!(code, 0, "{doc:#}");
     assert_eq!(doc["steps"].as_array().unwrap().len(), 1, "{doc:#}");
     assert_eq!(doc["steps"][0]["status"], "applied");
@@ -318,11 +309,11 @@ async fn big_jobs() -> (TestDb, (u64, String)) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
     let _serial = SERIAL.lock().await;
-    let dir = catalog_dir("busy-signals", &[("jobs.yaml", JOBS)]);
+    let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 
     for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
-        let mut child = spawn_apply(&dir, &db, false, &[]);
+        let mut child = spawn_apply(dir.path(), &db, false, &[]);
         let lines = Lines::follow(&mut child);
         common::running_statement(&db, "ALTER TABLE", Duration::from_secs(30)).await;
         let sent = Command::new("kill")
@@ -345,8 +336,11 @@ async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
         );
     }
 
-    let (code, doc) =
-        finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(120)).await;
+    let (code, doc) = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(120),
+    )
+    .await;
     assert_eq!(code, 0, "{doc:#}");
     assert_eq!(doc["steps"][0]["status"], "applied");
     assert!(has_index(&db).await);
@@ -356,10 +350,10 @@ async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
     let _serial = SERIAL.lock().await;
-    let dir = catalog_dir("busy-lost", &[("jobs.yaml", JOBS)]);
+    let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 
-    let child = spawn_apply(&dir, &db, true, &[]);
+    let child = spawn_apply(dir.path(), &db, true, &[]);
     let ddl = common::running_statement(&db, "ALTER TABLE", Duration::from_secs(30)).await;
     db.exec(&[&format!("KILL {ddl}")]).await;
     let (code, doc) = finish_json(child, Duration::from_secs(60)).await;
@@ -371,19 +365,26 @@ async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
         "{message}"
     );
 
-    let (code, doc) =
-        finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(120)).await;
+    let (code, doc) = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(120),
+    )
+    .await;
     assert_eq!(code, 0, "{doc:#}");
     assert!(has_index(&db).await);
     assert_eq!(db.checksum("Jobs", &ROWS).await, rows);
-    let again = finish_json(spawn_apply(&dir, &db, true, &[]), Duration::from_secs(60)).await;
+    let again = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(60),
+    )
+    .await;
     assert_eq!(again.1["server_ddl_count"], 0, "{:#}", again.1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_while_waiting_for_the_advisory_lock_ends_the_wait() {
     let _serial = SERIAL.lock().await;
-    let dir = catalog_dir("busy-lock-wait", &[("jobs.yaml", JOBS)]);
+    let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
     let before = db.snapshot().await;
@@ -395,7 +396,7 @@ async fn sigterm_while_waiting_for_the_advisory_lock_ends_the_wait() {
         .unwrap();
     assert_eq!(got, Some(1));
 
-    let child = spawn_apply(&dir, &db, false, &["--lock-timeout", "120"]);
+    let child = spawn_apply(dir.path(), &db, false, &["--lock-timeout", "120"]);
     common::running_statement(&db, "SELECT GET_LOCK", Duration::from_secs(30)).await;
     let asked = Instant::now();
     let sent = Command::new("kill")

@@ -11,7 +11,6 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,14 +38,6 @@ primary_key: [Id]
 indexes:
   - { name: idx_jobs_state_created, columns: [State, CreatedAt] }
 ";
-
-fn catalog_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("apply-load");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("jobs.yaml"), JOBS).unwrap();
-    dir
-}
 
 /// Latencies of the application's statements while apply ran.
 #[derive(Default)]
@@ -175,7 +166,7 @@ async fn under_load(long_transaction: bool) -> (Sample, Duration, String) {
     } else {
         None
     };
-    let dir = catalog_dir();
+    let dir = common::catalog_dir(&[("jobs.yaml", JOBS)]);
     measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_catalog"))
@@ -183,7 +174,7 @@ async fn under_load(long_transaction: bool) -> (Sample, Duration, String) {
         .env_remove("CATALOG_DIR")
         .args([
             "--catalog",
-            dir.to_str().unwrap(),
+            dir.path().to_str().unwrap(),
             "--database-url",
             &db.url(),
         ])

@@ -14,14 +14,6 @@ use common::TestDb;
 
 const CATALOG: &str = common::UNINDEXED_JOBS_CATALOG;
 
-fn catalog_dir(name: &str) -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("jobs.yaml"), CATALOG).unwrap();
-    dir
-}
-
 fn apply_args(dir: &Path, url: &str, json: bool) -> Vec<String> {
     let mut args = vec![
         env!("CARGO_BIN_EXE_catalog").to_string(),
@@ -54,7 +46,7 @@ fn first_percent(screen: &str) -> Option<u32> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_shows_progress_pipe_and_json_do_not() {
-    let dir = catalog_dir("progress-cli");
+    let dir = common::catalog_dir(&[("jobs.yaml", CATALOG)]);
 
     let db = TestDb::new().await;
     common::enable_stage_progress(&db).await;
@@ -63,7 +55,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     // the 262,144-row index in about 0.6 s, sometimes before a poll saw its
     // stage counters (a CI run drew only the spinner).
     common::double_jobs(&db, 2).await;
-    let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), false));
+    let (code, screen) = on_a_terminal(&apply_args(dir.path(), &db.url(), false));
     assert_eq!(code, Some(0), "{screen}");
     assert!(
         screen.contains("step 1/1 add_index `Jobs`.`idx_jobs_state_created`"),
@@ -78,7 +70,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
 
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
-    let args = apply_args(&dir, &db.url(), false);
+    let args = apply_args(dir.path(), &db.url(), false);
     let out = Command::new(&args[0])
         .args(&args[1..])
         .env_remove("DATABASE_URL")
@@ -104,7 +96,7 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
 
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
-    let (code, screen) = on_a_terminal(&apply_args(&dir, &db.url(), true));
+    let (code, screen) = on_a_terminal(&apply_args(dir.path(), &db.url(), true));
     assert_eq!(code, Some(0), "{screen}");
     assert!(!screen.contains("step 1/1"), "{screen}");
     let json_start = screen.find('{').expect("a JSON document");

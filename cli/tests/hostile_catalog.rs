@@ -12,7 +12,7 @@ mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use cli_support::run;
@@ -280,7 +280,7 @@ async fn has_column(db: &TestDb, table: &str, column: &str) -> bool {
 
 #[tokio::test]
 async fn hostile_values_are_refused_or_harmless_and_the_sentinel_survives() {
-    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-catalog");
+    let work = common::scratch_dir("hostile-catalog");
     let mut failures = Vec::new();
     let cases = cases();
     for (n, case) in cases.iter().enumerate() {

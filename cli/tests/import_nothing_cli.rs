@@ -13,12 +13,7 @@ use cli_support::run;
 use common::TestDb;
 
 fn work(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("import-nothing")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("import-nothing/{name}"))
 }
 
 /// Exit 2, the message holds `found`, the JSON form is one error document,

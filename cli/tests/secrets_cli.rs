@@ -11,7 +11,6 @@ mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use cli_support::catalog;
@@ -183,7 +182,7 @@ async fn no_url_form_prints_a_password() {
     // Something to import, so a good login's import succeeds and names the server.
     db.exec(&["CREATE TABLE t0 (id int PRIMARY KEY)"]).await;
     let user = LoginUser::create(&db).await;
-    let out_root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("secrets-import");
+    let out_root = common::scratch_dir("secrets-import");
     let mut failures = Vec::new();
     let mut runs = 0;
     for form in forms(&db.name, &user) {

@@ -4,7 +4,7 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::TestDb;
@@ -17,14 +17,6 @@ primary_key: [Id]
 indexes:
   - { name: idx_k, columns: [K] }
 ";
-
-fn catalog_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("w1.yaml"), TABLE).unwrap();
-    dir
-}
 
 fn catalog(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_catalog"))
@@ -47,7 +39,7 @@ fn catalog(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
 
 #[tokio::test]
 async fn a_view_with_the_tables_name_is_refused_live_and_offline() {
-    let dir = catalog_dir("view-under-table-name");
+    let dir = common::catalog_dir(&[("w1.yaml", TABLE)]);
     let db = TestDb::new().await;
     db.exec(&[
         "CREATE TABLE `b` (`Id` bigint unsigned NOT NULL, `K` varchar(64), PRIMARY KEY (`Id`))",
@@ -57,21 +49,21 @@ async fn a_view_with_the_tables_name_is_refused_live_and_offline() {
     let before = db.snapshot().await;
     let url = db.url();
 
-    let (code, doc) = catalog(&dir, &["--database-url", &url, "verify"]);
+    let (code, doc) = catalog(dir.path(), &["--database-url", &url, "verify"]);
     assert_eq!(code, Some(1), "{doc}");
     assert_eq!(doc["problems"][0]["kind"], "not_a_table", "{doc}");
     assert_eq!(doc["problems"][0]["actual"], "VIEW", "{doc}");
 
-    let (code, doc) = catalog(&dir, &["--database-url", &url, "apply"]);
+    let (code, doc) = catalog(dir.path(), &["--database-url", &url, "apply"]);
     assert_eq!(code, Some(1), "{doc}");
     assert_eq!(doc["server_ddl_count"], 0, "{doc}");
     assert_eq!(doc["drift"][0]["kind"], "not_a_table", "{doc}");
     assert_eq!(db.snapshot().await, before, "nothing changed");
 
-    let (live_code, live) = catalog(&dir, &["--database-url", &url, "plan"]);
-    let dump = Path::new(env!("CARGO_TARGET_TMPDIR")).join("view-under-table-name.sql");
+    let (live_code, live) = catalog(dir.path(), &["--database-url", &url, "plan"]);
+    let dump = common::scratch_dir("view-under-table-name").join("dump.sql");
     db.dump_no_data(&dump);
-    let (dump_code, offline) = catalog(&dir, &["plan", "--against", dump.to_str().unwrap()]);
+    let (dump_code, offline) = catalog(dir.path(), &["plan", "--against", dump.to_str().unwrap()]);
     assert_eq!(
         (live_code, dump_code),
         (Some(1), Some(1)),
@@ -91,15 +83,15 @@ async fn mariadb_only_system_versioned_table_is_a_table_and_a_sequence_is_not() 
         );
         return;
     }
-    let dir = catalog_dir("versioned-and-sequence");
-    std::fs::write(dir.join("s1.yaml"), TABLE.replace("table: W1", "table: S1")).unwrap();
+    let s1 = TABLE.replace("table: W1", "table: S1");
+    let dir = common::catalog_dir(&[("w1.yaml", TABLE), ("s1.yaml", &s1)]);
     db.exec(&[
         "CREATE TABLE `W1` (`Id` bigint unsigned NOT NULL, `K` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL, \
          PRIMARY KEY (`Id`), KEY `idx_k` (`K`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin WITH SYSTEM VERSIONING",
         "CREATE SEQUENCE `S1`",
     ])
     .await;
-    let (code, doc) = catalog(&dir, &["--database-url", &db.url(), "verify"]);
+    let (code, doc) = catalog(dir.path(), &["--database-url", &db.url(), "verify"]);
     assert_eq!(code, Some(1), "{doc}");
     let problems = doc["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 1, "only the sequence is a problem: {doc}");

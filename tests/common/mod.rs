@@ -284,6 +284,31 @@ pub async fn enable_stage_progress(db: &TestDb) {
     .await;
 }
 
+/// An emptied scratch directory `target/tmp/<name>-<port>`, `<port>` being
+/// the test server's: runs of one test binary against different servers
+/// at once (MariaDB and MySQL from one worktree) never share it, and it is
+/// left in place for a look after a failure.
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let port = mysql_async::Opts::from_url(&server_url())
+        .expect("test URL parses")
+        .tcp_port();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{port}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
+}
+
+/// A catalog directory holding `files` (`(name, text)`), removed on drop.
+/// Its name is unique (a new temporary directory), so that runs of one
+/// test binary against different servers at once never share it.
+pub fn catalog_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write catalog file");
+    }
+    dir
+}
+
 /// The shipped catalog (`catalog/` at the repository root).
 pub fn shipped_catalog() -> schema_catalog::catalog::Catalog {
     schema_catalog::catalog::load(&repo_root().join("catalog")).expect("the shipped catalog loads")

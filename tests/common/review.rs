@@ -7,14 +7,7 @@ use schema_catalog::diff::ProblemKind;
 use schema_catalog::review::{self, FindingKind, Review, ReviewKind, Revision, Source};
 use schema_catalog::Flavor;
 
-/// A catalog directory holding `files` (`(name, text)`), removed on drop.
-pub fn catalog_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    for (name, text) in files {
-        std::fs::write(dir.path().join(name), text).expect("write catalog file");
-    }
-    dir
-}
+pub use super::catalog_dir;
 
 /// The revision in `dir`, labelled `label`.
 pub fn revision(dir: &Path, label: &str) -> Revision {
