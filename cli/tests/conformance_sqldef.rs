@@ -645,10 +645,14 @@ async fn sqldef_corpus_conformance() {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no corpus files in {}", dir.display());
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
     let probe = TestDb::new().await;
     let (flavor, server_version) = (probe.flavor, version(&probe.version));
     drop(probe);
+    // One catalog directory per case, under a directory named by the
+    // flavor and the server's port (`conformance-mariadb-3306`): runs
+    // against MariaDB and MySQL from one worktree go at once without
+    // removing each other's case directories.
+    let work = common::scratch_dir(&format!("conformance-{flavor}"));
     let mut table = String::from("| file | converged | correctly refused | unsupported | skipped | wrong |\n|---|---|---|---|---|---|\n");
     let mut details = String::new();
     let mut totals = [0usize; 5];
