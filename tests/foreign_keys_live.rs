@@ -13,7 +13,9 @@ use common::{catalog_tables, TestDb};
 use mysql_async::prelude::Queryable;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::Table;
+use schema_catalog::{db, verify, Table};
+
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
 fn fixture() -> Catalog {
     let dir =
@@ -226,8 +228,7 @@ async fn a_consumer_verify_needs_the_parent_of_its_foreign_key() {
     );
     let cat = scoped_pair(None).expect("a base-contract parent is in every scope");
     let db = TestDb::new().await;
-    let report = apply_tables(&db, &catalog_tables(&cat)).await;
-    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    common::apply_converged(&db, &catalog_tables(&cat)).await;
     let target = db::parse_url(&db.url()).unwrap();
     let mut s = db::connect(&target, TIMEOUT).await.unwrap();
     let v = verify::verify(&mut s, &db.name, &cat, Some("svc"))
