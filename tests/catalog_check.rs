@@ -130,6 +130,9 @@ fixtures! {
     bad_tidb_features: "bad-tidb-features", 25, 0;
     tidb_features_without_tidb: "tidb-features-without-tidb", 3, 0;
     tidb_features_warning: "tidb-features-warning", 0, 1;
+    refused_generated: "refused-generated", 8, 0;
+    refused_check: "refused-check", 9, 0;
+    mariadb_only_combinations: "mariadb-only-combinations", 0, 0;
 }
 
 #[test]

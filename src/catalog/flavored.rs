@@ -10,30 +10,32 @@ use crate::ColumnType;
 use super::sink::Sink;
 
 /// One use of a feature some flavors lack.
-struct Need {
-    /// `column \`X\`` or `index \`Y\``.
-    object: String,
-    /// The flavors that lack it.
-    lacking: &'static [Flavor],
+pub(super) struct Need {
+    /// `column \`X\``, `index \`Y\``, `check \`Z\``, `foreign key \`F\``.
+    pub(super) object: String,
+    /// The flavors that lack it ([`NONE`]: every server refuses it).
+    pub(super) lacking: &'static [Flavor],
     /// The message when a lacking flavor is targeted (names the fix).
-    message: &'static str,
+    pub(super) message: String,
 }
 
 const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
-const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
+pub(super) const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
 const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
-const NOT_MYSQL_TIDB: &[Flavor] = &[Flavor::TiDb, Flavor::MySql];
+pub(super) const NOT_MYSQL_TIDB: &[Flavor] = &[Flavor::TiDb, Flavor::MySql];
+/// No flavor can hold it.
+pub(super) const NONE: &[Flavor] = &Flavor::ALL;
 
 /// Every use in `table` of a feature some flavor lacks.
 fn needs(table: &Table) -> Vec<Need> {
     let mut out = Vec::new();
     for c in &table.columns {
         let object = format!("column `{}`", c.name);
-        let mut need = |lacking, message| {
+        let mut need = |lacking, message: &str| {
             out.push(Need {
                 object: object.clone(),
                 lacking,
-                message,
+                message: message.to_string(),
             })
         };
         if c.invisible {
@@ -86,10 +88,12 @@ fn needs(table: &Table) -> Vec<Need> {
                 lacking: NOT_MARIADB,
                 message: "an expression key part on a catalog that targets MariaDB, which has no functional key parts \
                      (MariaDB 10.11 indexes columns only): index a generated column instead, or list only \
-                     `flavors: [mysql, tidb]` in catalog.yaml",
+                     `flavors: [mysql, tidb]` in catalog.yaml"
+                    .to_string(),
             });
         }
     }
+    out.extend(super::refused::needs(table));
     out
 }
 
@@ -126,11 +130,14 @@ pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
 }
 
 /// The flavors (in [`Flavor::ALL`] order) that can hold every table: all
-/// three unless some table uses a feature a flavor lacks.
+/// three unless some table uses a feature a flavor lacks. A use no flavor
+/// can hold narrows nothing (`catalog check` refuses it whatever the
+/// catalog targets, naming why).
 pub fn flavors_for(tables: &[Table]) -> Vec<Flavor> {
     let lacking: Vec<Flavor> = tables
         .iter()
         .flat_map(needs)
+        .filter(|n| n.lacking != NONE)
         .flat_map(|n| n.lacking.iter().copied())
         .collect();
     Flavor::ALL

@@ -5,12 +5,11 @@
 //!
 //! Verified live on MariaDB 10.11 and MySQL 9.7: a generated column has no
 //! default, AUTO_INCREMENT or ON UPDATE; it may name only generated columns
-//! declared before it (MariaDB 4029, MySQL 3107) and not itself; MySQL (and
-//! TiDB, which follows it) refuses one naming an AUTO_INCREMENT column
-//! (3109), MariaDB accepts it; MariaDB refuses NULL / NOT NULL on it (its
-//! generated columns are always nullable).
+//! declared before it (MariaDB 4029, MySQL 3107) and not itself; MariaDB
+//! refuses NULL / NOT NULL on it (its generated columns are always
+//! nullable). What its expression may call or name per flavor (an
+//! AUTO_INCREMENT column, NOW(), a variable) is `catalog::refused`'s.
 
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Generated;
 use crate::sqltext;
@@ -24,7 +23,6 @@ use super::table::Declared;
 pub(super) fn lint_generated(
     raw: Vec<Option<RawGenerated>>,
     declared: &mut [Declared],
-    flavors: &[Flavor],
     sink: &mut Sink,
 ) {
     let names: Vec<Ident> = declared.iter().map(|d| d.ident.clone()).collect();
@@ -66,20 +64,13 @@ pub(super) fn lint_generated(
             let Some(at) = names.iter().position(|n| *n == name) else {
                 continue;
             };
-            let Some(other) = declared[at].column.as_ref() else {
+            if declared[at].column.is_none() {
                 continue;
-            };
+            }
             if at == pos {
                 error(format!("generated expression names the column itself (`{name}`): compute it from other columns"));
             } else if at > pos && is_generated[at] {
                 error(format!("generated expression names `{name}`, a generated column declared after this one: the servers refuse that (declare `{name}` first)"));
-            }
-            if other.auto_increment
-                && flavors
-                    .iter()
-                    .any(|f| matches!(f, Flavor::MySql | Flavor::TiDb))
-            {
-                error(format!("generated expression names `{name}`, an auto_increment column: MySQL and TiDB refuse that (error 3109); compute it from other columns, or list only `flavors: [mariadb]` in catalog.yaml"));
             }
         }
         if let Some(column) = declared[pos].column.as_mut() {

@@ -10,8 +10,10 @@ use crate::model::Table;
 
 mod columns;
 mod defaults;
+mod expr_facts;
 mod fk_scope;
 mod flavored;
+mod refused;
 pub use flavored::flavors_for;
 mod generated;
 mod load;

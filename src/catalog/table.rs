@@ -62,7 +62,7 @@ pub(super) fn build_table(
         );
     }
     let mut declared = declare_columns(raw_columns, (&charset, &collation), sink);
-    super::generated::lint_generated(generated, &mut declared, &defaults.flavors, sink);
+    super::generated::lint_generated(generated, &mut declared, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
     super::columns::check_invisible(sink, &known);
     let pk_columns: &[String] = raw.primary_key.as_ref().map_or(&[], |pk| pk.columns());

@@ -1,0 +1,315 @@
+//! Combinations of format v2 features that a server refuses although each
+//! feature alone is fine: what a generated column's expression may call,
+//! which keys and foreign keys may use a generated column, what a CHECK
+//! may read. Each is a [`Need`] for [`super::flavored`]: `catalog check`
+//! refuses it when the catalog targets a flavor that lacks it, `catalog
+//! import` narrows `flavors` to the ones that hold it.
+//!
+//! Every rule was probed on MariaDB 10.11 and MySQL 9.7 (the error codes
+//! are quoted in the messages; tests/lint_agrees_live.rs keeps them
+//! honest). TiDB is not probed here: it follows MySQL's rules for
+//! generated columns and CHECK constraints (its errno list carries 3109,
+//! 3763, 3812, 3814, 3818), so it is grouped with MySQL.
+
+use crate::flavor::Flavor;
+use crate::ident::Ident;
+use crate::model::{Column, ForeignKey, IndexKind, IndexPart, ReferentialAction, Table};
+
+use super::expr_facts::{self, Call, Truth};
+use super::flavored::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
+
+/// Functions whose value changes between reads (the clock, the session,
+/// chance): MySQL refuses each in a generated column (3763) and a CHECK
+/// (3814); MariaDB in a CHECK and in a STORED or indexed generated column
+/// (1901). `unix_timestamp` only without an argument (see
+/// [`SESSION_TIME_ZONE`]).
+pub(super) const VOLATILE: &[&str] = &[
+    "connection_id",
+    "curdate",
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "curtime",
+    "database",
+    "found_rows",
+    "last_insert_id",
+    "localtime",
+    "localtimestamp",
+    "now",
+    "rand",
+    "row_count",
+    "schema",
+    "session_user",
+    "sleep",
+    "sysdate",
+    "system_user",
+    "unix_timestamp",
+    "user",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "uuid",
+    "uuid_short",
+    "version",
+];
+
+/// Volatile functions MariaDB refuses even in a VIRTUAL column no index
+/// uses (1901).
+const NEVER_GENERATED: &[&str] = &["found_rows", "last_insert_id", "row_count", "sleep"];
+
+/// `unix_timestamp(x)` depends on the session time zone: MySQL refuses it in
+/// a generated column and a CHECK (3763 / 3814), MariaDB takes it.
+const SESSION_TIME_ZONE: &str = "unix_timestamp";
+
+/// Every combination in `table` some flavor refuses.
+pub(super) fn needs(table: &Table) -> Vec<Need> {
+    let mut out = Vec::new();
+    for c in &table.columns {
+        generated(table, c, &mut out);
+    }
+    text_keys_on_virtual(table, &mut out);
+    foreign_keys_over_generated(table, &mut out);
+    checks(table, &mut out);
+    out
+}
+
+fn need(out: &mut Vec<Need>, object: String, lacking: &'static [Flavor], message: String) {
+    out.push(Need {
+        object,
+        lacking,
+        message,
+    });
+}
+
+/// Whether a key (the primary key or an index) uses `column`.
+fn indexed(table: &Table, column: &Ident) -> bool {
+    table
+        .primary_key
+        .iter()
+        .chain(table.indexes.iter().flat_map(|i| &i.parts))
+        .any(|p| p.column_name() == Some(column))
+}
+
+fn virtual_generated(c: &Column) -> bool {
+    c.generated.as_ref().is_some_and(|g| !g.stored)
+}
+
+fn stored_generated(c: &Column) -> bool {
+    c.generated.as_ref().is_some_and(|g| g.stored)
+}
+
+/// The calls of `text`, each name once.
+fn distinct_calls(text: &str) -> Vec<Call> {
+    let mut out: Vec<Call> = Vec::new();
+    for call in expr_facts::calls(text) {
+        if !out.iter().any(|c| c.name == call.name) {
+            out.push(call);
+        }
+    }
+    out
+}
+
+/// The columns `text` names, each once.
+fn distinct_columns(text: &str) -> Vec<Ident> {
+    let mut out: Vec<Ident> = Vec::new();
+    for name in expr_facts::columns(text) {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// A call as written in a message: `now()`, `unix_timestamp(...)`.
+fn shown(call: &Call) -> String {
+    let args = if call.has_args { "..." } else { "" };
+    format!("{}({args})", call.name)
+}
+
+/// What a generated column's expression may call and name.
+fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
+    let Some(g) = &c.generated else { return };
+    let object = format!("column `{}`", c.name);
+    // MariaDB evaluates a VIRTUAL column no index uses on every read, so it
+    // takes what changes between reads there; anywhere else it refuses.
+    let maria_keeps_value = g.stored || indexed(table, &c.name);
+    let where_maria = "MariaDB in a STORED or indexed one (error 1901)";
+    for call in distinct_calls(&g.expression) {
+        if call.name == SESSION_TIME_ZONE && call.has_args {
+            need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+                "generated expression calls `{}`, which depends on the session time zone: MySQL and TiDB refuse it in a generated column (error 3763); store the timestamp itself, or list only `flavors: [mariadb]` in catalog.yaml",
+                shown(&call)
+            ));
+        } else if VOLATILE.contains(&call.name.as_str()) {
+            let never = maria_keeps_value || NEVER_GENERATED.contains(&call.name.as_str());
+            let (lacking, fix) = if never {
+                (NONE, "compute it from the row's columns")
+            } else {
+                (NOT_MYSQL_TIDB, "compute it from the row's columns, or list only `flavors: [mariadb]` in catalog.yaml")
+            };
+            need(out, object.clone(), lacking, format!(
+                "generated expression calls `{}`, whose value changes between reads: MySQL and TiDB refuse it in any generated column (error 3763), {where_maria}; {fix}",
+                shown(&call)
+            ));
+        }
+    }
+    if expr_facts::reads_variable(&g.expression) {
+        let lacking = if maria_keeps_value {
+            NONE
+        } else {
+            NOT_MYSQL_TIDB
+        };
+        need(out, object.clone(), lacking, format!(
+            "generated expression reads a user or system variable: MySQL and TiDB refuse that (error 3772), {where_maria}; compute it from the row's columns"
+        ));
+    }
+    for name in distinct_columns(&g.expression) {
+        if !table.column(&name).is_some_and(|o| o.auto_increment) {
+            continue;
+        }
+        let (lacking, fix) = if maria_keeps_value {
+            (NONE, "compute it from other columns")
+        } else {
+            (
+                NOT_MYSQL_TIDB,
+                "compute it from other columns, or list only `flavors: [mariadb]` in catalog.yaml",
+            )
+        };
+        need(out, object.clone(), lacking, format!(
+            "generated expression names `{name}`, an auto_increment column: MySQL and TiDB refuse that (error 3109), {where_maria}; {fix}"
+        ));
+    }
+}
+
+/// FULLTEXT and SPATIAL indexes key stored values only.
+fn text_keys_on_virtual(table: &Table, out: &mut Vec<Need>) {
+    for i in &table.indexes {
+        let (kind, maria) = match i.kind {
+            IndexKind::FullText => ("FULLTEXT", ", MariaDB with error 1907"),
+            // MariaDB's generated columns are always nullable, so a SPATIAL
+            // key over one fails there anyway (1252, reported on the column).
+            IndexKind::Spatial => ("SPATIAL", ""),
+            IndexKind::BTree => continue,
+        };
+        let virtuals = i
+            .parts
+            .iter()
+            .filter_map(IndexPart::column_name)
+            .filter(|n| table.column(n).is_some_and(virtual_generated));
+        for name in virtuals {
+            need(out, format!("index `{}`", i.name), NONE, format!(
+                "a {kind} index on `{name}`, a VIRTUAL generated column: MySQL refuses it (error 3106){maria}; declare `{name}` with `generated: {{..., stored: true}}`"
+            ));
+        }
+    }
+}
+
+/// The actions of `fk` that write its child columns (ON UPDATE CASCADE /
+/// SET NULL / SET DEFAULT, ON DELETE SET NULL / SET DEFAULT) as the
+/// catalog spells them; empty when it writes none.
+fn writing_actions(fk: &ForeignKey) -> String {
+    use ReferentialAction as A;
+    let mut out = Vec::new();
+    if matches!(fk.on_update, A::Cascade | A::SetNull | A::SetDefault) {
+        out.push(format!("`on_update: {}`", fk.on_update.yaml()));
+    }
+    if matches!(fk.on_delete, A::SetNull | A::SetDefault) {
+        out.push(format!("`on_delete: {}`", fk.on_delete.yaml()));
+    }
+    out.join(" and ")
+}
+
+/// A foreign key over a generated column, or over a column a STORED
+/// generated column is computed from.
+fn foreign_keys_over_generated(table: &Table, out: &mut Vec<Need>) {
+    for fk in &table.foreign_keys {
+        let object = format!("foreign key `{}`", fk.name);
+        let writes = writing_actions(fk);
+        for name in &fk.columns {
+            let Some(c) = table.column(name) else {
+                continue;
+            };
+            if virtual_generated(c) {
+                need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+                    "column `{name}` is a VIRTUAL generated column: MySQL and TiDB refuse a foreign key over one (error 3733); declare it `stored: true`, or list only `flavors: [mariadb]` in catalog.yaml"
+                ));
+            }
+            if stored_generated(c) && !writes.is_empty() {
+                need(out, object.clone(), NONE, format!(
+                    "{writes} would write `{name}`, a generated column: the servers refuse that (MySQL error 3104, MariaDB 1905); use restrict or no action (on_delete: cascade is allowed)"
+                ));
+            }
+            let Some(stored) = table.columns.iter().find(|s| {
+                stored_generated(s)
+                    && s.generated
+                        .as_ref()
+                        .is_some_and(|g| expr_facts::columns(&g.expression).contains(name))
+            }) else {
+                continue;
+            };
+            let sname = &stored.name;
+            if !writes.is_empty() {
+                need(out, object.clone(), NONE, format!(
+                    "{writes} would change `{name}`, which the STORED generated column `{sname}` is computed from: the servers refuse that (MySQL error 1215, MariaDB 1901); use restrict or no action, or make `{sname}` VIRTUAL"
+                ));
+            } else if fk.on_delete == ReferentialAction::Cascade {
+                need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+                    "`on_delete: cascade` over `{name}`, which the STORED generated column `{sname}` is computed from: MySQL and TiDB refuse that (error 1215); use restrict or no action, make `{sname}` VIRTUAL, or list only `flavors: [mariadb]` in catalog.yaml"
+                ));
+            }
+        }
+    }
+}
+
+/// What a CHECK may read: no auto_increment column, no column a foreign
+/// key's action writes, nothing that changes between reads; on MySQL it is
+/// a condition.
+fn checks(table: &Table, out: &mut Vec<Need>) {
+    for check in &table.checks {
+        let object = format!("check `{}`", check.name);
+        let text = check.expression.as_str();
+        if expr_facts::truth(text) == Truth::Value {
+            need(out, object.clone(), NOT_MYSQL_TIDB,
+                "the expression is a value (a column, literal, arithmetic, CASE or value function), not a condition: MySQL and TiDB refuse that (error 3812); compare it (e.g. `... <> 0`), or list only `flavors: [mariadb]` in catalog.yaml".into()
+            );
+        }
+        for call in distinct_calls(text) {
+            let name = call.name.as_str();
+            let (lacking, why) = match name {
+                SESSION_TIME_ZONE if call.has_args => (NOT_MYSQL_TIDB, "which depends on the session time zone: MySQL and TiDB refuse it in a CHECK (error 3814); check the row's columns only, or list only `flavors: [mariadb]` in catalog.yaml"),
+                // Probed: MySQL 9.7 takes SYSDATE() in a CHECK, MariaDB not.
+                "sysdate" => (NOT_MARIADB, "whose value changes between reads: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+                "from_unixtime" => (NOT_MARIADB, "which MariaDB refuses in a CHECK (error 1901); compare the epoch value itself, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+                _ if VOLATILE.contains(&name) => (NONE, "whose value changes between reads: the servers refuse it in a CHECK (MySQL error 3814, MariaDB 1901); check the row's columns only"),
+                _ => continue,
+            };
+            need(
+                out,
+                object.clone(),
+                lacking,
+                format!("expression calls `{}`, {why}", shown(&call)),
+            );
+        }
+        if expr_facts::reads_variable(text) {
+            need(out, object.clone(), NONE, "expression reads a user or system variable: the servers refuse that (MySQL error 3816, MariaDB 1901); check the row's columns only".into());
+        }
+        for name in distinct_columns(text) {
+            if table.column(&name).is_some_and(|c| c.auto_increment) {
+                need(out, object.clone(), NONE, format!(
+                    "expression names `{name}`, an auto_increment column: the servers refuse that (MySQL error 3818, MariaDB 1901); check another column"
+                ));
+            }
+            let written = table
+                .foreign_keys
+                .iter()
+                .find(|fk| fk.columns.contains(&name) && !writing_actions(fk).is_empty());
+            if let Some(fk) = written {
+                need(out, object.clone(), NONE, format!(
+                    "expression names `{name}`, which foreign key `{}` writes ({}): the servers refuse that (MySQL error 3823, MariaDB 1901); use restrict or no action on the foreign key (on_delete: cascade is allowed), or check another column",
+                    fk.name, writing_actions(fk)
+                ));
+            }
+        }
+    }
+}
