@@ -60,7 +60,7 @@ pub(super) fn lint_generated(
         if column.on_update.is_some() {
             error("a generated column has no ON UPDATE (its value is its expression): remove `on_update`".into());
         }
-        for name in referenced(&expression) {
+        for name in super::expr_facts::columns(&expression) {
             let Some(at) = names.iter().position(|n| *n == name) else {
                 continue;
             };
@@ -80,17 +80,4 @@ pub(super) fn lint_generated(
             });
         }
     }
-}
-
-/// The column names a rendered expression uses (quoted by the renderer).
-fn referenced(rendered: &str) -> Vec<Ident> {
-    use sqlparser::tokenizer::Token;
-    sqltext::tokens(rendered)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|t| match t {
-            Token::Word(w) if w.quote_style == Some('`') => Some(Ident::new(w.value)),
-            _ => None,
-        })
-        .collect()
 }

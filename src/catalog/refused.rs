@@ -62,6 +62,11 @@ const NEVER_GENERATED: &[&str] = &["found_rows", "last_insert_id", "row_count", 
 /// a generated column and a CHECK (3763 / 3814), MariaDB takes it.
 const SESSION_TIME_ZONE: &str = "unix_timestamp";
 
+/// Functions MariaDB reads the session's time zone or locale for
+/// (`lc_time_names`): it refuses them in a CHECK and a STORED or indexed
+/// generated column (1901); MySQL takes them.
+const MARIADB_SESSION: &[&str] = &["date_format", "dayname", "from_unixtime", "monthname"];
+
 /// Every combination in `table` some flavor refuses.
 pub(super) fn needs(table: &Table) -> Vec<Need> {
     let mut out = Vec::new();
@@ -139,6 +144,11 @@ fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
         if call.name == SESSION_TIME_ZONE && call.has_args {
             need(out, object.clone(), NOT_MYSQL_TIDB, format!(
                 "generated expression calls `{}`, which depends on the session time zone: MySQL and TiDB refuse it in a generated column (error 3763); store the timestamp itself, or list only `flavors: [mariadb]` in catalog.yaml",
+                shown(&call)
+            ));
+        } else if MARIADB_SESSION.contains(&call.name.as_str()) && maria_keeps_value {
+            need(out, object.clone(), NOT_MARIADB, format!(
+                "generated expression calls `{}`, which depends on the session time zone or locale: MariaDB refuses it in a STORED or indexed generated column (error 1901); make the column VIRTUAL and unindexed, or list only `flavors: [mysql, tidb]` in catalog.yaml",
                 shown(&call)
             ));
         } else if VOLATILE.contains(&call.name.as_str()) {
@@ -280,7 +290,7 @@ fn checks(table: &Table, out: &mut Vec<Need>) {
                 SESSION_TIME_ZONE if call.has_args => (NOT_MYSQL_TIDB, "which depends on the session time zone: MySQL and TiDB refuse it in a CHECK (error 3814); check the row's columns only, or list only `flavors: [mariadb]` in catalog.yaml"),
                 // Probed: MySQL 9.7 takes SYSDATE() in a CHECK, MariaDB not.
                 "sysdate" => (NOT_MARIADB, "whose value changes between reads: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
-                "from_unixtime" => (NOT_MARIADB, "which MariaDB refuses in a CHECK (error 1901); compare the epoch value itself, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+                _ if MARIADB_SESSION.contains(&name) => (NOT_MARIADB, "which depends on the session time zone or locale: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
                 _ if VOLATILE.contains(&name) => (NONE, "whose value changes between reads: the servers refuse it in a CHECK (MySQL error 3814, MariaDB 1901); check the row's columns only"),
                 _ => continue,
             };
