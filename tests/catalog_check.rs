@@ -130,7 +130,7 @@ fixtures! {
     bad_tidb_features: "bad-tidb-features", 25, 0;
     tidb_features_without_tidb: "tidb-features-without-tidb", 3, 0;
     tidb_features_warning: "tidb-features-warning", 0, 1;
-    refused_generated: "refused-generated", 8, 0;
+    refused_generated: "refused-generated", 9, 0;
     refused_check: "refused-check", 9, 0;
     mariadb_only_combinations: "mariadb-only-combinations", 0, 0;
 }
@@ -282,4 +282,36 @@ fn problems_display_as_one_line_with_position() {
         "{line}"
     );
     assert!(report.problems[0].line.is_some() && report.problems[0].column.is_some());
+}
+
+/// Import narrows `flavors` by the same rules: the combinations only MySQL
+/// and TiDB refuse leave MariaDB alone, for the table that has them and
+/// for the foreign key referencing a VIRTUAL column of it (which needs its
+/// parent in view).
+#[test]
+fn mariadb_only_combinations_narrow_flavors_to_mariadb() {
+    use schema_catalog::Flavor;
+    let catalog = catalog::load(&root().join("fixtures/bad-catalogs/mariadb-only-combinations"))
+        .expect("valid on MariaDB");
+    let table = |name: &str| catalog.table(name).unwrap().table.clone();
+    let (parent, child) = (table("MariaOnly"), table("MariaChild"));
+    let mariadb = vec![Flavor::MariaDb];
+    assert_eq!(
+        catalog::flavors_for(&[parent.clone(), child.clone()]),
+        mariadb
+    );
+    assert_eq!(catalog::flavors_for(std::slice::from_ref(&parent)), mariadb);
+    // The parent without its own MariaDB-only uses holds on every flavor;
+    // the child referencing its VIRTUAL column narrows the pair.
+    let mut plain = parent;
+    plain.checks.clear();
+    plain.foreign_keys.clear();
+    plain
+        .columns
+        .retain(|c| !["SeenAt", "AtEpoch", "NextId"].contains(&c.name.as_str()));
+    assert_eq!(
+        catalog::flavors_for(std::slice::from_ref(&plain)),
+        Flavor::ALL.to_vec()
+    );
+    assert_eq!(catalog::flavors_for(&[plain, child]), mariadb);
 }

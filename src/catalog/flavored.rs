@@ -134,9 +134,16 @@ pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
 /// can hold narrows nothing (`catalog check` refuses it whatever the
 /// catalog targets, naming why).
 pub fn flavors_for(tables: &[Table]) -> Vec<Flavor> {
+    let references = tables.iter().flat_map(|t| {
+        t.foreign_keys.iter().filter_map(|fk| {
+            let parent = tables.iter().find(|p| p.name == fk.referenced_table)?;
+            super::refused::references_virtual(fk, parent)
+        })
+    });
     let lacking: Vec<Flavor> = tables
         .iter()
         .flat_map(needs)
+        .chain(references)
         .filter(|n| n.lacking != NONE)
         .flat_map(|n| n.lacking.iter().copied())
         .collect();

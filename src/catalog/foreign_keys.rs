@@ -257,6 +257,7 @@ fn leads_an_index(columns: &[&Column], primary_key: &[IndexPart], indexes: &[Ind
 pub(super) fn lint_references(
     tables: &[CatalogTable],
     external: &[Ident],
+    flavors: &[crate::flavor::Flavor],
     problems: &mut Vec<super::Problem>,
 ) {
     let by_name: BTreeMap<String, &Table> = tables
@@ -290,6 +291,11 @@ pub(super) fn lint_references(
                 Some(parent) => {
                     for message in parent_problems(t, fk, parent) {
                         sink.error(object.clone(), message);
+                    }
+                    let refused = super::refused::references_virtual(fk, parent)
+                        .filter(|n| n.lacking.iter().any(|f| flavors.contains(f)));
+                    if let Some(need) = refused {
+                        sink.error(Some(need.object), need.message);
                     }
                 }
                 None if external.contains(&fk.referenced_table) => {}

@@ -216,7 +216,12 @@ fn read_catalog(
         t.queries = super::queries::lint_queries(raw, &t.table, &refs, &mut sink);
     }
     // Foreign keys may reference any catalog table: checked once all are read.
-    super::foreign_keys::lint_references(&out, &defaults.external_tables, problems);
+    super::foreign_keys::lint_references(
+        &out,
+        &defaults.external_tables,
+        &defaults.flavors,
+        problems,
+    );
     super::fk_scope::lint_consumer_scopes(&out, problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {

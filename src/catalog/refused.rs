@@ -272,6 +272,25 @@ fn foreign_keys_over_generated(table: &Table, out: &mut Vec<Need>) {
     }
 }
 
+/// `fk` referencing a VIRTUAL generated column of `parent`: MySQL and TiDB
+/// refuse it (3733), MariaDB takes it. Catalog-wide (the parent is another
+/// table), so [`super::foreign_keys::lint_references`] and
+/// [`super::flavored::flavors_for`] ask for it.
+pub(super) fn references_virtual(fk: &ForeignKey, parent: &Table) -> Option<Need> {
+    let name = fk
+        .referenced_columns
+        .iter()
+        .find(|n| parent.column(n).is_some_and(virtual_generated))?;
+    Some(Need {
+        object: format!("foreign key `{}`", fk.name),
+        lacking: NOT_MYSQL_TIDB,
+        message: format!(
+            "references `{}`.`{name}`, a VIRTUAL generated column: MySQL and TiDB refuse a foreign key over one (error 3733); declare it `stored: true`, or list only `flavors: [mariadb]` in catalog.yaml",
+            parent.name
+        ),
+    })
+}
+
 /// What a CHECK may read: no auto_increment column, no column a foreign
 /// key's action writes, nothing that changes between reads; on MySQL it is
 /// a condition.
