@@ -15,7 +15,7 @@ use common::TestDb;
 use mysql_async::prelude::Queryable;
 use schema_catalog::catalog::{self, CheckReport};
 use schema_catalog::model::{ForeignKey, ReferentialAction};
-use schema_catalog::{ddl, sqltext, Flavor, Ident, Table};
+use schema_catalog::{ddl, sqltext, DefaultValue, Flavor, Ident, Table};
 
 /// A table every flavor accepts: the cases below edit one thing in it.
 const BASE: &str = r#"
@@ -84,6 +84,10 @@ fn set_check(t: &mut Table, text: &str) {
     t.checks[0].expression = sqltext::render_check_expression(text, &names).unwrap();
 }
 
+fn set_default(t: &mut Table, name: &str, literal: &str) {
+    column(t, name).default = Some(DefaultValue::Literal(literal.into()));
+}
+
 fn parent_fk(t: &mut Table, on_delete: ReferentialAction) {
     t.foreign_keys.insert(
         0,
@@ -104,6 +108,7 @@ const NOTE_LOWER: &str = r#"generated: {expression: "lower(Note)", stored: true}
 const PARENT_COPY: &str = r#"generated: {expression: "ParentId + 0", stored: true}"#;
 const DERIVED: &str = r#"generated: {expression: "concat(Note, '!')"}"#;
 const CHECK: &str = r#"expression: "Attempts >= 0""#;
+const AT: &str = "{name: At, type: datetime}";
 
 fn cases() -> Vec<Case> {
     vec![
@@ -173,6 +178,30 @@ fn cases() -> Vec<Case> {
             object: "check `chk_agree`",
             mysql: Some(3823),
             mariadb: Some(1901),
+        },
+        Case {
+            label: "a zero date default",
+            edit: (AT, r#"{name: At, type: datetime, default: "'0000-00-00 00:00:00'"}"#),
+            mutate: |t| set_default(t, "At", "0000-00-00 00:00:00"),
+            object: "column `At`",
+            mysql: Some(1067),
+            mariadb: None,
+        },
+        Case {
+            label: "a default with a zero month",
+            edit: (AT, r#"{name: At, type: datetime, default: "'2020-00-01 00:00:00'"}"#),
+            mutate: |t| set_default(t, "At", "2020-00-01 00:00:00"),
+            object: "column `At`",
+            mysql: Some(1067),
+            mariadb: None,
+        },
+        Case {
+            label: "a default in year 0 (not a zero date)",
+            edit: (AT, r#"{name: At, type: datetime, default: "'0000-01-01 00:00:00'"}"#),
+            mutate: |t| set_default(t, "At", "0000-01-01 00:00:00"),
+            object: "column `At`",
+            mysql: None,
+            mariadb: None,
         },
         Case {
             label: "a VIRTUAL column naming the AUTO_INCREMENT column",
@@ -421,6 +450,61 @@ async fn lint_and_server_agree_on_calls() {
                 refused,
                 "{generated}: lint\n{}",
                 report.render_human()
+            );
+        }
+    }
+}
+
+/// A table without a primary key: the servers promote its first unique
+/// index over NOT NULL columns (MySQL counting a prefix part, MariaDB not)
+/// and refuse that one hidden.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lint_and_server_agree_on_hidden_implicit_primary_keys() {
+    const TABLE: &str = "table: NoPk\ncolumns:\n  - {name: Id, type: bigint unsigned, nullable: false}\n  - {name: Code, type: varchar(10), nullable: false}\n  - {name: Note, type: varchar(10)}\nindexes:\n";
+    // (indexes, the hidden ones, MySQL's error, MariaDB's error)
+    type Hidden = (
+        &'static str,
+        &'static [&'static str],
+        Option<u16>,
+        Option<u16>,
+    );
+    let cases: &[Hidden] = &[
+        ("  - {name: uq_code, unique: true, columns: [Code]}\n", &["uq_code"], Some(3522), Some(4174)),
+        ("  - {name: uq_id, unique: true, columns: [Id]}\n  - {name: uq_code, unique: true, columns: [Code]}\n", &["uq_code"], None, None),
+        ("  - {name: uq_note, unique: true, columns: [Note]}\n", &["uq_note"], None, None),
+        ("  - {name: k_id, columns: [Id]}\n  - {name: uq_code, unique: true, columns: [Code, Id]}\n", &["uq_code"], Some(3522), Some(4174)),
+        ("  - {name: uq_prefix, unique: true, columns: [{column: Code, length: 5}]}\n  - {name: uq_id, unique: true, columns: [Id]}\n", &["uq_prefix"], Some(3522), None),
+        ("  - {name: uq_prefix, unique: true, columns: [{column: Code, length: 5}]}\n  - {name: uq_id, unique: true, columns: [Id]}\n", &["uq_id"], None, Some(4174)),
+    ];
+    let db = TestDb::new().await;
+    for (indexes, hidden, mysql, mariadb) in cases {
+        let want = if db.is_mariadb() { *mariadb } else { *mysql };
+        let visible = format!("{TABLE}{indexes}");
+        let mut yaml = visible.clone();
+        for name in *hidden {
+            let at = format!("{{name: {name}, ");
+            yaml = yaml.replacen(&at, &format!("{at}visible: false, "), 1);
+        }
+        let mut table = model(&db, &visible);
+        for i in &mut table.indexes {
+            i.visible = !hidden.contains(&i.name.as_str());
+        }
+        let label = format!("{indexes} hiding {hidden:?}");
+        assert_eq!(server_refusal(&db, &table).await, want, "{label}: server");
+        let report = lint(&db, &yaml);
+        let linted = hidden
+            .iter()
+            .any(|n| !errors_on(&report, &format!("index `{n}`")).is_empty());
+        assert_eq!(
+            linted,
+            want.is_some(),
+            "{label}: lint\n{}",
+            report.render_human()
+        );
+        if let Some(code) = want {
+            assert!(
+                report.render_human().contains(&format!("error {code}")),
+                "{label}"
             );
         }
     }

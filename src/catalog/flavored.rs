@@ -73,6 +73,19 @@ fn needs(table: &Table) -> Vec<Need> {
                  (error 1101): write it as an expression default (e.g. `default: \"(json_array())\"`), or list only \
                  `flavors: [mariadb]` in catalog.yaml");
         }
+        // MySQL's and TiDB's default sql_mode has NO_ZERO_DATE and
+        // NO_ZERO_IN_DATE (MariaDB 10.11's has neither): probed, error 1067.
+        if let Some(DefaultValue::Literal(v)) = &c.default {
+            let dated = matches!(
+                c.ty,
+                ColumnType::Date | ColumnType::DateTime(_) | ColumnType::Timestamp(_)
+            );
+            if dated && has_zero_date_part(v) {
+                need(NOT_MYSQL_TIDB, "a zero date default (a `00` month or day, as in '0000-00-00'), which MySQL and TiDB \
+                     refuse under their default sql_mode (NO_ZERO_DATE, NO_ZERO_IN_DATE; error 1067): default to a real date \
+                     or NULL, or list only `flavors: [mariadb]` in catalog.yaml");
+            }
+        }
         if c.generated.is_some() && !c.nullable {
             need(NOT_MARIADB, "`nullable: false` on a generated column of a catalog that targets MariaDB, which refuses \
                  NULL / NOT NULL on generated columns: remove `nullable`, or list only `flavors: [mysql, tidb]` in catalog.yaml");
@@ -95,6 +108,12 @@ fn needs(table: &Table) -> Vec<Need> {
     }
     out.extend(super::refused::needs(table));
     out
+}
+
+/// Whether a `YYYY-MM-DD[ ...]` literal has a zero month or day.
+fn has_zero_date_part(v: &str) -> bool {
+    let mut parts = v.get(..10).unwrap_or_default().split('-').skip(1);
+    parts.any(|p| p == "00")
 }
 
 /// Reports each feature of `table` that a targeted flavor lacks, and warns

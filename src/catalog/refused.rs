@@ -74,6 +74,7 @@ pub(super) fn needs(table: &Table) -> Vec<Need> {
         generated(table, c, &mut out);
     }
     text_keys_on_virtual(table, &mut out);
+    invisible_implicit_primary_key(table, &mut out);
     foreign_keys_over_generated(table, &mut out);
     checks(table, &mut out);
     out
@@ -228,6 +229,42 @@ fn writing_actions(fk: &ForeignKey) -> String {
         out.push(format!("`on_delete: {}`", fk.on_delete.yaml()));
     }
     out.join(" and ")
+}
+
+/// Without a primary key, the servers promote the first UNIQUE index over
+/// NOT NULL columns to it, and refuse that index invisible (MySQL 3522) or
+/// IGNORED (MariaDB 4174). MySQL counts a prefix part, MariaDB does not.
+fn invisible_implicit_primary_key(table: &Table, out: &mut Vec<Need>) {
+    if !table.primary_key.is_empty() {
+        return;
+    }
+    let first = |prefix_counts: bool| {
+        table.indexes.iter().position(|i| {
+            i.unique
+                && i.parts.iter().all(|p| match p {
+                    IndexPart::Column { name, prefix, .. } => {
+                        (prefix_counts || prefix.is_none())
+                            && table.column(name).is_some_and(|c| !c.nullable)
+                    }
+                    IndexPart::Expression(_) => false,
+                })
+        })
+    };
+    let (mysql, mariadb) = (first(true), first(false));
+    for (pos, i) in table.indexes.iter().enumerate() {
+        if i.visible {
+            continue;
+        }
+        let (lacking, who, flavors) = match (mysql == Some(pos), mariadb == Some(pos)) {
+            (true, true) => (NONE, "MySQL refuses it invisible (error 3522), MariaDB IGNORED (error 4174)", ""),
+            (true, false) => (NOT_MYSQL_TIDB, "MySQL and TiDB refuse it invisible (error 3522; they count a prefix part, MariaDB does not)", ", or list only `flavors: [mariadb]` in catalog.yaml"),
+            (false, true) => (NOT_MARIADB, "MariaDB refuses it IGNORED (error 4174; MySQL promotes an earlier prefixed index instead)", ", or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+            (false, false) => continue,
+        };
+        need(out, format!("index `{}`", i.name), lacking, format!(
+            "`visible: false` on the first unique index over NOT NULL columns of a table without `primary_key`, which the server makes its primary key: {who}; declare `primary_key` or keep this index visible{flavors}"
+        ));
+    }
 }
 
 /// A foreign key over a generated column, or over a column a STORED
