@@ -133,7 +133,7 @@ fixtures! {
     refused_generated: "refused-generated", 9, 0;
     refused_check: "refused-check", 9, 0;
     mariadb_only_combinations: "mariadb-only-combinations", 0, 0;
-    refused_keys_defaults: "refused-keys-defaults", 5, 1;
+    refused_keys_defaults: "refused-keys-defaults", 8, 1;
 }
 
 #[test]

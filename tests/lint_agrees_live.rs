@@ -27,6 +27,7 @@ columns:
   - {name: Attempts, type: int, nullable: false}
   - {name: Note, type: varchar(64)}
   - {name: At, type: datetime}
+  - {name: Kind, type: "enum('a','b')"}
   - name: NoteLower
     type: varchar(64)
     generated: {expression: "lower(Note)", stored: true}
@@ -53,7 +54,7 @@ checks:
 struct Case {
     label: &'static str,
     /// Replaces `.0` (once, exactly) in [`BASE`] by `.1`.
-    edit: (&'static str, &'static str),
+    edit: (&'static str, String),
     /// The same edit on the base model.
     mutate: fn(&mut Table),
     /// The object the lint message names.
@@ -109,12 +110,13 @@ const PARENT_COPY: &str = r#"generated: {expression: "ParentId + 0", stored: tru
 const DERIVED: &str = r#"generated: {expression: "concat(Note, '!')"}"#;
 const CHECK: &str = r#"expression: "Attempts >= 0""#;
 const AT: &str = "{name: At, type: datetime}";
+const KIND: &str = "enum('a','b')";
 
 fn cases() -> Vec<Case> {
     vec![
         Case {
             label: "FULLTEXT on a VIRTUAL column",
-            edit: (NOTE_LOWER, r#"generated: {expression: "lower(Note)"}"#),
+            edit: (NOTE_LOWER, r#"generated: {expression: "lower(Note)"}"#.into()),
             mutate: |t| set_stored(t, "NoteLower", false),
             object: "index `ft_note_lower`",
             mysql: Some(3106),
@@ -122,7 +124,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "foreign key over a VIRTUAL column",
-            edit: (PARENT_COPY, r#"generated: {expression: "ParentId + 0"}"#),
+            edit: (PARENT_COPY, r#"generated: {expression: "ParentId + 0"}"#.into()),
             mutate: |t| set_stored(t, "ParentCopy", false),
             object: "foreign key `fk_agree_copy`",
             mysql: Some(3733),
@@ -132,7 +134,7 @@ fn cases() -> Vec<Case> {
             label: "ON UPDATE CASCADE writing a STORED column",
             edit: (
                 "on_delete: cascade}",
-                "on_delete: cascade, on_update: cascade}",
+                "on_delete: cascade, on_update: cascade}".into(),
             ),
             mutate: |t| t.foreign_keys[0].on_update = ReferentialAction::Cascade,
             object: "foreign key `fk_agree_copy`",
@@ -141,7 +143,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "ON DELETE CASCADE over a STORED column's base",
-            edit: (PARENT_FK, "foreign_keys:\n  - {name: fk_agree_parent, columns: [ParentId], references: {table: Agree, columns: [Id]}, on_delete: cascade}\n"),
+            edit: (PARENT_FK, "foreign_keys:\n  - {name: fk_agree_parent, columns: [ParentId], references: {table: Agree, columns: [Id]}, on_delete: cascade}\n".into()),
             mutate: |t| parent_fk(t, ReferentialAction::Cascade),
             object: "foreign key `fk_agree_parent`",
             mysql: Some(1215),
@@ -149,7 +151,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "ON DELETE SET NULL over a STORED column's base",
-            edit: (PARENT_FK, "foreign_keys:\n  - {name: fk_agree_parent, columns: [ParentId], references: {table: Agree, columns: [Id]}, on_delete: set null}\n"),
+            edit: (PARENT_FK, "foreign_keys:\n  - {name: fk_agree_parent, columns: [ParentId], references: {table: Agree, columns: [Id]}, on_delete: set null}\n".into()),
             mutate: |t| parent_fk(t, ReferentialAction::SetNull),
             object: "foreign key `fk_agree_parent`",
             mysql: Some(1215),
@@ -157,7 +159,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a CHECK that is a value",
-            edit: (CHECK, r#"expression: "Attempts""#),
+            edit: (CHECK, r#"expression: "Attempts""#.into()),
             mutate: |t| set_check(t, "Attempts"),
             object: "check `chk_agree`",
             mysql: Some(3812),
@@ -165,7 +167,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a CHECK on the AUTO_INCREMENT column",
-            edit: (CHECK, r#"expression: "Id > 0""#),
+            edit: (CHECK, r#"expression: "Id > 0""#.into()),
             mutate: |t| set_check(t, "Id > 0"),
             object: "check `chk_agree`",
             mysql: Some(3818),
@@ -173,7 +175,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a CHECK on a column ON DELETE SET NULL writes",
-            edit: (CHECK, r#"expression: "OwnerId > 0""#),
+            edit: (CHECK, r#"expression: "OwnerId > 0""#.into()),
             mutate: |t| set_check(t, "OwnerId > 0"),
             object: "check `chk_agree`",
             mysql: Some(3823),
@@ -181,7 +183,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a zero date default",
-            edit: (AT, r#"{name: At, type: datetime, default: "'0000-00-00 00:00:00'"}"#),
+            edit: (AT, r#"{name: At, type: datetime, default: "'0000-00-00 00:00:00'"}"#.into()),
             mutate: |t| set_default(t, "At", "0000-00-00 00:00:00"),
             object: "column `At`",
             mysql: Some(1067),
@@ -189,7 +191,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a default with a zero month",
-            edit: (AT, r#"{name: At, type: datetime, default: "'2020-00-01 00:00:00'"}"#),
+            edit: (AT, r#"{name: At, type: datetime, default: "'2020-00-01 00:00:00'"}"#.into()),
             mutate: |t| set_default(t, "At", "2020-00-01 00:00:00"),
             object: "column `At`",
             mysql: Some(1067),
@@ -197,15 +199,55 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a default in year 0 (not a zero date)",
-            edit: (AT, r#"{name: At, type: datetime, default: "'0000-01-01 00:00:00'"}"#),
+            edit: (AT, r#"{name: At, type: datetime, default: "'0000-01-01 00:00:00'"}"#.into()),
             mutate: |t| set_default(t, "At", "0000-01-01 00:00:00"),
             object: "column `At`",
             mysql: None,
             mariadb: None,
         },
         Case {
+            label: "a date not on the calendar",
+            edit: (AT, r#"{name: At, type: datetime, default: "'2021-02-29 00:00:00'"}"#.into()),
+            mutate: |t| set_default(t, "At", "2021-02-29 00:00:00"),
+            object: "column `At`",
+            mysql: Some(1067),
+            mariadb: Some(1067),
+        },
+        Case {
+            label: "a timestamp default past 2038",
+            edit: (AT, r#"{name: At, type: timestamp, default: "'2040-01-01 00:00:00'"}"#.into()),
+            mutate: |t| {
+                column(t, "At").ty = schema_catalog::ColumnType::Timestamp(0);
+                set_default(t, "At", "2040-01-01 00:00:00");
+            },
+            object: "column `At`",
+            mysql: Some(1067),
+            mariadb: Some(1067),
+        },
+        Case {
+            label: "a timestamp default in range",
+            edit: (AT, r#"{name: At, type: timestamp, default: "'2000-01-01 00:00:00'"}"#.into()),
+            mutate: |t| {
+                column(t, "At").ty = schema_catalog::ColumnType::Timestamp(0);
+                set_default(t, "At", "2000-01-01 00:00:00");
+            },
+            object: "column `At`",
+            mysql: None,
+            mariadb: None,
+        },
+        Case {
+            label: "an enum member over 255 characters",
+            edit: (KIND, format!("enum('{}','b')", "a".repeat(256))),
+            mutate: |t| {
+                column(t, "Kind").ty = schema_catalog::ColumnType::Enum(vec!["a".repeat(256), "b".into()]);
+            },
+            object: "column `Kind`",
+            mysql: Some(3505),
+            mariadb: None,
+        },
+        Case {
             label: "a VIRTUAL column naming the AUTO_INCREMENT column",
-            edit: (DERIVED, r#"generated: {expression: "Id + 1"}"#),
+            edit: (DERIVED, r#"generated: {expression: "Id + 1"}"#.into()),
             mutate: |t| set_generated(t, "Derived", "Id + 1"),
             object: "column `Derived`",
             mysql: Some(3109),
@@ -213,7 +255,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             label: "a STORED column naming the AUTO_INCREMENT column",
-            edit: (DERIVED, r#"generated: {expression: "Id + 1", stored: true}"#),
+            edit: (DERIVED, r#"generated: {expression: "Id + 1", stored: true}"#.into()),
             mutate: |t| {
                 set_generated(t, "Derived", "Id + 1");
                 set_stored(t, "Derived", true);
@@ -382,7 +424,7 @@ async fn lint_and_server_agree_on_refused_combinations() {
             case.mysql
         };
         assert_eq!(BASE.matches(case.edit.0).count(), 1, "{}", case.label);
-        let yaml = BASE.replacen(case.edit.0, case.edit.1, 1);
+        let yaml = BASE.replacen(case.edit.0, &case.edit.1, 1);
         let report = lint(&db, &yaml);
         let mut edited = base.clone();
         (case.mutate)(&mut edited);

@@ -110,8 +110,11 @@ fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
         }),
         ColumnType::Varbinary(n) => (v.len() > *n as usize)
             .then(|| format!("default `{v}` is {} bytes, longer than the column's {n}", v.len())),
-        ColumnType::Date => (!is_date(v)).then(|| format!("default `{v}` on a date column: write 'YYYY-MM-DD'")),
-        ColumnType::DateTime(p) | ColumnType::Timestamp(p) => datetime_problem(v, *p, ty),
+        ColumnType::Date if !is_date(v) => Some(format!("default `{v}` on a date column: write 'YYYY-MM-DD'")),
+        ColumnType::Date => calendar_problem(v, ty),
+        ColumnType::DateTime(p) | ColumnType::Timestamp(p) => {
+            datetime_problem(v, *p, ty).or_else(|| calendar_problem(v, ty))
+        }
         ColumnType::Time(p) => time_problem(v, *p),
         ColumnType::Year => year_problem(v),
         // Both servers show any bit default as b'...' (DEFAULT 5 reads back
@@ -232,6 +235,44 @@ fn datetime_problem(v: &str, fsp: u8, ty: &ColumnType) -> Option<String> {
     })
 }
 
+/// The servers refuse a date that is not on the calendar (error 1067, both
+/// probed: `'2020-02-30'`, month 13, hour 25) and a TIMESTAMP outside its
+/// range. A `00` month or day (a zero date) is `catalog::flavored`'s:
+/// MariaDB takes it, MySQL and TiDB do not under their default sql_mode.
+/// `v` is a well-formed `YYYY-MM-DD[ hh:mm:ss[.f]]`.
+fn calendar_problem(v: &str, ty: &ColumnType) -> Option<String> {
+    let num = |r: std::ops::Range<usize>| v.get(r).and_then(|d| d.parse::<u32>().ok());
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = if v.len() >= 19 {
+        (num(11..13)?, num(14..16)?, num(17..19)?)
+    } else {
+        (0, 0, 0)
+    };
+    if month == 0 || day == 0 {
+        return None;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if month > 12 || day > days || hour > 23 || minute > 59 || second > 59 {
+        return Some(format!(
+            "default `{v}` is not a date on the calendar (or not a time of day): the server refuses it (error 1067)"
+        ));
+    }
+    // TIMESTAMP holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC. The
+    // server reads the literal in the session time zone; lint takes UTC
+    // (the edges themselves are legacy defaults that exist live).
+    let at = format!("{}{}", &v[..10], v.get(10..19).unwrap_or(" 00:00:00"));
+    let inside = ("1970-01-01 00:00:01"..="2038-01-19 03:14:07").contains(&at.as_str());
+    (matches!(ty, ColumnType::Timestamp(_)) && !inside).then(|| {
+        format!("default `{v}` is outside what a timestamp holds (1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC): the servers refuse it (error 1067); use a datetime column or another default")
+    })
+}
+
 fn is_date(v: &str) -> bool {
     let b = v.as_bytes();
     b.len() == 10
@@ -299,6 +340,13 @@ mod tests {
             ("char(3)", "'a b'"),
             ("datetime(3)", "'2024-01-31 10:00:00.120000'"),
             ("date", "'0000-00-00'"),
+            ("date", "'2020-02-29'"),
+            ("date", "'2000-02-29'"),
+            ("datetime", "'2020-00-01 00:00:00'"),
+            ("timestamp", "'2020-01-01 00:00:00'"),
+            ("timestamp", "'0000-00-00 00:00:00'"),
+            ("timestamp", "'1970-01-01 00:00:01'"),
+            ("timestamp", "'2038-01-19 03:14:07'"),
         ] {
             assert_eq!(problem(ty, true, text), None, "{ty} {text}");
         }
@@ -326,6 +374,13 @@ mod tests {
             ("varchar(3)", true, "'toolong'"),
             ("point", true, "'x'"),
             ("date", true, "'31/01/2024'"),
+            ("date", true, "'2020-02-30'"),
+            ("date", true, "'2021-02-29'"),
+            ("date", true, "'2020-13-01'"),
+            ("datetime", true, "'2020-01-01 25:00:00'"),
+            ("timestamp", true, "'1960-01-01 00:00:00'"),
+            ("timestamp", true, "'2040-01-01 00:00:00'"),
+            ("timestamp", true, "'1970-01-01 00:00:00'"),
             ("varchar(8)", false, "NULL"),
         ] {
             assert!(problem(ty, nullable, text).is_some(), "{ty} {text}");

@@ -73,6 +73,14 @@ fn needs(table: &Table) -> Vec<Need> {
                  (error 1101): write it as an expression default (e.g. `default: \"(json_array())\"`), or list only \
                  `flavors: [mariadb]` in catalog.yaml");
         }
+        // Probed: MySQL refuses a member over 255 characters (3505),
+        // MariaDB 10.11 keeps it whole.
+        if let ColumnType::Enum(m) | ColumnType::Set(m) = &c.ty {
+            if m.iter().any(|m| m.chars().count() > 255) {
+                need(NOT_MYSQL_TIDB, "an enum or set member over 255 characters, which MySQL and TiDB refuse (error 3505): \
+                     shorten it, or list only `flavors: [mariadb]` in catalog.yaml");
+            }
+        }
         // MySQL's and TiDB's default sql_mode has NO_ZERO_DATE and
         // NO_ZERO_IN_DATE (MariaDB 10.11's has neither): probed, error 1067.
         if let Some(DefaultValue::Literal(v)) = &c.default {
