@@ -134,6 +134,7 @@ fixtures! {
     refused_check: "refused-check", 9, 0;
     mariadb_only_combinations: "mariadb-only-combinations", 0, 0;
     refused_keys_defaults: "refused-keys-defaults", 8, 1;
+    refused_engines: "refused-engines", 7, 0;
 }
 
 #[test]

@@ -552,6 +552,51 @@ async fn lint_and_server_agree_on_hidden_implicit_primary_keys() {
     }
 }
 
+/// A table on an engine that cannot hold what it declares: the server
+/// refuses it, or (a foreign key on MyISAM) creates it without the key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lint_and_server_agree_on_engines() {
+    /// (file under fixtures/bad-catalogs/refused-engines, the engine,
+    /// MySQL's error, MariaDB's error; `Some(0)`: created without its
+    /// foreign key)
+    type EngineCase = (&'static str, &'static str, Option<u16>, Option<u16>);
+    let cases: &[EngineCase] = &[
+        ("memory-text.yaml", "MEMORY", Some(1163), Some(1163)),
+        ("csv.yaml", "CSV", Some(1069), Some(1069)),
+        ("aria.yaml", "Aria", Some(1286), None),
+        ("myisam-fk.yaml", "MyISAM", Some(0), Some(0)),
+    ];
+    let db = TestDb::new().await;
+    let dir = common::repo_root().join("fixtures/bad-catalogs/refused-engines");
+    for (file, engine, mysql, mariadb) in cases {
+        let want = if db.is_mariadb() { *mariadb } else { *mysql };
+        let yaml = std::fs::read_to_string(dir.join(file)).unwrap();
+        let innodb = yaml.replacen(&format!("engine: {engine}"), "engine: InnoDB", 1);
+        let mut table = model(&db, &innodb);
+        table.engine = Some(engine.to_string());
+        let mut got = server_refusal(&db, &table).await;
+        if got.is_none() && !table.foreign_keys.is_empty() {
+            // Created: with its foreign key, or silently without it?
+            db.exec(&[&ddl::create_table(&table, db.flavor)]).await;
+            if !db
+                .show_create(table.name.as_str())
+                .await
+                .contains("FOREIGN KEY")
+            {
+                got = Some(0);
+            }
+        }
+        assert_eq!(got, want, "{file} on {}: server", db.flavor);
+        let report = lint(&db, &yaml);
+        assert_eq!(
+            report.is_valid(),
+            want.is_none(),
+            "{file}: lint\n{}",
+            report.render_human()
+        );
+    }
+}
+
 /// A table only this server holds: MariaDB takes NOW() in a VIRTUAL column
 /// and a CHECK that is a value, MySQL takes SYSDATE() in a CHECK.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -115,6 +115,7 @@ fn needs(table: &Table) -> Vec<Need> {
         }
     }
     out.extend(super::refused::needs(table));
+    out.extend(super::engines::needs(table));
     out
 }
 

@@ -10,6 +10,7 @@ use crate::model::Table;
 
 mod columns;
 mod defaults;
+mod engines;
 mod expr_facts;
 mod fk_scope;
 mod flavored;

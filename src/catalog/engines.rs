@@ -1,0 +1,96 @@
+//! What a table's storage engine cannot hold, each a [`Need`] for
+//! [`super::flavored`] (so `catalog import` narrows `flavors` by the same
+//! rules). Probed on MariaDB 10.11 and MySQL 9.7 (the error codes are in
+//! the messages; tests/lint_agrees_live.rs keeps them honest). Whether an
+//! optional engine (ARCHIVE, BLACKHOLE, ROCKSDB) is installed is the
+//! server's own setup and is not judged here. TiDB parses `ENGINE` and
+//! ignores it (its tables are TiKV's; "ENGINE ... parsed but ignored",
+//! <https://docs.pingcap.com/tidb/stable/sql-statement-create-table/>), so
+//! none of this concerns it.
+
+use crate::flavor::Flavor;
+use crate::model::{IndexKind, Table};
+
+use super::flavored::Need;
+
+const MYSQL_MARIADB: &[Flavor] = &[Flavor::MySql, Flavor::MariaDb];
+const NOT_MYSQL: &[Flavor] = &[Flavor::MySql];
+
+/// Every use in `table` that its engine refuses.
+pub(super) fn needs(table: &Table) -> Vec<Need> {
+    let mut out = Vec::new();
+    let Some(engine) = table.engine.as_deref() else {
+        return out;
+    };
+    let mut need = |object: String, lacking, message: String| {
+        out.push(Need {
+            object,
+            lacking,
+            message,
+        })
+    };
+    if engine == "Aria" {
+        need(
+            "engine".into(),
+            NOT_MYSQL,
+            "`engine: Aria` on a catalog that targets MySQL, which has no Aria engine (error 1286): \
+             use InnoDB, or list only `flavors: [mariadb]` (and `tidb`, which ignores ENGINE) in catalog.yaml"
+                .into(),
+        );
+    }
+    if engine != "InnoDB" {
+        for fk in &table.foreign_keys {
+            need(
+                format!("foreign key `{}`", fk.name),
+                MYSQL_MARIADB,
+                format!("a foreign key on an `engine: {engine}` table: only InnoDB keeps foreign keys (MySQL and MariaDB create the table and drop the key without an error, so it would be missing forever); use `engine: InnoDB` or remove the foreign key"),
+            );
+        }
+    }
+    match engine {
+        "MEMORY" => {
+            for c in table.columns.iter().filter(|c| c.ty.is_large_object()) {
+                need(
+                    format!("column `{}`", c.name),
+                    MYSQL_MARIADB,
+                    format!("a {} column on a MEMORY table: MEMORY holds no BLOB/TEXT columns (json, spatial and vector are stored as such; error 1163); use a varchar/varbinary column or another engine", c.ty),
+                );
+            }
+            for i in table
+                .indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::FullText)
+            {
+                need(
+                    format!("index `{}`", i.name),
+                    MYSQL_MARIADB,
+                    "a FULLTEXT index on a MEMORY table, which has none (error 1214): use InnoDB"
+                        .into(),
+                );
+            }
+        }
+        "CSV" => {
+            let key = if table.primary_key.is_empty() {
+                table.indexes.first().map(|i| format!("index `{}`", i.name))
+            } else {
+                Some("primary key".to_string())
+            };
+            if let Some(object) = key {
+                need(
+                    object,
+                    MYSQL_MARIADB,
+                    "a key on a CSV table, which has none (error 1069 \"max 0 keys allowed\"): remove `primary_key` and `indexes`, or use another engine".into(),
+                );
+            }
+            for c in table.columns.iter().filter(|c| c.nullable) {
+                need(
+                    format!("column `{}`", c.name),
+                    MYSQL_MARIADB,
+                    "a nullable column on a CSV table, which holds none (error 1178): set `nullable: false`".into(),
+                );
+            }
+        }
+        _ => {}
+    }
+    out
+}
