@@ -23,7 +23,7 @@ use super::flavored::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
 /// (3814); MariaDB in a CHECK and in a STORED or indexed generated column
 /// (1901). `unix_timestamp` only without an argument (see
 /// [`SESSION_TIME_ZONE`]).
-pub(super) const VOLATILE: &[&str] = &[
+const VOLATILE: &[&str] = &[
     "connection_id",
     "curdate",
     "current_date",
