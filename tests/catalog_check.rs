@@ -132,7 +132,6 @@ fixtures! {
     tidb_features_warning: "tidb-features-warning", 0, 1;
     refused_generated: "refused-generated", 9, 0;
     refused_check: "refused-check", 9, 0;
-    mariadb_only_combinations: "mariadb-only-combinations", 0, 0;
     refused_keys_defaults: "refused-keys-defaults", 8, 1;
     refused_engines: "refused-engines", 7, 0;
 }
@@ -286,15 +285,16 @@ fn problems_display_as_one_line_with_position() {
     assert!(report.problems[0].line.is_some() && report.problems[0].column.is_some());
 }
 
-/// Import narrows `flavors` by the same rules: the combinations only MySQL
-/// and TiDB refuse leave MariaDB alone, for the table that has them and
-/// for the foreign key referencing a VIRTUAL column of it (which needs its
-/// parent in view).
+/// The combinations only MySQL and TiDB refuse (fixtures/format-v2/mariadb-only)
+/// are valid with `flavors: [mariadb]`, and import narrows `flavors` by the
+/// same rules: for the table that has them and for the foreign key
+/// referencing a VIRTUAL column of it (which needs its parent in view).
 #[test]
 fn mariadb_only_combinations_narrow_flavors_to_mariadb() {
     use schema_catalog::Flavor;
-    let catalog = catalog::load(&root().join("fixtures/bad-catalogs/mariadb-only-combinations"))
-        .expect("valid on MariaDB");
+    let report = check_rel("fixtures/format-v2/mariadb-only");
+    assert!(report.problems.is_empty(), "{}", render(&report));
+    let catalog = report.catalog.expect("valid on MariaDB");
     let table = |name: &str| catalog.table(name).unwrap().table.clone();
     let (parent, child) = (table("MariaOnly"), table("MariaChild"));
     let mariadb = vec![Flavor::MariaDb];
