@@ -49,6 +49,6 @@ pub use error::{Error, Result};
 pub use flavor::Flavor;
 pub use ident::{quote_ident, quote_str, Ident};
 pub use model::{
-    Column, DefaultValue, ForeignKey, Index, IndexKind, IndexPart, ReferentialAction, Table,
-    TableKind,
+    Column, DefaultValue, ForeignKey, FullTextParser, Index, IndexKind, IndexPart,
+    ReferentialAction, Table, TableKind,
 };

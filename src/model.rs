@@ -285,13 +285,108 @@ impl From<String> for Ident {
 /// Index algorithm family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum IndexKind {
-    /// Ordinary B-tree key (the only kind a catalog declares).
+    /// Ordinary B-tree key.
     #[default]
     BTree,
-    /// FULLTEXT.
-    FullText,
+    /// FULLTEXT, with its parser (`None`: the server's built-in one).
+    FullText(Option<FullTextParser>),
     /// SPATIAL.
     Spatial,
+}
+
+impl IndexKind {
+    /// A FULLTEXT index, whatever its parser.
+    pub fn is_fulltext(self) -> bool {
+        matches!(self, IndexKind::FullText(_))
+    }
+
+    /// The FULLTEXT parser (`None` for the built-in one and other kinds).
+    pub fn parser(self) -> Option<FullTextParser> {
+        match self {
+            IndexKind::FullText(parser) => parser,
+            IndexKind::BTree | IndexKind::Spatial => None,
+        }
+    }
+
+    /// The same family (B-tree, FULLTEXT, SPATIAL), parsers aside.
+    pub fn same_family(self, other: IndexKind) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+    }
+
+    /// `B-tree`, `FULLTEXT`, `SPATIAL`, or `FULLTEXT WITH PARSER ngram`.
+    pub fn describe(self) -> String {
+        match self {
+            IndexKind::BTree => "B-tree".into(),
+            IndexKind::FullText(None) => "FULLTEXT".into(),
+            IndexKind::FullText(Some(p)) => format!("FULLTEXT WITH PARSER {}", p.name()),
+            IndexKind::Spatial => "SPATIAL".into(),
+        }
+    }
+}
+
+/// A FULLTEXT parser plugin (`WITH PARSER name`): a closed set, the one
+/// spelling shared by the catalog, live inspection and the dump parser.
+///
+/// Decided from the servers (probed on MySQL 9.7 and MariaDB 10.11):
+/// - `ngram` is MySQL's built-in parser (information_schema.PLUGINS lists
+///   it ACTIVE, FTPARSER); `SHOW CREATE TABLE` prints
+///   ``/*!50100 WITH PARSER `ngram` */``.
+/// - MySQL's `mecab` plugin is not in the set: it must be installed and
+///   given a MeCab dictionary on every server (`INSTALL PLUGIN mecab`
+///   fails with 1123 on a server without one, as on the test server), so no
+///   catalog could be proven against it here.
+/// - MariaDB 10.11 ships no parser plugin: `WITH PARSER ngram` fails with
+///   1128 "Function 'ngram' is not defined".
+/// - Self-managed TiDB has no FULLTEXT indexes; TiDB Cloud's `STANDARD` /
+///   `MULTILINGUAL` parsers exist only on TiDB Cloud Starter/Essential
+///   (<https://docs.pingcap.com/ai/vector-search-full-text-search-sql>),
+///   not on the servers this tool targets.
+///
+/// Any other name read from a server or a dump fails closed (see
+/// [`FullTextParser::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FullTextParser {
+    /// MySQL's built-in n-gram parser (CJK text; token size
+    /// `ngram_token_size`, a server variable, default 2).
+    Ngram,
+}
+
+impl FullTextParser {
+    /// Every parser, in declaration order.
+    pub const ALL: [FullTextParser; 1] = [FullTextParser::Ngram];
+
+    /// The plugin name, as the catalog writes it and the server reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FullTextParser::Ngram => "ngram",
+        }
+    }
+
+    /// The parser named `name` (case-insensitive, as the server reads plugin
+    /// names), or why there is none: the message names the known set.
+    pub fn parse(name: &str) -> Result<FullTextParser, String> {
+        if let Some(p) = FullTextParser::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+        {
+            return Ok(p);
+        }
+        let hint = if name.eq_ignore_ascii_case("mecab") {
+            " (MySQL's mecab plugin is not supported: it needs the plugin and a MeCab dictionary installed on every server)"
+        } else {
+            ""
+        };
+        Err(format!(
+            "unknown FULLTEXT parser `{}`: the catalog knows `ngram` (MySQL's built-in parser){hint}",
+            name.escape_debug()
+        ))
+    }
+}
+
+impl std::fmt::Display for FullTextParser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// One key part of an index.

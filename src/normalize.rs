@@ -254,7 +254,9 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Resu
 /// INDEX_TYPE to an index kind.
 pub fn index_kind(index_type: Option<&str>) -> IndexKind {
     match index_type.map(|t| t.trim().to_ascii_uppercase()).as_deref() {
-        Some("FULLTEXT") => IndexKind::FullText,
+        // The parser is not in STATISTICS: inspection reads it from SHOW
+        // CREATE TABLE (see `crate::inspect`).
+        Some("FULLTEXT") => IndexKind::FullText(None),
         Some("SPATIAL") => IndexKind::Spatial,
         _ => IndexKind::BTree,
     }
@@ -664,7 +666,7 @@ mod tests {
             vec![IndexPart::Expression("(lower(`s`))".into())]
         );
         assert!(!idx[1].visible && !idx[3].visible && idx[4].visible);
-        assert_eq!(idx[2].kind, IndexKind::FullText);
+        assert_eq!(idx[2].kind, IndexKind::FullText(None));
         assert!(!idx[4].unique);
     }
 

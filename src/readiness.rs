@@ -1,11 +1,15 @@
 //! The exact single-index check: reads only the target index's rows
 //! (`TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = ?`, with SUB_PART)
 //! and says whether the index is there with exactly the declared shape.
+//! A FULLTEXT index's parser is not in STATISTICS: for a live FULLTEXT
+//! index (only then) the table's `SHOW CREATE TABLE` is read as well.
 
 use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::quote_ident;
-use crate::inspect::{params, raw_index_row, IndexSource, RowReader};
+use crate::inspect::{
+    fill_parsers, has_fulltext, params, raw_index_row, IndexSource, RowReader, ShowCreate,
+};
 use crate::model::Index;
 use crate::normalize;
 use crate::shape::index_differences;
@@ -56,6 +60,12 @@ pub async fn index_ready(
         .map(|r| raw_index_row(&RowReader::new(r, &context)))
         .collect::<Result<Vec<_>>>()?;
     let (primary, mut found) = normalize::indexes(&raw);
+    if has_fulltext(&found) {
+        let text = ShowCreate::default()
+            .text(session, schema, &crate::ident::Ident::new(table))
+            .await?;
+        fill_parsers(table, &mut found, &text, session.info().flavor)?;
+    }
     // Asking for `PRIMARY` reads the primary key rows.
     let have = if primary.is_empty() {
         found.pop()

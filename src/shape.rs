@@ -8,7 +8,7 @@
 use std::fmt;
 
 use crate::ident::{quote_ident, Ident};
-use crate::model::{Index, IndexKind, IndexPart};
+use crate::model::{FullTextParser, Index, IndexKind, IndexPart};
 
 /// Why a live index is not the declared one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +65,14 @@ pub enum IndexProblem {
         have: IndexKind,
         /// Declared kind.
         want: IndexKind,
+    },
+    /// A FULLTEXT index with another parser than the declared one (a parser
+    /// where the built-in one is declared, or the reverse).
+    Parser {
+        /// Live parser (`None`: the built-in one).
+        have: Option<FullTextParser>,
+        /// Declared parser (`None`: the built-in one).
+        want: Option<FullTextParser>,
     },
 }
 
@@ -127,7 +135,24 @@ impl fmt::Display for IndexProblem {
                 "index is visible but `visible: false` (invisible / ignored) is declared",
             ),
             IndexProblem::Kind { have, want } => {
-                write!(f, "index is {have:?} but {want:?} is declared")
+                write!(
+                    f,
+                    "index is {} but {} is declared",
+                    have.describe(),
+                    want.describe()
+                )
+            }
+            IndexProblem::Parser { have, want } => {
+                let parser = |p: &Option<FullTextParser>| match p {
+                    Some(p) => format!("parser `{p}`"),
+                    None => "the built-in parser".to_string(),
+                };
+                write!(
+                    f,
+                    "FULLTEXT index uses {} but {} is declared",
+                    parser(have),
+                    parser(want)
+                )
             }
         }
     }
@@ -137,7 +162,8 @@ impl fmt::Display for IndexProblem {
 /// fixed order (empty: the same index): uniqueness; ordered key parts, each
 /// exactly as declared (column names case-insensitive, the same prefix
 /// length or none, the same direction, expressions equal after
-/// normalisation); visibility; kind. Names and comments are not compared.
+/// normalisation); visibility; kind; a FULLTEXT index's parser. Names and
+/// comments are not compared.
 pub fn index_differences(have: &Index, want: &Index) -> Vec<IndexProblem> {
     let mut problems = Vec::new();
     if have.unique != want.unique {
@@ -204,10 +230,15 @@ pub fn index_differences(have: &Index, want: &Index) -> Vec<IndexProblem> {
         (true, false) => problems.push(IndexProblem::Visible),
         _ => {}
     }
-    if have.kind != want.kind {
+    if !have.kind.same_family(want.kind) {
         problems.push(IndexProblem::Kind {
             have: have.kind,
             want: want.kind,
+        });
+    } else if have.kind.parser() != want.kind.parser() {
+        problems.push(IndexProblem::Parser {
+            have: have.kind.parser(),
+            want: want.kind.parser(),
         });
     }
     problems
@@ -357,13 +388,49 @@ mod tests {
             expression: "upper(`b`)".into()
         }));
         let mut fulltext = Index::new("ix", false, &["a"]);
-        fulltext.kind = IndexKind::FullText;
+        fulltext.kind = IndexKind::FullText(None);
         assert_eq!(
             problems(&Index::new("ix", false, &["a"]), &fulltext),
             vec![IndexProblem::Kind {
                 have: IndexKind::BTree,
-                want: IndexKind::FullText
+                want: IndexKind::FullText(None)
             }]
         );
+    }
+
+    /// A parser difference is its own finding, in both directions; a
+    /// B-tree live where an ngram FULLTEXT is declared is a kind difference
+    /// only.
+    #[test]
+    fn a_fulltext_parser_difference_is_its_own_finding() {
+        let fulltext = |parser| Index {
+            kind: IndexKind::FullText(parser),
+            ..Index::new("ix", false, &["a"])
+        };
+        let ngram = Some(FullTextParser::Ngram);
+        assert!(problems(&fulltext(ngram), &fulltext(ngram)).is_empty());
+        assert_eq!(
+            problems(&fulltext(None), &fulltext(ngram)),
+            vec![IndexProblem::Parser {
+                have: None,
+                want: ngram
+            }]
+        );
+        assert_eq!(
+            problems(&fulltext(ngram), &fulltext(None)),
+            vec![IndexProblem::Parser {
+                have: ngram,
+                want: None
+            }]
+        );
+        assert_eq!(
+            problems(&fulltext(None), &fulltext(ngram))[0].to_string(),
+            "FULLTEXT index uses the built-in parser but parser `ngram` is declared"
+        );
+        let btree = Index::new("ix", false, &["a"]);
+        assert!(matches!(
+            problems(&btree, &fulltext(ngram))[..],
+            [IndexProblem::Kind { .. }]
+        ));
     }
 }

@@ -5,7 +5,8 @@ mod tables;
 
 use schema_catalog::ddl::create_table;
 use schema_catalog::{
-    parse_create_table, ColumnType, DefaultValue, Flavor, Index, IndexKind, IndexPart,
+    parse_create_table, ColumnType, DefaultValue, Flavor, FullTextParser, Index, IndexKind,
+    IndexPart,
 };
 
 #[test]
@@ -142,7 +143,8 @@ const MYSQL_SAMPLE: &str = "CREATE TABLE `m` (
   PRIMARY KEY (`id`),
   KEY `d` (`id` DESC) /*!80000 INVISIBLE */,
   KEY `e` ((lower(`s`))),
-  FULLTEXT KEY `ft` (`t`)
+  FULLTEXT KEY `ft` (`t`),
+  FULLTEXT KEY `ft_ngram` (`t`) /*!50100 WITH PARSER `ngram` */ 
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci /*!50100 COMMENT='x' */;";
 
 #[test]
@@ -169,7 +171,14 @@ fn parses_mysql_show_create_table() {
         t.index(&"e".into()).unwrap().parts,
         vec![IndexPart::Expression("lower(`s`)".into())]
     );
-    assert_eq!(t.index(&"ft".into()).unwrap().kind, IndexKind::FullText);
+    assert_eq!(
+        t.index(&"ft".into()).unwrap().kind,
+        IndexKind::FullText(None)
+    );
+    assert_eq!(
+        t.index(&"ft_ngram".into()).unwrap().kind,
+        IndexKind::FullText(Some(FullTextParser::Ngram))
+    );
     assert_eq!(t.comment.as_deref(), Some("x"));
 }
 
@@ -199,6 +208,25 @@ fn unnamed_and_inline_keys_get_mysql_names() {
     let names: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names, ["b", "b_2", "b_3"]);
     assert_eq!(t.collation, "latin1_bin");
+}
+
+/// A parser outside the closed set, or on an index that is not FULLTEXT,
+/// fails closed with a message naming the table and the index.
+#[test]
+fn refuses_an_unknown_or_misplaced_parser() {
+    let err = |sql: &str| parse_create_table(sql).unwrap_err().to_string();
+    assert_eq!(
+        err("CREATE TABLE t (b text, FULLTEXT KEY ft (b) /*!50100 WITH PARSER `mecab` */) DEFAULT CHARSET=utf8mb4"),
+        "table `t`: index `ft`: unknown FULLTEXT parser `mecab`: the catalog knows `ngram` (MySQL's built-in parser) (MySQL's mecab plugin is not supported: it needs the plugin and a MeCab dictionary installed on every server)"
+    );
+    assert_eq!(
+        err("CREATE TABLE t (b text, FULLTEXT KEY ft (b) WITH PARSER MULTILINGUAL) DEFAULT CHARSET=utf8mb4"),
+        "table `t`: index `ft`: unknown FULLTEXT parser `MULTILINGUAL`: the catalog knows `ngram` (MySQL's built-in parser)"
+    );
+    assert_eq!(
+        err("CREATE TABLE t (b varchar(9), KEY ix (b) WITH PARSER ngram) DEFAULT CHARSET=utf8mb4"),
+        "table `t`: index `ix`: WITH PARSER `ngram` on an index that is not FULLTEXT"
+    );
 }
 
 #[test]

@@ -169,7 +169,7 @@ fn table(
     idx.visible = visible;
     idx.comment = index_comment;
     let mut full = Index::new("ft_body", false, &["Body"]);
-    full.kind = schema_catalog::IndexKind::FullText;
+    full.kind = schema_catalog::IndexKind::FullText(None);
     Table {
         name: Ident::new(name),
         kind: TableKind::Base,

@@ -306,7 +306,10 @@ fn expression_index_kind_is_parsed() {
         i.parts,
         vec![IndexPart::Expression("lower(`Queue`)".into())]
     );
-    let ft = t.indexes.iter().find(|i| i.kind == IndexKind::FullText);
+    let ft = t
+        .indexes
+        .iter()
+        .find(|i| i.kind == IndexKind::FullText(None));
     assert!(ft.is_some());
     let _ = std::fs::remove_dir_all(&d);
 }

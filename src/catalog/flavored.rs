@@ -4,7 +4,7 @@
 //! import` writes a `flavors` line without them.
 
 use crate::flavor::Flavor;
-use crate::model::{DefaultValue, IndexKind, IndexPart, Table};
+use crate::model::{DefaultValue, FullTextParser, IndexKind, IndexPart, Table};
 use crate::ColumnType;
 
 use super::sink::Sink;
@@ -100,6 +100,20 @@ fn needs(table: &Table) -> Vec<Need> {
         }
     }
     for i in &table.indexes {
+        // Only MySQL has `ngram`: MariaDB 10.11 answers `WITH PARSER ngram`
+        // with 1128 "Function 'ngram' is not defined" (probed), and
+        // self-managed TiDB has no FULLTEXT indexes (see FullTextParser).
+        if let Some(parser) = i.kind.parser() {
+            match parser {
+                FullTextParser::Ngram => out.push(Need {
+                    object: format!("index `{}`", i.name),
+                    lacking: MYSQL_ONLY,
+                    message: "`parser: ngram` on a catalog that targets MariaDB or TiDB: only MySQL has the ngram \
+                         FULLTEXT parser (MariaDB 10.11 answers WITH PARSER ngram with error 1128, TiDB has no FULLTEXT \
+                         indexes): list only `flavors: [mysql]` in catalog.yaml or remove `parser`",
+                }),
+            }
+        }
         if i.parts
             .iter()
             .any(|p| matches!(p, IndexPart::Expression(_)))

@@ -128,7 +128,7 @@ pub(super) fn lint_indexes(
 fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind> {
     let kind = match ri.kind.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("btree") => IndexKind::BTree,
-        Some("fulltext") => IndexKind::FullText,
+        Some("fulltext") => IndexKind::FullText(None),
         Some("spatial") => IndexKind::Spatial,
         Some(_) => {
             sink.error(
@@ -151,6 +151,26 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
         );
         return None;
     }
+    let kind = match (kind, &ri.parser) {
+        (_, None) => kind,
+        (IndexKind::FullText(_), Some(name)) => match crate::model::FullTextParser::parse(name) {
+            Ok(parser) => IndexKind::FullText(Some(parser)),
+            Err(message) => {
+                sink.error(Some(object.to_string()), message);
+                return None;
+            }
+        },
+        (_, Some(_)) => {
+            sink.error(
+                Some(object.to_string()),
+                format!(
+                    "`parser` belongs to a FULLTEXT index, this one is {}: remove `parser` or declare `kind: fulltext`",
+                    kind_name(kind)
+                ),
+            );
+            return None;
+        }
+    };
     // MySQL: "Too many key parts specified; max 1 parts allowed" (1070);
     // MariaDB: "Incorrect arguments to SPATIAL INDEX" (1210).
     if kind == IndexKind::Spatial && ri.columns.len() != 1 {
@@ -166,7 +186,7 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
 fn kind_name(kind: IndexKind) -> &'static str {
     match kind {
         IndexKind::BTree => "B-tree",
-        IndexKind::FullText => "FULLTEXT",
+        IndexKind::FullText(_) => "FULLTEXT",
         IndexKind::Spatial => "SPATIAL",
     }
 }
@@ -387,7 +407,7 @@ fn check_key_column(
     }
     check_consumer_scope(spec, column, sink);
     let object = Some(spec.object.clone());
-    if spec.index_kind == IndexKind::FullText {
+    if spec.index_kind.is_fulltext() {
         if length.is_some() || descending {
             sink.error(object, format!("a FULLTEXT index keys whole columns: remove `length` and `order` from `{name}`"));
             return false;

@@ -73,6 +73,7 @@ const INDEX_KEYS: &[&str] = &[
     "columns",
     "unique",
     "kind",
+    "parser",
     "visible",
     "comment",
     "required_by",
@@ -370,6 +371,9 @@ pub(crate) struct RawIndex {
     /// `btree` (the default), `fulltext` or `spatial`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// A FULLTEXT index's parser plugin (`ngram`); only with `kind: fulltext`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parser: Option<String>,
     /// `false` declares the index invisible (MySQL, TiDB) / IGNORED (MariaDB).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visible: Option<bool>,

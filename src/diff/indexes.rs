@@ -10,13 +10,14 @@ use super::{problem, Problem, ProblemKind};
 /// `` UNIQUE KEY (`a`, `b`) ``, with `FULLTEXT`, `IGNORED/INVISIBLE` where they apply.
 pub fn describe_index(i: &Index) -> String {
     let kind = match (i.kind, i.unique) {
-        (IndexKind::FullText, _) => "FULLTEXT KEY",
+        (IndexKind::FullText(_), _) => "FULLTEXT KEY",
         (IndexKind::Spatial, _) => "SPATIAL KEY",
         (IndexKind::BTree, true) => "UNIQUE KEY",
         (IndexKind::BTree, false) => "KEY",
     };
     let vis = if i.visible { "" } else { " INVISIBLE" };
-    format!("{kind} {}{vis}", key_parts(&i.parts))
+    let parser = crate::ddl::parser_clause(i.kind);
+    format!("{kind} {}{parser}{vis}", key_parts(&i.parts))
 }
 
 /// Why a missing index cannot be added to an existing table online, if it
@@ -24,7 +25,7 @@ pub fn describe_index(i: &Index) -> String {
 /// a shared lock for any; MySQL adds a functional key part as a hidden
 /// virtual column, which `LOCK=NONE` refuses (error 1846).
 pub fn not_online_reason(index: &Index) -> Option<&'static str> {
-    if index.kind == IndexKind::FullText {
+    if index.kind.is_fulltext() {
         return Some("a FULLTEXT index cannot be added to an existing table online (InnoDB rebuilds the table for the first one and takes a shared lock for any)");
     }
     // Verified live on MySQL 9.7 and MariaDB 10.11: LOCK=NONE is refused
@@ -66,6 +67,7 @@ pub(super) fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem>
             IndexProblem::Expression { .. } => ProblemKind::IndexExpression,
             IndexProblem::NotVisible | IndexProblem::Visible => ProblemKind::IndexInvisible,
             IndexProblem::Kind { .. } => ProblemKind::IndexKind,
+            IndexProblem::Parser { .. } => ProblemKind::IndexParser,
         };
         if !kinds.contains(&kind) {
             kinds.push(kind);

@@ -66,6 +66,10 @@ pub enum ProblemKind {
     IndexExpression,
     /// Another index kind (B-tree, FULLTEXT, SPATIAL) than the declared one.
     IndexKind,
+    /// A FULLTEXT index of the catalog's name uses another parser (`WITH
+    /// PARSER ngram` where the built-in parser is declared, or the
+    /// reverse): changing it rebuilds the index, so apply refuses it.
+    IndexParser,
     /// A missing index that cannot be added online to the existing table
     /// (a FULLTEXT index: InnoDB rebuilds the table for the first one and
     /// never adds one with `LOCK=NONE`); apply refuses it.
@@ -173,9 +177,8 @@ impl ProblemKind {
             | ColumnInvisible
             | UnmanagedColumn => Subject::Column,
             MissingIndex | IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix
-            | IndexInvisible | IndexExpression | IndexKind | IndexNotOnline | UnmanagedIndex => {
-                Subject::Index
-            }
+            | IndexInvisible | IndexExpression | IndexKind | IndexParser | IndexNotOnline
+            | UnmanagedIndex => Subject::Index,
         }
     }
 
@@ -212,6 +215,7 @@ impl ProblemKind {
             | IndexInvisible
             | IndexExpression
             | IndexKind
+            | IndexParser
             | IndexNotOnline
             | CheckExpression
             | CheckNotOnline

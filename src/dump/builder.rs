@@ -62,14 +62,22 @@ impl TableBuilder {
     pub(super) fn build(
         mut self,
         create: &CreateTable,
-        hidden_constraints: &BTreeSet<usize>,
+        prepared: &super::Prepared,
     ) -> Result<ParsedTable, DumpParseError> {
         for def in &create.columns {
             let column = self.column(def)?;
             self.columns.push(column);
         }
         for (n, constraint) in create.constraints.iter().enumerate() {
-            self.constraint(constraint, hidden_constraints.contains(&n))?;
+            let markers = super::constraints::ItemMarkers {
+                parser: prepared.parsers.get(&n).map(String::as_str),
+                comment: prepared.key_comments.get(&n).map(String::as_str),
+            };
+            self.constraint(
+                constraint,
+                prepared.hidden_constraints.contains(&n),
+                markers,
+            )?;
         }
         let options = TableOptions::read(&create.table_options);
         for (object, what) in &options.other {

@@ -10,7 +10,16 @@ use super::builder::TableBuilder;
 use super::DumpParseError;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{ForeignKey, Index, IndexKind, IndexPart, ReferentialAction};
+use crate::model::{ForeignKey, FullTextParser, Index, IndexKind, IndexPart, ReferentialAction};
+
+/// What the pre-pass cut from one constraint item (see
+/// [`super::Prepared`]): its `WITH PARSER` name and, for a FULLTEXT or
+/// SPATIAL key, its comment.
+#[derive(Clone, Copy, Default)]
+pub(super) struct ItemMarkers<'a> {
+    pub parser: Option<&'a str>,
+    pub comment: Option<&'a str>,
+}
 
 impl TableBuilder {
     /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
@@ -36,7 +45,21 @@ impl TableBuilder {
         &mut self,
         constraint: &TableConstraint,
         hidden: bool,
+        markers: ItemMarkers<'_>,
     ) -> Result<(), DumpParseError> {
+        let ItemMarkers { parser, comment } = markers;
+        let index_item = matches!(
+            constraint,
+            TableConstraint::Unique(_)
+                | TableConstraint::Index(_)
+                | TableConstraint::FulltextOrSpatial(_)
+        );
+        if let (Some(name), false) = (parser, index_item) {
+            return Err(self.err(format!(
+                "WITH PARSER `{}` on `{constraint}`, which is not a FULLTEXT index",
+                name.escape_debug()
+            )));
+        }
         let index = match constraint {
             TableConstraint::PrimaryKey(pk) => {
                 self.primary_key = self.parts(&pk.columns)?;
@@ -91,22 +114,50 @@ impl TableBuilder {
                 ..
             }) => {
                 let kind = if *fulltext {
-                    IndexKind::FullText
+                    IndexKind::FullText(None)
                 } else {
                     IndexKind::Spatial
                 };
-                self.index(opt_index_name.as_ref(), false, kind, columns, &[])?
+                let comment = comment.map(|c| IndexOption::Comment(c.to_string()));
+                let options: Vec<IndexOption> = comment.into_iter().collect();
+                self.index(opt_index_name.as_ref(), false, kind, columns, &options)?
             }
             other => {
                 self.feature("constraint".into(), other.to_string());
                 return Ok(());
             }
         };
+        let kind = self.with_parser(&index, parser)?;
         self.indexes.push(Index {
             visible: !hidden,
+            kind,
             ..index
         });
         Ok(())
+    }
+
+    /// The index's kind with its `WITH PARSER` name (cut by the pre-pass):
+    /// only a FULLTEXT index takes one (as MySQL says, error 1064 otherwise),
+    /// and only a parser of the closed set; anything else fails closed,
+    /// naming the table and index.
+    fn with_parser(
+        &self,
+        index: &Index,
+        parser: Option<&str>,
+    ) -> Result<IndexKind, DumpParseError> {
+        let Some(name) = parser else {
+            return Ok(index.kind);
+        };
+        let object = format!("index `{}`", index.name);
+        if !index.kind.is_fulltext() {
+            return Err(self.err(format!(
+                "{object}: WITH PARSER `{}` on an index that is not FULLTEXT",
+                name.escape_debug()
+            )));
+        }
+        FullTextParser::parse(name)
+            .map(|p| IndexKind::FullText(Some(p)))
+            .map_err(|e| self.err(format!("{object}: {e}")))
     }
 
     fn index(

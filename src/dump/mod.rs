@@ -210,7 +210,7 @@ fn parsed_from_statement(
     for (id, text) in &prepared.tidb_unknown {
         builder.feature(format!("TiDB feature `{id}`"), text.clone());
     }
-    builder.build(create, &prepared.hidden_constraints)
+    builder.build(create, prepared)
 }
 
 #[cfg(test)]

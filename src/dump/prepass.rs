@@ -1,9 +1,10 @@
 //! The textual pre-pass before sqlparser (see the [module docs](super)):
 //! executable version comments unwrapped, TiDB feature comments and
 //! clauses read and removed ([`super::tidb`]), index visibility markers
-//! removed and remembered, `PARTITION BY` cut.
+//! and FULLTEXT `WITH PARSER` clauses removed and remembered, `PARTITION
+//! BY` cut.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Text ready for sqlparser, plus what the pre-pass removed from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -15,6 +16,15 @@ pub struct Prepared {
     /// sqlparser's `CreateTable::constraints`), of indexes marked invisible /
     /// ignored.
     pub hidden_constraints: BTreeSet<usize>,
+    /// The `WITH PARSER name` clause of constraint items (positions as in
+    /// `hidden_constraints`), the name as written (backticks removed).
+    /// sqlparser reads no index options on a FULLTEXT key, so the clause is
+    /// cut here, like the visibility markers.
+    pub parsers: BTreeMap<usize, String>,
+    /// The `COMMENT '...'` of FULLTEXT and SPATIAL items (positions as in
+    /// `hidden_constraints`), unquoted: sqlparser reads no index options on
+    /// those keys, so the clause is cut here.
+    pub key_comments: BTreeMap<usize, String>,
     /// A `PARTITION BY ...` clause after the table options, cut from `sql`
     /// (sqlparser does not read MySQL partitioning).
     pub partitioning: Option<String>,
@@ -40,7 +50,7 @@ pub fn prepare(sql: &str) -> Prepared {
         &tidb.sql
     };
     let (body, partitioning) = cut_partitioning(text);
-    let mut prepared = strip_visibility(&body);
+    let mut prepared = strip_index_markers(&body);
     prepared.partitioning = partitioning;
     prepared.tidb = tidb.options;
     prepared.tidb_unknown = tidb.unknown;
@@ -197,14 +207,18 @@ pub(super) fn unwrap_comments(sql: &str) -> String {
     out
 }
 
-/// Removes index visibility markers from the constraint items of the first
-/// parenthesised group (the table body), remembering which were hidden
-/// (`INVISIBLE`, `IGNORED`; `VISIBLE` and `NOT IGNORED` are the default and
-/// just removed). Column items are not touched: a column-level `INVISIBLE`
-/// (an invisible column) is left to sqlparser.
-fn strip_visibility(sql: &str) -> Prepared {
+/// Removes index visibility markers and `WITH PARSER name` clauses from the
+/// constraint items of the first parenthesised group (the table body),
+/// remembering which were hidden (`INVISIBLE`, `IGNORED`; `VISIBLE` and `NOT
+/// IGNORED` are the default and just removed) and each item's parser name.
+/// Column items are not touched: a column-level `INVISIBLE` (an invisible
+/// column) is left to sqlparser.
+fn strip_index_markers(sql: &str) -> Prepared {
     let tokens = lex(sql);
     let mut hidden_constraints = BTreeSet::new();
+    let mut parsers = BTreeMap::new();
+    let mut key_comments = BTreeMap::new();
+    let mut item_takes_no_options = false;
     let mut drop = vec![false; tokens.len()];
     let mut depth = 0usize;
     let mut body_done = false;
@@ -231,6 +245,9 @@ fn strip_visibility(sql: &str) -> Prepared {
                     item_started = true;
                     item_is_constraint =
                         *kind == Lex::Word && crate::tidb::scan::is_constraint_word(text);
+                    item_takes_no_options = ["FULLTEXT", "SPATIAL"]
+                        .iter()
+                        .any(|w| text.eq_ignore_ascii_case(w));
                     constraint_items += usize::from(item_is_constraint);
                 } else if item_is_constraint && *kind == Lex::Word {
                     let item = constraint_items - 1;
@@ -238,6 +255,35 @@ fn strip_visibility(sql: &str) -> Prepared {
                     let after_not = last_word
                         .is_some_and(|w| sql[tokens[w].1.clone()].eq_ignore_ascii_case("NOT"));
                     match upper.as_str() {
+                        _ if drop[n] => {}
+                        "COMMENT" if item_takes_no_options => {
+                            let literal =
+                                next_significant(sql, &tokens, n).filter(|(_, (k, r))| {
+                                    *k == Lex::Quoted && sql[r.clone()].starts_with('\'')
+                                });
+                            if let Some((m, (_, r))) = literal {
+                                if let Some(text) =
+                                    crate::model::unquote_sql_string(&sql[r.clone()])
+                                {
+                                    drop[n] = true;
+                                    drop[m] = true;
+                                    key_comments.insert(item, text);
+                                }
+                            }
+                        }
+                        "WITH" => {
+                            if let Some((p, name)) = parser_clause(sql, &tokens, n) {
+                                drop[n] = true;
+                                drop[p] = true;
+                                drop[name] = true;
+                                let text = &sql[tokens[name].1.clone()];
+                                let text = text
+                                    .strip_prefix('`')
+                                    .and_then(|t| t.strip_suffix('`'))
+                                    .map_or_else(|| text.to_string(), |t| t.replace("``", "`"));
+                                parsers.insert(item, text);
+                            }
+                        }
                         "INVISIBLE" | "IGNORED" if !(upper == "IGNORED" && after_not) => {
                             drop[n] = true;
                             hidden_constraints.insert(item);
@@ -267,8 +313,37 @@ fn strip_visibility(sql: &str) -> Prepared {
     Prepared {
         sql,
         hidden_constraints,
+        parsers,
+        key_comments,
         ..Prepared::default()
     }
+}
+
+type Tokens = [(Lex, std::ops::Range<usize>)];
+
+/// The first token after `at` that is not whitespace.
+fn next_significant<'t>(
+    sql: &str,
+    tokens: &'t Tokens,
+    at: usize,
+) -> Option<(usize, &'t (Lex, std::ops::Range<usize>))> {
+    tokens
+        .iter()
+        .enumerate()
+        .skip(at + 1)
+        .find(|(_, (k, r))| !(*k == Lex::Char && sql[r.clone()].trim().is_empty()))
+}
+
+/// At a `WITH` token (`at`): the positions of `PARSER` and of the name after
+/// it (a word or a backticked identifier), when that is what follows.
+fn parser_clause(sql: &str, tokens: &Tokens, at: usize) -> Option<(usize, usize)> {
+    let (p, (kind, range)) = next_significant(sql, tokens, at)?;
+    if *kind != Lex::Word || !sql[range.clone()].eq_ignore_ascii_case("PARSER") {
+        return None;
+    }
+    let (name, (kind, range)) = next_significant(sql, tokens, p)?;
+    let quoted_name = *kind == Lex::Quoted && sql[range.clone()].starts_with('`');
+    (*kind == Lex::Word || quoted_name).then_some((p, name))
 }
 
 #[cfg(test)]
@@ -293,6 +368,27 @@ mod tests {
             prepare("CREATE TABLE é (`é` int COMMENT '\\é')").sql,
             "CREATE TABLE é (`é` int COMMENT '\\é')"
         );
+    }
+
+    /// MySQL's SHOW CREATE TABLE form (probed on 9.7: a trailing space after
+    /// the comment, COMMENT before it) and a plain one; the clause is cut,
+    /// the name kept per constraint item.
+    #[test]
+    fn parser_clauses_are_cut_and_remembered() {
+        let p = prepare(
+            "CREATE TABLE t (`id` int NOT NULL, `b` text, PRIMARY KEY (`id`), \
+            FULLTEXT KEY `ix` (`b`) COMMENT 'x' /*!50100 WITH PARSER `ngram` */ ,\n  \
+            FULLTEXT KEY `iy` (`b`) WITH PARSER Mecab INVISIBLE, KEY `with` (`b`(3)))",
+        );
+        assert_eq!(
+            p.parsers,
+            BTreeMap::from([(1, "ngram".to_string()), (2, "Mecab".to_string())])
+        );
+        assert_eq!(p.hidden_constraints, BTreeSet::from([2]));
+        assert_eq!(p.key_comments, BTreeMap::from([(1, "x".to_string())]));
+        assert!(!p.sql.contains("PARSER"), "{}", p.sql);
+        assert!(!p.sql.contains("COMMENT"), "{}", p.sql);
+        assert!(p.sql.contains("KEY `with` (`b`(3))"), "{}", p.sql);
     }
 
     #[test]

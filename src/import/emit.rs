@@ -181,9 +181,10 @@ fn raw_index(i: &Index) -> RawIndex {
         unique: i.unique,
         kind: match i.kind {
             IndexKind::BTree => None,
-            IndexKind::FullText => Some("fulltext".into()),
+            IndexKind::FullText(_) => Some("fulltext".into()),
             IndexKind::Spatial => Some("spatial".into()),
         },
+        parser: i.kind.parser().map(|p| p.name().to_string()),
         visible: (!i.visible).then_some(false),
         comment: i.comment.clone(),
         ..RawIndex::default()

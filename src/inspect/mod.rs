@@ -12,8 +12,14 @@
 //!
 //! Values are decoded explicitly from the binary protocol (see
 //! [`row::RowReader`]).
+//!
+//! What information_schema does not show is read from `SHOW CREATE TABLE`
+//! ([`show_create`]), one statement per table that needs it: a FULLTEXT
+//! index's parser (only for tables whose live shape has a FULLTEXT index,
+//! on every flavor) and TiDB's table options (every table, on TiDB).
 
 mod row;
+mod show_create;
 mod sql;
 mod tidb;
 
@@ -28,6 +34,7 @@ use crate::normalize::{self, RawIndexRow};
 
 use row::{check_clauses, raw_column};
 pub(crate) use row::{params, raw_index_row, RowReader};
+pub(crate) use show_create::{fill_parsers, has_fulltext, ShowCreate};
 pub(crate) use sql::IndexSource;
 use sql::{
     inspection_sql, inspection_sql_with, pairs_with, COLUMN_FIELDS, CONSTRAINT_FIELDS,
@@ -380,8 +387,10 @@ async fn read(
         };
         out.push(((*names[i]).clone(), table));
     }
+    let mut shown = ShowCreate::default();
     if flavor == crate::Flavor::TiDb {
-        tidb::fill(session, schema, &mut out).await?;
+        tidb::fill(session, schema, &mut out, &mut shown).await?;
     }
+    show_create::fill_fulltext_parsers(session, schema, &mut shown, &mut out).await?;
     Ok(out)
 }

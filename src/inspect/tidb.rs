@@ -25,6 +25,7 @@ use crate::model::{Table, TableKind};
 use crate::tidb::TidbOptions;
 
 use super::row::{params, RowReader};
+use super::show_create::ShowCreate;
 
 /// Fields of the TABLES read, in order.
 pub(crate) const FIELDS: [&str; 5] = ["branch", "table_name", "pk_type", "sharding", "table_id"];
@@ -42,11 +43,6 @@ pub(crate) fn tables_sql(tables: usize) -> String {
         })
         .collect::<Vec<_>>()
         .join(" UNION ALL ")
-}
-
-/// `SHOW CREATE TABLE` of one table (its name through the quoting helper).
-pub(crate) fn show_create_sql(table: &Ident) -> String {
-    format!("SHOW CREATE TABLE {}", quote_ident(table.as_str()))
 }
 
 /// `TIDB_ROW_ID_SHARDING_INFO`, decoded.
@@ -143,11 +139,13 @@ pub(crate) fn options(
 }
 
 /// Fills in the TiDB options of every existing base table of `tables`
-/// (read from TiDB): one TABLES statement, then `SHOW CREATE TABLE` of each.
+/// (read from TiDB): one TABLES statement, then `SHOW CREATE TABLE` of each
+/// (kept in `shown` for the rest of the inspection).
 pub(crate) async fn fill(
     session: &mut Session<'_>,
     schema: &str,
     tables: &mut [(Ident, Option<Table>)],
+    shown: &mut ShowCreate,
 ) -> Result<()> {
     let mut live: Vec<&mut Table> = tables
         .iter_mut()
@@ -172,20 +170,7 @@ pub(crate) async fn fill(
         heads[i] = (r.opt_text("pk_type")?, r.opt_text("sharding")?);
     }
     for (t, (pk, sharding)) in live.iter_mut().zip(heads) {
-        let table_what = format!("reading SHOW CREATE TABLE {}", quote_ident(t.name.as_str()));
-        let shown = session
-            .exec_rows(&table_what, &show_create_sql(&t.name), params(&[]))
-            .await?;
-        let text = match shown.first() {
-            Some(row) => RowReader::new(row, &table_what).opt_text("Create Table")?,
-            None => None,
-        };
-        let text = text.ok_or_else(|| Error::Database {
-            context: table_what.clone(),
-            code: None,
-            message: "SHOW CREATE TABLE returned no statement".into(),
-            source: None,
-        })?;
+        let text = shown.text(session, schema, &t.name).await?;
         let has_pk = !t.primary_key.is_empty();
         let options =
             options(&text, has_pk, pk.as_deref(), sharding.as_deref()).map_err(|what| {
@@ -216,8 +201,8 @@ mod tests {
         assert!(sql.contains(" UNION ALL SELECT 1 AS branch"));
         assert!(!sql.contains(" IN "));
         assert_eq!(
-            show_create_sql(&"we`ird".into()),
-            "SHOW CREATE TABLE `we``ird`"
+            super::super::show_create::show_create_sql("s", &"we`ird".into()),
+            "SHOW CREATE TABLE `s`.`we``ird`"
         );
     }
 

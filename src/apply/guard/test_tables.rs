@@ -43,7 +43,7 @@ pub(super) fn v2_table() -> Table {
     }];
     t.indexes = vec![v2_index(false), v2_index(true), {
         let mut ft = Index::new("ft", false, &["Note"]);
-        ft.kind = crate::model::IndexKind::FullText;
+        ft.kind = crate::model::IndexKind::FullText(None);
         ft
     }];
     t.foreign_keys = vec![fk()];

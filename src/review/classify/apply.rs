@@ -103,6 +103,11 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         | ColumnGeneratedStored | ColumnOnUpdate | PrimaryKey => (was, want, REFUSED.into()),
         IndexColumns | IndexOrder | IndexUniqueness | IndexPrefix | IndexInvisible
         | IndexExpression | IndexKind => (was, want, INDEX_REFUSED.into()),
+        IndexParser => (
+            was,
+            want,
+            "a FULLTEXT index's parser is fixed when the index is built (changing it means dropping and rebuilding the index, which rebuilds the table): a warm installation keeps OLD's parser, apply refuses it as drift and every verify fails there".into(),
+        ),
         TidbClustered | TidbAutoRandom => (
             was,
             want,

@@ -1,0 +1,141 @@
+//! `SHOW CREATE TABLE` reads, for what information_schema does not show.
+//!
+//! - **FULLTEXT parsers.** information_schema.STATISTICS has no parser
+//!   column (MySQL 9.7 and MariaDB 10.11: INDEX_TYPE is `FULLTEXT` with or
+//!   without `WITH PARSER`), so without this read a live `ngram` index
+//!   compares equal to a plain one. The statement is issued only for a
+//!   table whose live shape has a FULLTEXT index, so inspection of a table
+//!   without one costs no extra round trip. It is issued on every flavor:
+//!   only MySQL ships a parser (`ngram`), but MariaDB's plugin API takes
+//!   third-party FULLTEXT parsers, and a parser the model does not know
+//!   must fail the read (fail closed) rather than read as the built-in one.
+//!   The text is read by the dump parser ([`crate::dump`]), so a live
+//!   index and a dumped one are read the same way.
+//! - **TiDB table options** ([`super::tidb`]): TiDB's `/*T![...] */` markers.
+//!
+//! [`ShowCreate`] keeps each table's text for the rest of one inspection,
+//! so a TiDB table with a FULLTEXT index is shown once.
+
+use crate::db::Session;
+use crate::dump::{parse_create_table_with, ParseOptions};
+use crate::error::{Error, Result};
+use crate::flavor::Flavor;
+use crate::ident::{quote_ident, Ident};
+use crate::model::{Index, Table, TableKind};
+
+use super::row::{params, RowReader};
+
+/// `SHOW CREATE TABLE` of one table, qualified by its schema (both names
+/// through the quoting helper).
+pub(crate) fn show_create_sql(schema: &str, table: &Ident) -> String {
+    format!(
+        "SHOW CREATE TABLE {}.{}",
+        quote_ident(schema),
+        quote_ident(table.as_str())
+    )
+}
+
+/// The `SHOW CREATE TABLE` texts read during one inspection.
+#[derive(Default)]
+pub(crate) struct ShowCreate {
+    shown: Vec<(Ident, String)>,
+}
+
+impl ShowCreate {
+    /// The text of `table`: read once, then kept.
+    pub(crate) async fn text(
+        &mut self,
+        session: &mut Session<'_>,
+        schema: &str,
+        table: &Ident,
+    ) -> Result<String> {
+        if let Some((_, text)) = self.shown.iter().find(|(n, _)| n == table) {
+            return Ok(text.clone());
+        }
+        let what = format!("reading SHOW CREATE TABLE {}", quote_ident(table.as_str()));
+        let rows = session
+            .exec_rows(&what, &show_create_sql(schema, table), params(&[]))
+            .await?;
+        let text = match rows.first() {
+            Some(row) => RowReader::new(row, &what).opt_text("Create Table")?,
+            None => None,
+        };
+        let text = text.ok_or_else(|| Error::Database {
+            context: what.clone(),
+            code: None,
+            message: "SHOW CREATE TABLE returned no statement".into(),
+            source: None,
+        })?;
+        self.shown.push((table.clone(), text.clone()));
+        Ok(text)
+    }
+}
+
+/// Whether `indexes` holds a FULLTEXT index (whose parser only `SHOW
+/// CREATE TABLE` shows).
+pub(crate) fn has_fulltext(indexes: &[Index]) -> bool {
+    indexes.iter().any(|i| i.kind.is_fulltext())
+}
+
+/// Gives each FULLTEXT index of `indexes` (of table `table`, read from
+/// STATISTICS) its parser from the table's `SHOW CREATE TABLE` text. A text
+/// the dump parser cannot read, a parser outside the closed set, or a
+/// FULLTEXT index the text does not show as FULLTEXT fails closed.
+pub(crate) fn fill_parsers(
+    table: &str,
+    indexes: &mut [Index],
+    text: &str,
+    flavor: Flavor,
+) -> Result<()> {
+    let unknown = |object: String, what: String| Error::UnknownShape {
+        table: table.to_string(),
+        object,
+        what,
+    };
+    let options = ParseOptions {
+        flavor: Some(flavor),
+        keep_other_types: true,
+    };
+    let shown = parse_create_table_with(text, options)
+        .map_err(|e| {
+            unknown(
+                "FULLTEXT parsers".into(),
+                format!("SHOW CREATE TABLE: {}", e.message),
+            )
+        })?
+        .table;
+    for index in indexes.iter_mut().filter(|i| i.kind.is_fulltext()) {
+        let object = format!("index `{}`", index.name);
+        match shown.index(&index.name) {
+            Some(s) if s.kind.is_fulltext() => index.kind = s.kind,
+            _ => {
+                return Err(unknown(
+                    object,
+                    "STATISTICS lists a FULLTEXT index that SHOW CREATE TABLE does not show".into(),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Fills in the FULLTEXT parsers of every existing base table of `tables`
+/// that has a FULLTEXT index: one `SHOW CREATE TABLE` for each such table,
+/// none for the others.
+pub(crate) async fn fill_fulltext_parsers(
+    session: &mut Session<'_>,
+    schema: &str,
+    shown: &mut ShowCreate,
+    tables: &mut [(Ident, Option<Table>)],
+) -> Result<()> {
+    let flavor = session.info().flavor;
+    for t in tables
+        .iter_mut()
+        .filter_map(|(_, t)| t.as_mut())
+        .filter(|t| t.kind == TableKind::Base && has_fulltext(&t.indexes))
+    {
+        let text = shown.text(session, schema, &t.name).await?;
+        fill_parsers(t.name.as_str(), &mut t.indexes, &text, flavor)?;
+    }
+    Ok(())
+}
