@@ -127,6 +127,8 @@ fixtures! {
     bad_generated: "bad-generated", 10, 0;
     bad_spatial: "bad-spatial", 8, 1;
     bad_flavor_features: "bad-flavor-features", 6, 0;
+    bad_fulltext_parser: "bad-fulltext-parser", 4, 0;
+    fulltext_parser_mariadb: "fulltext-parser-mariadb", 1, 0;
     bad_tidb_features: "bad-tidb-features", 25, 0;
     tidb_features_without_tidb: "tidb-features-without-tidb", 3, 0;
     tidb_features_warning: "tidb-features-warning", 0, 1;

@@ -148,6 +148,15 @@ fn v2_srid_mysql() {
     insta::assert_snapshot!(render_v2("mysql-only", Flavor::MySql));
 }
 
+// A FULLTEXT parser (`parser: ngram`): MySQL only; a catalog targeting
+// MariaDB or TiDB is refused by lint (tests/catalog_check.rs,
+// bad-fulltext-parser and fulltext-parser-mariadb), so only MySQL ever gets
+// the clause. Their plain FULLTEXT rendering is in v2_indexes_*.
+#[test]
+fn v2_fulltext_parser_mysql() {
+    insta::assert_snapshot!(render_v2("fulltext-parser", Flavor::MySql));
+}
+
 // vector(n): MySQL 9 and TiDB; refused by lint for MariaDB.
 #[test]
 fn v2_vector_tidb() {

@@ -66,6 +66,8 @@ pub struct Case {
     pub name: &'static str,
     /// OLD's `t.yaml`.
     pub old: String,
+    /// OLD's `catalog.yaml` ([`SETTINGS`] unless a case needs other flavors).
+    pub old_settings: String,
     /// NEW's files (besides catalog.yaml, unless it is one of them).
     pub new: Vec<(&'static str, String)>,
     /// The kinds expected, in order.
@@ -82,12 +84,19 @@ pub fn cases() -> Vec<Case> {
     };
     let edit = |from: &str, to: &str| on(BASE, from, to);
     let checked = base_checked();
+    let ngram_checked = checked.replacen("kind: fulltext}", "kind: fulltext, parser: ngram}", 1);
+    // NEW's files with a catalog.yaml that targets MySQL only.
+    let mysql_only = |mut files: Vec<(&'static str, String)>| {
+        files.push(("catalog.yaml", format!("{SETTINGS}flavors: [mysql]\n")));
+        files
+    };
     let col = "  - {name: Note, type: varchar(16)}\n";
     let idx = "  - {name: idx_name, columns: [Name]}\n";
     let check = "  - {name: chk_t_name, expression: \"Name <> '-'\"}\n";
     let case = |name, new, kinds: Vec<FindingKind>| Case {
         name,
         old: BASE.into(),
+        old_settings: SETTINGS.into(),
         new,
         kinds,
     };
@@ -97,12 +106,14 @@ pub fn cases() -> Vec<Case> {
     let with_generated = |name, new, kinds: Vec<FindingKind>| Case {
         name,
         old: generated_old.clone(),
+        old_settings: SETTINGS.into(),
         new,
         kinds,
     };
     let with_checks = |name, new, kinds: Vec<FindingKind>| Case {
         name,
         old: checked.clone(),
+        old_settings: SETTINGS.into(),
         new,
         kinds,
     };
@@ -126,6 +137,7 @@ pub fn cases() -> Vec<Case> {
     let with_fk = |name, old: String, new: String, kinds: Vec<FindingKind>| Case {
         name,
         old,
+        old_settings: SETTINGS.into(),
         new: vec![("t.yaml", new)],
         kinds,
     };
@@ -317,6 +329,39 @@ pub fn cases() -> Vec<Case> {
             ),
             vec![P::IndexNotOnline.into()],
         ),
+        // A FULLTEXT parser: MySQL only, so NEW (and OLD, where it has one)
+        // targets MySQL alone.
+        with_checks(
+            "fulltext parser set",
+            mysql_only(on(&checked, "kind: fulltext}", "kind: fulltext, parser: ngram}")),
+            vec![P::IndexParser.into()],
+        ),
+        Case {
+            name: "fulltext parser removed",
+            old: ngram_checked.clone(),
+            old_settings: format!("{SETTINGS}flavors: [mysql]\n"),
+            new: mysql_only(on(&ngram_checked, ", parser: ngram}", "}")),
+            kinds: vec![P::IndexParser.into()],
+        },
+        case(
+            "table with an ngram fulltext index added",
+            mysql_only(vec![
+                ("t.yaml", BASE.into()),
+                (
+                    "u.yaml",
+                    "table: U\ncolumns:\n  - {name: Id, type: bigint, nullable: false}\n  - {name: Body, type: text}\nprimary_key: [Id]\nindexes:\n  - {name: ft_u_body, columns: [Body], kind: fulltext, parser: ngram}\n".into(),
+                ),
+            ]),
+            vec![P::MissingTable.into()],
+        ),
+        case(
+            "ngram fulltext added to an existing table",
+            mysql_only(edit(
+                idx,
+                &format!("{idx}  - {{name: ft_note, columns: [Note], kind: fulltext, parser: ngram}}\n"),
+            )),
+            vec![P::IndexNotOnline.into()],
+        ),
         case(
             "expression index added",
             vec![
@@ -473,7 +518,7 @@ pub fn cases() -> Vec<Case> {
 
 /// OLD and NEW of a case, written to temporary directories.
 pub fn case_revisions(case: &Case) -> (tempfile::TempDir, tempfile::TempDir, Revision, Revision) {
-    let old_dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", &case.old)]);
+    let old_dir = catalog_dir(&[("catalog.yaml", &case.old_settings), ("t.yaml", &case.old)]);
     let mut all: Vec<(&str, &str)> = vec![("catalog.yaml", SETTINGS)];
     all.extend(case.new.iter().map(|(n, t)| (*n, t.as_str())));
     let new_dir = catalog_dir(&all);
