@@ -5,7 +5,9 @@
 //! imported back into the same indexes; on an existing table the B-tree
 //! ones are added online with rows unchanged, a FULLTEXT or functional one
 //! is refused as not online; a live index that differs in prefix, direction or visibility
-//! is drift (apply refuses, schema unchanged).
+//! is drift (apply refuses, schema unchanged). A FULLTEXT parser (`parser:
+//! ngram`, MySQL only) round-trips on MySQL and a parser difference is
+//! `index_parser` drift; on MariaDB the server and lint refuse it.
 
 mod common;
 
@@ -15,7 +17,7 @@ use common::{apply_tables, catalog_tables, TestDb};
 use schema_catalog::apply::{Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::model::{IndexKind, IndexPart};
+use schema_catalog::model::{FullTextParser, IndexKind, IndexPart};
 use schema_catalog::{Flavor, Table};
 
 /// The table file: `{expr}` is the functional index (MySQL only: MariaDB
@@ -312,4 +314,192 @@ fn expression_index_kind_is_parsed() {
         .find(|i| i.kind == IndexKind::FullText(None));
     assert!(ft.is_some());
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The FULLTEXT parser fixture (`parser: ngram`, a MySQL-only catalog).
+fn parser_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/format-v2/fulltext-parser")
+}
+
+/// The `Docs` table of the parser fixture, built with plain DDL with the
+/// given FULLTEXT clauses for `ft_docs_body` and `ft_docs_title`, and two
+/// rows.
+async fn legacy_docs(db: &TestDb, body: &str, title: &str) {
+    db.exec(&[
+        &format!(
+            "CREATE TABLE `Docs` (`Id` bigint unsigned NOT NULL, `Title` varchar(200), `Body` text,
+              PRIMARY KEY (`Id`), FULLTEXT KEY `ft_docs_body` (`Body`) {body},
+              FULLTEXT KEY `ft_docs_title` (`Title`) {title})
+              ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        ),
+        "INSERT INTO `Docs` VALUES (1, 'first', '全文検索のテスト'), (2, NULL, 'plain words')",
+    ])
+    .await;
+}
+
+/// MySQL: the ngram FULLTEXT index is created with its parser (read back
+/// from SHOW CREATE TABLE), verified, re-applied with nothing to do, and
+/// imported back (live, check-gated, dump) with `parser: ngram`.
+/// MariaDB: the server refuses `WITH PARSER ngram` (1128), a MariaDB-only
+/// catalog declaring it is a lint error, and the plain FULLTEXT index of
+/// the same fixture round-trips as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fulltext_parser_round_trips_on_mysql_and_is_refused_for_mariadb() {
+    let db = TestDb::new().await;
+    let d = dir("parser");
+    if db.flavor == Flavor::MariaDb {
+        let mut conn = db.pool.get_conn().await.expect("connect");
+        let err = mysql_async::prelude::Queryable::query_drop(
+            &mut conn,
+            "CREATE TABLE `Probe` (`Id` int PRIMARY KEY, `Body` text, FULLTEXT KEY `ft` (`Body`) WITH PARSER `ngram`)",
+        )
+        .await
+        .expect_err("MariaDB has no ngram parser");
+        assert!(err.to_string().contains("1128"), "{err}");
+        drop(conn);
+        let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/bad-catalogs/fulltext-parser-mariadb");
+        let report = catalog::check(&bad);
+        assert_eq!(report.error_count(), 1, "{}", report.render_human());
+        let text = report.render_human();
+        assert!(
+            text.contains("t.yaml: table `Docs`, index `ft_body_ngram`: `parser: ngram` on a catalog that targets MariaDB"),
+            "{text}"
+        );
+        // The plain FULLTEXT path: the fixture without its parser line.
+        let yaml = std::fs::read_to_string(parser_fixture().join("docs.yaml")).unwrap();
+        std::fs::write(d.join("docs.yaml"), yaml.replace("    parser: ngram\n", "")).unwrap();
+    } else {
+        for file in ["catalog.yaml", "docs.yaml"] {
+            std::fs::copy(parser_fixture().join(file), d.join(file)).unwrap();
+        }
+    }
+    let report = catalog::check(&d);
+    assert_eq!(report.error_count(), 0, "{}", report.render_human());
+    let cat = report.catalog.unwrap();
+    let want = cat.tables[0].table.clone();
+    let ngram = db.flavor != Flavor::MariaDb;
+    let body = want.index(&"ft_docs_body".into()).unwrap().kind;
+    assert_eq!(body.parser(), ngram.then_some(FullTextParser::Ngram));
+
+    let report = apply_tables(&db, &catalog_tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
+    assert_eq!(
+        report.steps[0].sql.contains("WITH PARSER `ngram`"),
+        ngram,
+        "{}",
+        report.steps[0].sql
+    );
+    let ddl = db.show_create("Docs").await;
+    // MySQL 9.7 prints the clause in a version comment, after the comment.
+    assert_eq!(
+        ddl.contains(
+            "FULLTEXT KEY `ft_docs_body` (`Body`) COMMENT 'CJK bigrams' /*!50100 WITH PARSER `ngram` */"
+        ),
+        ngram,
+        "{ddl}"
+    );
+    assert!(
+        ddl.contains("FULLTEXT KEY `ft_docs_title` (`Title`)"),
+        "{ddl}"
+    );
+    assert_eq!(
+        ddl.matches("WITH PARSER").count(),
+        usize::from(ngram),
+        "{ddl}"
+    );
+
+    common::assert_verified_and_idle(&db, &cat).await;
+    for tables in common::import_three_ways(&db, &d.join("import")).await {
+        assert_eq!(shapes(&tables[0]), shapes(&want));
+        let t = &tables[0];
+        assert_eq!(t.index(&"ft_docs_body".into()).unwrap().kind, body);
+        assert_eq!(
+            t.index(&"ft_docs_title".into()).unwrap().kind,
+            IndexKind::FullText(None)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Applies the parser fixture (`ngram` on `ft_docs_body`; with
+/// `declare_parser` false, the fixture without it) to a `Docs` table built
+/// with `body` / `title` FULLTEXT clauses: refused as `index_parser` drift
+/// on `object`, no DDL, rows and schema unchanged.
+async fn parser_drift(db: &TestDb, body: &str, title: &str, declare_parser: bool, object: &str) {
+    legacy_docs(db, body, title).await;
+    let columns = ["Id", "Title", "Body"];
+    let rows = db.checksum("Docs", &columns).await;
+    let d = dir(&format!("parser-drift-{object}-{declare_parser}"));
+    std::fs::copy(
+        parser_fixture().join("catalog.yaml"),
+        d.join("catalog.yaml"),
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(parser_fixture().join("docs.yaml")).unwrap();
+    let yaml = if declare_parser {
+        yaml
+    } else {
+        yaml.replace("    parser: ngram\n", "")
+    };
+    let cat = load(&d, &yaml);
+    let before = db.snapshot().await;
+    let report = apply_tables(db, &catalog_tables(&cat)).await;
+    assert_eq!(report.outcome, Outcome::RefusedDrift, "{report:#?}");
+    assert!(report.steps.is_empty(), "{:#?}", report.steps);
+    assert_eq!(report.server_ddl_count, Some(0));
+    let kinds: Vec<(&str, ProblemKind)> = report
+        .drift
+        .iter()
+        .map(|p| (p.object.as_str(), p.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [(object, ProblemKind::IndexParser)],
+        "{:#?}",
+        report.drift
+    );
+    assert!(
+        report.drift[0].to_string().contains("WITH PARSER `ngram`"),
+        "{}",
+        report.drift[0]
+    );
+    assert_eq!(db.snapshot().await, before, "a refused run changed a table");
+    assert_eq!(db.checksum("Docs", &columns).await, rows);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A live FULLTEXT index without the declared ngram parser, and one with
+/// ngram where the built-in parser is declared, are `index_parser` drift
+/// (MySQL). MariaDB cannot hold a parser (see the round trip above), so
+/// there the drift cannot arise: the server refuses the legacy table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_fulltext_parser_is_refused() {
+    let db = TestDb::new().await;
+    if db.flavor == Flavor::MariaDb {
+        let mut conn = db.pool.get_conn().await.expect("connect");
+        let err = mysql_async::prelude::Queryable::query_drop(
+            &mut conn,
+            "CREATE TABLE `Docs` (`Id` int PRIMARY KEY, `Body` text, FULLTEXT KEY `ft_docs_body` (`Body`) /*!50100 WITH PARSER `ngram` */)",
+        )
+        .await
+        .expect_err("MariaDB has no ngram parser");
+        assert!(err.to_string().contains("1128"), "{err}");
+        return;
+    }
+    // Declared ngram, live built-in.
+    parser_drift(&db, "", "", true, "ft_docs_body").await;
+    // Declared built-in, live ngram, on either index (a fresh schema each).
+    let db = TestDb::new().await;
+    parser_drift(
+        &db,
+        "WITH PARSER ngram",
+        "WITH PARSER ngram",
+        true,
+        "ft_docs_title",
+    )
+    .await;
+    let db = TestDb::new().await;
+    parser_drift(&db, "WITH PARSER ngram", "", false, "ft_docs_body").await;
 }

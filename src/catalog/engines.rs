@@ -59,7 +59,7 @@ pub(super) fn needs(table: &Table) -> Vec<Need> {
             for i in table
                 .indexes
                 .iter()
-                .filter(|i| i.kind == IndexKind::FullText)
+                .filter(|i| matches!(i.kind, IndexKind::FullText(_)))
             {
                 need(
                     format!("index `{}`", i.name),

@@ -110,7 +110,8 @@ fn needs(table: &Table) -> Vec<Need> {
                     lacking: MYSQL_ONLY,
                     message: "`parser: ngram` on a catalog that targets MariaDB or TiDB: only MySQL has the ngram \
                          FULLTEXT parser (MariaDB 10.11 answers WITH PARSER ngram with error 1128, TiDB has no FULLTEXT \
-                         indexes): list only `flavors: [mysql]` in catalog.yaml or remove `parser`",
+                         indexes): list only `flavors: [mysql]` in catalog.yaml or remove `parser`"
+                        .to_string(),
                 }),
             }
         }

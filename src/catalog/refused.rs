@@ -197,7 +197,7 @@ fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
 fn text_keys_on_virtual(table: &Table, out: &mut Vec<Need>) {
     for i in &table.indexes {
         let (kind, maria) = match i.kind {
-            IndexKind::FullText => ("FULLTEXT", ", MariaDB with error 1907"),
+            IndexKind::FullText(_) => ("FULLTEXT", ", MariaDB with error 1907"),
             // MariaDB's generated columns are always nullable, so a SPATIAL
             // key over one fails there anyway (1252, reported on the column).
             IndexKind::Spatial => ("SPATIAL", ""),

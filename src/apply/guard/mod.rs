@@ -27,7 +27,8 @@
 //!
 //! The parts: `create_table` checks a CREATE TABLE against the catalog
 //! table (columns, key count, foreign keys), `alter_table` an ALTER TABLE's
-//! one addition, `tidb_clauses` and `visibility` take out what sqlparser
+//! one addition, `tidb_clauses` and `index_options` (index visibility, a FULLTEXT
+//! parser, a FULLTEXT / SPATIAL key's comment) take out what sqlparser
 //! cannot read after checking it against the step.
 
 use sqlparser::ast::{ObjectName, Statement};
@@ -45,11 +46,10 @@ mod alter_table;
 mod create_table;
 #[cfg(test)]
 mod test_tables;
+mod index_options;
 mod tidb_clauses;
-mod visibility;
 
 use tidb_clauses::{expected_tidb, without_tidb_clauses};
-use visibility::{invisible_indexes, without_visibility};
 
 /// Checks that `sql` is exactly the one statement `change` calls for on `flavor`.
 pub fn check_statement(change: &Change, sql: &str, flavor: Flavor) -> Result<(), Error> {
@@ -66,7 +66,7 @@ fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), S
         return Err("contains `;` outside a literal: more than one statement".into());
     }
     let tokens = without_tidb_clauses(tokens, &expected_tidb(change, flavor))?;
-    let tokens = without_visibility(tokens, invisible_indexes(change))?;
+    let tokens = index_options::without_index_options(tokens, change)?;
     let mut statements = Parser::new(&MySqlDialect {})
         .with_tokens(tokens)
         .parse_statements()
