@@ -121,6 +121,50 @@ async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
     assert_eq!(execs, 1, "TABLES, COLUMNS and index rows in one statement");
 }
 
+/// A FULLTEXT index's parser is read from SHOW CREATE TABLE, only for a
+/// table whose live shape has one: a verify of three tables, one of them
+/// with a FULLTEXT index, issues exactly one statement more than the same
+/// catalog without it (and the catalog without FULLTEXT none more than
+/// before, see above).
+#[tokio::test]
+async fn a_fulltext_table_costs_one_show_create() {
+    let plain = generated(3);
+    let files: Vec<(String, String)> = plain
+        .tables
+        .iter()
+        .map(|t| {
+            let name = t.table.name.to_string();
+            let mut yaml = format!(
+                "table: {name}\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  \
+                 - name: Lane\n    type: varchar(64)\n    nullable: false\n  - name: Note\n    type: text\n\
+                 primary_key: [Id]\nindexes:\n  - name: idx_{name}_lane\n    columns: [Lane]\n"
+            );
+            if name == "gen_000" {
+                yaml.push_str("  - name: ft_gen_000_note\n    kind: fulltext\n    columns: [Note]\n");
+            }
+            (format!("{name}.yaml"), yaml)
+        })
+        .collect();
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let fulltext = catalog::from_files("fulltext", &pairs).expect("valid");
+    let with = TestDb::new().await;
+    let without = TestDb::new().await;
+    let flavor = session(&with).await.flavor();
+    create(&with, &fulltext, flavor).await;
+    create(&without, &plain, flavor).await;
+    let base = verify_statements(&without, &plain).await;
+    let ft = verify_statements(&with, &fulltext).await;
+    eprintln!("verify, 3 tables: {base:?}\nverify, 3 tables, one FULLTEXT: {ft:?}");
+    let extra: Vec<(String, u64)> = deltas(&base, &ft);
+    let count = |name: &str| extra.iter().find(|(n, _)| n == name).unwrap().1;
+    // One SHOW CREATE TABLE, prepared and executed like every inspection read.
+    assert_eq!(count("Com_stmt_execute"), 1, "{extra:?}");
+    assert_eq!(count("Com_stmt_prepare"), 1, "{extra:?}");
+}
+
 /// The server's work counters (handler reads, tables and definitions
 /// opened, temporary tables, rows read where the server counts them).
 const WORK: &[&str] = &[
