@@ -139,3 +139,51 @@ pub(crate) async fn fill_fulltext_parsers(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FullTextParser, IndexKind};
+
+    fn fulltext(name: &str) -> Index {
+        Index {
+            kind: IndexKind::FullText(None),
+            ..Index::new(name, false, &["b"])
+        }
+    }
+
+    const SHOWN: &str = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  `b` text,\n  PRIMARY KEY (`id`),\n  \
+        FULLTEXT KEY `ft` (`b`) COMMENT 'x' /*!50100 WITH PARSER `ngram` */ ,\n  FULLTEXT KEY `plain` (`b`)\n) \
+        ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";
+
+    /// MySQL 9.7's text (probed): the parser lands on its index, a plain
+    /// one stays plain; a parser outside the closed set, or a FULLTEXT
+    /// index the text does not show, fails closed naming table and index.
+    #[test]
+    fn parsers_come_from_the_text_and_unknown_ones_fail_closed() {
+        let mut indexes = vec![
+            fulltext("ft"),
+            fulltext("plain"),
+            Index::new("k", false, &["id"]),
+        ];
+        fill_parsers("t", &mut indexes, SHOWN, Flavor::MySql).unwrap();
+        assert_eq!(
+            indexes[0].kind,
+            IndexKind::FullText(Some(FullTextParser::Ngram))
+        );
+        assert_eq!(indexes[1].kind, IndexKind::FullText(None));
+        assert_eq!(indexes[2].kind, IndexKind::BTree);
+
+        let mecab = SHOWN.replace("`ngram`", "`mecab`");
+        let err = fill_parsers("t", &mut [fulltext("ft")], &mecab, Flavor::MySql).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("table `t`: "), "{text}");
+        assert!(
+            text.contains("index `ft`: unknown FULLTEXT parser `mecab`"),
+            "{text}"
+        );
+
+        let err = fill_parsers("t", &mut [fulltext("gone")], SHOWN, Flavor::MySql).unwrap_err();
+        assert!(err.to_string().contains("index `gone`"), "{err}");
+    }
+}
