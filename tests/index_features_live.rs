@@ -337,6 +337,21 @@ async fn legacy_docs(db: &TestDb, body: &str, title: &str) {
     .await;
 }
 
+/// MariaDB 10.11 refuses a FULLTEXT key with the ngram parser (`clause`),
+/// error 1128 "Function 'ngram' is not defined", creating nothing.
+async fn refuses_ngram(db: &TestDb, clause: &str) {
+    let mut conn = db.pool.get_conn().await.expect("connect");
+    let sql = format!(
+        "CREATE TABLE `Docs` (`Id` int PRIMARY KEY, `Body` text, FULLTEXT KEY `ft_docs_body` (`Body`) {clause})"
+    );
+    let err = mysql_async::prelude::Queryable::query_drop(&mut conn, sql)
+        .await
+        .expect_err("MariaDB has no ngram parser");
+    assert!(err.to_string().contains("1128"), "{err}");
+    drop(conn);
+    assert!(db.snapshot().await.is_empty(), "nothing was created");
+}
+
 /// MySQL: the ngram FULLTEXT index is created with its parser (read back
 /// from SHOW CREATE TABLE), verified, re-applied with nothing to do, and
 /// imported back (live, check-gated, dump) with `parser: ngram`.
@@ -348,15 +363,7 @@ async fn fulltext_parser_round_trips_on_mysql_and_is_refused_for_mariadb() {
     let db = TestDb::new().await;
     let d = dir("parser");
     if db.flavor == Flavor::MariaDb {
-        let mut conn = db.pool.get_conn().await.expect("connect");
-        let err = mysql_async::prelude::Queryable::query_drop(
-            &mut conn,
-            "CREATE TABLE `Probe` (`Id` int PRIMARY KEY, `Body` text, FULLTEXT KEY `ft` (`Body`) WITH PARSER `ngram`)",
-        )
-        .await
-        .expect_err("MariaDB has no ngram parser");
-        assert!(err.to_string().contains("1128"), "{err}");
-        drop(conn);
+        refuses_ngram(&db, "WITH PARSER `ngram`").await;
         let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures/bad-catalogs/fulltext-parser-mariadb");
         let report = catalog::check(&bad);
@@ -478,14 +485,7 @@ async fn parser_drift(db: &TestDb, body: &str, title: &str, declare_parser: bool
 async fn drift_fulltext_parser_is_refused() {
     let db = TestDb::new().await;
     if db.flavor == Flavor::MariaDb {
-        let mut conn = db.pool.get_conn().await.expect("connect");
-        let err = mysql_async::prelude::Queryable::query_drop(
-            &mut conn,
-            "CREATE TABLE `Docs` (`Id` int PRIMARY KEY, `Body` text, FULLTEXT KEY `ft_docs_body` (`Body`) /*!50100 WITH PARSER `ngram` */)",
-        )
-        .await
-        .expect_err("MariaDB has no ngram parser");
-        assert!(err.to_string().contains("1128"), "{err}");
+        refuses_ngram(&db, "/*!50100 WITH PARSER `ngram` */").await;
         return;
     }
     // Declared ngram, live built-in.
