@@ -44,9 +44,9 @@ use crate::sqltext;
 
 mod alter_table;
 mod create_table;
+mod index_options;
 #[cfg(test)]
 mod test_tables;
-mod index_options;
 mod tidb_clauses;
 
 use tidb_clauses::{expected_tidb, without_tidb_clauses};
