@@ -1,0 +1,31 @@
+//! The one typed model of tables, columns and indexes, produced alike by the
+//! catalog loader, live inspection and the dump parser, and compared by `diff`.
+//!
+//! Values are kept normalised (canonical collation names, typed column types,
+//! typed defaults) so that equal physical shapes compare equal across flavors.
+//!
+//! One file per part: `default` (column defaults), `column` (columns,
+//! generated columns), `index` (indexes, key parts, FULLTEXT parsers),
+//! `constraint` (CHECK constraints, foreign keys), `table` (tables and
+//! what a live name is). Everything is re-exported here.
+
+mod column;
+mod constraint;
+mod default;
+mod index;
+mod table;
+
+pub use crate::tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
+pub use column::*;
+pub use constraint::*;
+pub use default::*;
+pub use index::*;
+pub use table::*;
+
+use crate::ident::Ident;
+
+impl From<String> for Ident {
+    fn from(s: String) -> Self {
+        Ident::new(s)
+    }
+}

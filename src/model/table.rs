@@ -1,0 +1,140 @@
+//! Tables and what a live name is.
+
+use super::{Check, Column, ForeignKey, Index, IndexPart, TidbOptions};
+use crate::collation::{canonical_charset, canonical_collation};
+use crate::ident::Ident;
+
+/// What a live name is: a base table, or something else under that name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum TableKind {
+    /// A base table (the only kind a catalog declares), system-versioned or not.
+    #[default]
+    Base,
+    /// Something else under the table's name, with the server's TABLE_TYPE
+    /// (`VIEW`, `SYSTEM VIEW`, `SEQUENCE`).
+    NotATable(String),
+    /// A partitioned base table (live and dumps only): partitioned tables
+    /// are not supported yet, so such a table is drift, never altered, and
+    /// never imported. Holds the `PARTITION BY ...` clause of a dump, or
+    /// the server's CREATE_OPTIONS (`partitioned`) in live inspection.
+    Partitioned(String),
+}
+
+impl TableKind {
+    /// Whether the object is a base table, partitioned or not.
+    pub fn is_base_table(&self) -> bool {
+        matches!(self, TableKind::Base | TableKind::Partitioned(_))
+    }
+
+    /// The kind for an information_schema TABLE_TYPE: `BASE TABLE` and
+    /// MariaDB's `SYSTEM VERSIONED` are base tables; anything else is not.
+    pub fn from_table_type(table_type: &str) -> TableKind {
+        match table_type.trim().to_ascii_uppercase().as_str() {
+            "BASE TABLE" | "SYSTEM VERSIONED" => TableKind::Base,
+            other => TableKind::NotATable(other.to_string()),
+        }
+    }
+}
+
+/// A table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Table name.
+    pub name: Ident,
+    /// Base table or view (live and dumps only; catalogs declare base tables).
+    pub kind: TableKind,
+    /// Table comment, informational.
+    pub comment: Option<String>,
+    /// Storage engine (`InnoDB`), informational.
+    pub engine: Option<String>,
+    /// Default character set (canonical).
+    pub charset: String,
+    /// Default collation (canonical).
+    pub collation: String,
+    /// Columns in declared / ordinal order.
+    pub columns: Vec<Column>,
+    /// Primary key columns in key order; empty when there is none.
+    pub primary_key: Vec<IndexPart>,
+    /// Secondary indexes.
+    pub indexes: Vec<Index>,
+    /// Named CHECK constraints.
+    pub checks: Vec<Check>,
+    /// Foreign keys, sorted by name in live and dump tables.
+    pub foreign_keys: Vec<ForeignKey>,
+    /// TiDB table features (see [`TidbOptions`]): declared by the catalog
+    /// (`None`: none declared), or read from TiDB (`None`: read from MySQL
+    /// or MariaDB, which have none).
+    pub tidb: Option<TidbOptions>,
+    /// Consumers that require this table; empty = base contract.
+    pub required_by: Vec<String>,
+}
+
+impl Table {
+    /// A base table of `columns` in the catalog's default charset and
+    /// collation (`utf8mb4`, `utf8mb4_bin`), with no keys, checks, foreign
+    /// keys, engine or comment; set the rest with struct update syntax.
+    pub fn new(name: impl Into<Ident>, columns: Vec<Column>) -> Table {
+        Table {
+            name: name.into(),
+            kind: TableKind::Base,
+            comment: None,
+            engine: None,
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            columns,
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+            checks: Vec::new(),
+            foreign_keys: Vec::new(),
+            tidb: None,
+            required_by: Vec::new(),
+        }
+    }
+
+    /// What live inspection or a dump reports for a name that is not a base
+    /// table (`table_type`: `VIEW`, `SEQUENCE` ...): only the name and kind.
+    pub fn not_a_table(name: Ident, table_type: &str) -> Table {
+        Table {
+            name,
+            kind: TableKind::NotATable(table_type.to_string()),
+            comment: None,
+            engine: None,
+            charset: String::new(),
+            collation: String::new(),
+            columns: Vec::new(),
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+            checks: Vec::new(),
+            foreign_keys: Vec::new(),
+            tidb: None,
+            required_by: Vec::new(),
+        }
+    }
+
+    /// Looks a column up by name (case-insensitive).
+    pub fn column(&self, name: &Ident) -> Option<&Column> {
+        self.columns.iter().find(|c| &c.name == name)
+    }
+
+    /// Looks an index up by name (case-insensitive).
+    pub fn index(&self, name: &Ident) -> Option<&Index> {
+        self.indexes.iter().find(|i| &i.name == name)
+    }
+
+    /// Looks a foreign key up by name (case-insensitive).
+    pub fn foreign_key(&self, name: &Ident) -> Option<&ForeignKey> {
+        self.foreign_keys.iter().find(|f| &f.name == name)
+    }
+
+    /// Canonical spelling throughout (see [`Column::normalize`]).
+    pub fn normalize(&mut self) {
+        self.charset = canonical_charset(&self.charset);
+        self.collation = canonical_collation(&self.collation);
+        for c in &mut self.columns {
+            c.normalize();
+        }
+        if let Some(t) = &mut self.tidb {
+            t.normalize();
+        }
+    }
+}
