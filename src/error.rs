@@ -24,6 +24,17 @@ pub enum Error {
         /// The full check report.
         report: Box<crate::catalog::CheckReport>,
     },
+    /// The fleet file failed its lint; every finding names the file, a
+    /// line and the object (server, stage).
+    #[error("the fleet file {} is invalid ({} error(s))", .file.display(), .errors)]
+    InvalidFleet {
+        /// The fleet file.
+        file: PathBuf,
+        /// Number of errors.
+        errors: usize,
+        /// Every finding.
+        problems: Vec<crate::catalog::Problem>,
+    },
     /// Reading a file or directory failed.
     #[error("cannot read {}: {source}", .path.display())]
     Io {

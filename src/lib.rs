@@ -23,6 +23,7 @@ pub mod error;
 pub mod explain;
 mod expr;
 pub mod flavor;
+pub mod fleet;
 pub mod ident;
 pub mod import;
 pub mod import_gate;

@@ -29,6 +29,8 @@ impl Document for ErrorDoc {}
 impl Document for crate::review::DiffReport {}
 impl Document for crate::explain::ExplainReport {}
 impl Document for VerifyPlansDoc {}
+impl Document for crate::fleet::FleetReport {}
+impl Document for crate::fleet::TargetReport {}
 
 /// `catalog verify --plans --format json`: the verify report and the plan
 /// judgement of the consumer's declared queries (`catalog explain`, live).
@@ -222,5 +224,6 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("error", schema::<ErrorDoc>()),
         ("explain", schema::<crate::explain::ExplainReport>()),
         ("verify-plans", schema::<VerifyPlansDoc>()),
+        ("fleet", schema::<crate::fleet::FleetReport>()),
     ]
 }

@@ -123,6 +123,28 @@ pub struct LiveOpts {
     format: FormatOpt,
 }
 
+/// `--format` for `plan`, `apply` and `verify`, which also print jsonl
+/// and Markdown for a fleet.
+#[derive(Debug, Clone, Args)]
+pub struct FleetFormatOpt {
+    /// Output format. json prints exactly one JSON document on stdout;
+    /// jsonl and markdown only with --fleet.
+    #[arg(long, default_value = "human", value_parser = formats(Format::FLEET))]
+    format: Format,
+}
+
+/// The shared options of `plan`, `apply` and `verify` (a catalog and a
+/// database or a fleet).
+#[derive(Debug, Clone, Args)]
+pub struct FleetLiveOpts {
+    #[command(flatten)]
+    catalog: CatalogOpt,
+    #[command(flatten)]
+    target: TargetOpts,
+    #[command(flatten)]
+    format: FleetFormatOpt,
+}
+
 /// The shared options of `import` (a database or a dump, no catalog).
 #[derive(Debug, Clone, Args)]
 pub struct ImportOpts {
@@ -229,8 +251,12 @@ pub enum Format {
     Human,
     /// One JSON document on stdout.
     Json,
-    /// Markdown for a pull-request comment (`diff` only).
+    /// Markdown for a pull-request comment or change ticket (`diff`, and
+    /// `plan`/`apply`/`verify` with `--fleet`).
     Markdown,
+    /// One JSON document per line: each target as it finishes, then the
+    /// summary (`--fleet` only).
+    Jsonl,
 }
 
 impl Format {
@@ -238,6 +264,9 @@ impl Format {
     const TEXT: &'static [Format] = &[Format::Human, Format::Json];
     /// What `catalog diff` prints.
     const REVIEW: &'static [Format] = &[Format::Human, Format::Json, Format::Markdown];
+    /// What `plan`, `apply` and `verify` print (jsonl and markdown with `--fleet` only).
+    const FLEET: &'static [Format] =
+        &[Format::Human, Format::Json, Format::Jsonl, Format::Markdown];
 
     /// The value as written on the command line.
     fn name(self) -> String {
@@ -295,8 +324,13 @@ pub enum Command {
         /// from the dump, else tidb). Decides the SQL dialect of the steps.
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
+        /// Run on every target of a fleet file (servers, schemas, stages;
+        /// docs/fleet.md) instead of the --database-url schema. Takes
+        /// --format jsonl and markdown too.
+        #[arg(long, value_name = "FLEET.yaml", conflicts_with = "against")]
+        fleet: Option<PathBuf>,
         #[command(flatten)]
-        shared: LiveOpts,
+        shared: FleetLiveOpts,
     },
     /// Write a catalog (catalog.yaml + one YAML file per table) from an
     /// existing schema: the --database-url schema or a dump (--from).
@@ -346,8 +380,13 @@ pub enum Command {
         /// Take the lock and preflight, print the steps, issue no DDL.
         #[arg(long)]
         dry_run: bool,
+        /// Run on every target of a fleet file (servers, schemas, stages;
+        /// docs/fleet.md) instead of the --database-url schema. Takes
+        /// --format jsonl and markdown too.
+        #[arg(long, value_name = "FLEET.yaml")]
+        fleet: Option<PathBuf>,
         #[command(flatten)]
-        shared: LiveOpts,
+        shared: FleetLiveOpts,
     },
     /// Prove each declared query (`queries:`) reads its table through the
     /// index it names, from the server's own plan. Exit 0 all pass, 1 a
@@ -379,10 +418,15 @@ pub enum Command {
         consumer: Option<String>,
         /// Also judge the plans of the consumer's declared queries on the
         /// live schema (EXPLAIN only, within the same --timeout budget).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "fleet")]
         plans: bool,
+        /// Run on every target of a fleet file (servers, schemas, stages;
+        /// docs/fleet.md) instead of the --database-url schema. Takes
+        /// --format jsonl and markdown too.
+        #[arg(long, value_name = "FLEET.yaml")]
+        fleet: Option<PathBuf>,
         #[command(flatten)]
-        shared: LiveOpts,
+        shared: FleetLiveOpts,
     },
     /// Release review, no database: classify every change from OLD to NEW,
     /// the upgrade SQL each installation at OLD gets per flavor, and the
@@ -405,6 +449,16 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether the command runs on a fleet (`--fleet`).
+    pub fn fleet(&self) -> bool {
+        matches!(
+            self,
+            Command::Plan { fleet: Some(_), .. }
+                | Command::Apply { fleet: Some(_), .. }
+                | Command::Verify { fleet: Some(_), .. }
+        )
+    }
+
     /// The shared options this command declares (and so uses).
     pub fn options(&self) -> Used<'_> {
         match self {
@@ -416,8 +470,13 @@ impl Command {
             },
             Command::Plan { shared, .. }
             | Command::Apply { shared, .. }
-            | Command::Explain { shared, .. }
             | Command::Verify { shared, .. } => Used {
+                catalog: Some(&shared.catalog),
+                target: Some(&shared.target),
+                format: shared.format.format,
+                formats: Format::FLEET,
+            },
+            Command::Explain { shared, .. } => Used {
                 catalog: Some(&shared.catalog),
                 target: Some(&shared.target),
                 format: shared.format.format,

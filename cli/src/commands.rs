@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use schema_catalog::apply::{self, ApplyOptions, CancellationToken, Outcome, ProgressEvent};
 use schema_catalog::catalog;
+use schema_catalog::fleet::FleetCommand;
 use schema_catalog::{db, ddl, verify, Flavor};
 
 use crate::args::{Cli, Command, Format};
@@ -18,6 +19,16 @@ use crate::signals;
 
 /// Runs the parsed command.
 pub async fn run(cli: &Cli) -> Result<u8> {
+    if matches!(cli.format, Format::Jsonl | Format::Markdown)
+        && !matches!(cli.command, Command::Diff { .. })
+        && !cli.command.fleet()
+    {
+        return Err(schema_catalog::Error::Usage(
+            "--format jsonl and markdown are for a fleet (--fleet FILE) here; use human or json"
+                .into(),
+        )
+        .into());
+    }
     match &cli.command {
         Command::Check { .. } => check(cli),
         Command::Render { flavor, .. } => render(cli, (*flavor).into()),
@@ -26,6 +37,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             flavor,
             ..
         } => offline::plan_against(cli, file, flavor.map(Into::into)),
+        Command::Plan {
+            fleet: Some(file), ..
+        } => crate::fleet::run(cli, file, FleetCommand::Plan, ApplyOptions::default(), None).await,
         Command::Plan { against: None, .. } => plan(cli).await,
         Command::Import {
             from,
@@ -47,6 +61,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             busy_timeout,
             detach,
             dry_run,
+            fleet,
             ..
         } => {
             let opts = ApplyOptions {
@@ -58,7 +73,18 @@ pub async fn run(cli: &Cli) -> Result<u8> {
                 read_timeout: timeout(cli),
                 ..ApplyOptions::default()
             };
-            apply_cmd(cli, opts).await
+            match fleet {
+                Some(file) => crate::fleet::run(cli, file, FleetCommand::Apply, opts, None).await,
+                None => apply_cmd(cli, opts).await,
+            }
+        }
+        Command::Verify {
+            fleet: Some(file),
+            consumer,
+            ..
+        } => {
+            let opts = ApplyOptions::default();
+            crate::fleet::run(cli, file, FleetCommand::Verify, opts, consumer.as_deref()).await
         }
         Command::Verify {
             consumer, plans, ..

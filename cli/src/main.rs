@@ -21,6 +21,8 @@ macro_rules! errln {
 mod args;
 mod commands;
 mod explain_cmd;
+mod fleet;
+mod fleet_print;
 mod offline;
 mod print;
 mod review;
@@ -138,6 +140,7 @@ fn exit_code_for(err: &anyhow::Error) -> u8 {
     match err.downcast_ref::<E>() {
         Some(
             E::InvalidCatalog { .. }
+            | E::InvalidFleet { .. }
             | E::Usage(_)
             | E::SingleConnection { .. }
             | E::Io { .. }

@@ -84,7 +84,7 @@ pub async fn import(
             files: files.iter().map(|f| f.display().to_string()).collect(),
             skipped: imported.skipped.clone(),
         }),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             outln!(
                 "imported {} table(s) from {} into {}",
                 imported.tables.len(),

@@ -27,10 +27,13 @@ pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
 pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
         Format::Human | Format::Markdown => errln!("error: {}", describe(err)),
-        Format::Json => {
+        Format::Json | Format::Jsonl => {
             let problems = match err.downcast_ref() {
                 Some(schema_catalog::Error::InvalidCatalog { report, .. }) => {
                     Some(report.problems.clone())
+                }
+                Some(schema_catalog::Error::InvalidFleet { problems, .. }) => {
+                    Some(problems.clone())
                 }
                 _ => None,
             };
@@ -93,7 +96,7 @@ pub fn check(format: Format, report: &CheckReport) {
     let warnings = report.warnings().count();
     match format {
         Format::Json => emit_json(&CheckDoc::from(report)),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             problems_to_stderr(&report.problems);
             match &report.catalog {
                 Some(c) => outln!(
@@ -114,7 +117,7 @@ pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
             flavor,
             statements: statements.to_vec(),
         }),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             for s in statements {
                 outln!("{s};\n");
             }
@@ -136,7 +139,7 @@ fn problem_lines(title: &str, problems: &[Problem]) {
 pub fn plan(format: Format, target: &str, plan: &Plan) {
     match format {
         Format::Json => emit_json(&PlanDoc::from(plan)),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             outln!(
                 "plan for {target} ({}): {} step(s)",
                 plan.flavor,
@@ -177,7 +180,7 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
 pub fn verify(format: Format, target: &str, report: &VerifyReport) {
     match format {
         Format::Json => emit_json(report),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             let scope = report
                 .consumer
                 .as_deref()
@@ -206,7 +209,7 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
 pub fn apply(format: Format, target: &str, report: &ApplyReport) {
     match format {
         Format::Json => emit_json(&ApplyDoc::from(report)),
-        Format::Human | Format::Markdown => {
+        Format::Human | Format::Markdown | Format::Jsonl => {
             outln!(
                 "apply to {target} ({}), lock `{}`",
                 report.flavor,

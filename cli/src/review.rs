@@ -36,7 +36,7 @@ pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg])
             use std::io::Write as _;
             let _ = write!(std::io::stdout(), "{}", review::markdown::render(&report));
         }
-        Format::Human => human(&report),
+        Format::Human | Format::Jsonl => human(&report),
     }
     Ok(if report.deployable {
         exit::OK

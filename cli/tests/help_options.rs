@@ -7,7 +7,8 @@
 //! `DATABASE_URL` (command line first, after the command before before it).
 //! A database URL mistyped as a positional argument, which clap echoes in
 //! its error, never shows its password. Each command's `--format` lists
-//! only the formats it prints (markdown: `diff` only), and any other is a
+//! only the formats it prints (markdown: `diff`, and `plan`/`apply`/`verify`
+//! for a fleet; jsonl: the fleet commands), and any other is a
 //! usage error in either place.
 
 mod cli_support;
@@ -24,7 +25,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
     vec![
         ("check", vec![], true, false),
         ("render", vec!["flavor"], true, false),
-        ("plan", vec!["against", "flavor"], true, true),
+        ("plan", vec!["against", "flavor", "fleet"], true, true),
         (
             "import",
             vec!["from", "flavor", "out", "tables", "skip-unsupported"],
@@ -39,6 +40,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
                 "busy-timeout",
                 "detach",
                 "dry-run",
+                "fleet",
             ],
             true,
             true,
@@ -49,7 +51,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
             true,
             true,
         ),
-        ("verify", vec!["consumer", "plans"], true, true),
+        ("verify", vec!["consumer", "plans", "fleet"], true, true),
         ("diff", vec!["from", "to", "flavor"], true, false),
     ]
 }
@@ -116,6 +118,7 @@ fn required(cmd: &str) -> &'static [&'static str] {
 fn formats(cmd: &str) -> &'static [&'static str] {
     match cmd {
         "diff" => &["human", "json", "markdown"],
+        "plan" | "apply" | "verify" => &["human", "json", "jsonl", "markdown"],
         _ => &["human", "json"],
     }
 }
@@ -147,7 +150,8 @@ fn each_format_list_is_what_its_command_prints() {
 fn a_format_a_command_does_not_print_is_a_usage_error() {
     let never_written =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/never-written");
-    for (cmd, ..) in commands().into_iter().filter(|(c, ..)| *c != "diff") {
+    let prints_markdown = |c: &str| formats(c).contains(&"markdown");
+    for (cmd, ..) in commands().into_iter().filter(|(c, ..)| !prints_markdown(c)) {
         let with = |args: &[&'static str]| -> Vec<&'static str> { [args, required(cmd)].concat() };
         // After the command: clap refuses the value and lists the formats.
         let (code, stdout, stderr) = run(&with(&[cmd, "--format", "markdown"]), &[]);
@@ -180,6 +184,34 @@ fn a_format_a_command_does_not_print_is_a_usage_error() {
             "{doc}"
         );
         assert!(!never_written.exists(), "{cmd} wrote {never_written:?}");
+    }
+    // plan, apply and verify print Markdown and JSON lines for a fleet
+    // only: without --fleet either is a usage error, before any connection.
+    for cmd in ["plan", "apply", "verify"] {
+        for format in ["markdown", "jsonl"] {
+            let (code, stdout, stderr) = run(
+                &[
+                    cmd,
+                    "--format",
+                    format,
+                    "--database-url",
+                    "mysql://root@127.0.0.1:1/x",
+                ],
+                &[],
+            );
+            assert_eq!(code, Some(2), "{cmd} {format}: {stderr}");
+            let said = if format == "jsonl" {
+                let doc: serde_json::Value =
+                    serde_json::from_str(&stdout).expect("jsonl errors are one JSON document");
+                doc["error"].as_str().unwrap_or_default().to_string()
+            } else {
+                stderr
+            };
+            assert!(
+                said.contains("--format jsonl and markdown are for a fleet (--fleet FILE)"),
+                "{cmd}: {said}"
+            );
+        }
     }
     // `diff` prints Markdown, asked for in either place.
     for args in [

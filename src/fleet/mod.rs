@@ -1,0 +1,19 @@
+//! Fleet: one catalog onto many schemas on several servers, in ordered
+//! stages, servers in parallel, each target through the single-target
+//! engine, with one report per target (docs/fleet.md).
+//!
+//! [`file`] reads and lints `fleet.yaml`; [`targets`] reads each server
+//! (identity, `like` expansion) and gives targets to stages; [`run`] runs
+//! them; [`report`] is what comes back.
+
+pub mod file;
+pub mod report;
+pub mod run;
+pub mod targets;
+
+pub use file::{load, FleetFile, OnError, Parallel, SchemaSet, ServerSpec, StageSpec};
+pub use report::{
+    exit_code, FleetCommand, FleetReport, ServerReport, StageReport, Summary, TargetOutcome,
+    TargetReport,
+};
+pub use run::{run, EventFn, FleetEvent, FleetOptions};

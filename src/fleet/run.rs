@@ -1,0 +1,467 @@
+//! Running a fleet: stages in order, server lanes in parallel, each target
+//! through the same single-target engine as `catalog apply` / `plan` /
+//! `verify` (the same lock, busy rules, interrupts and exactness).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::stream::{self, StreamExt};
+
+use super::file::{FleetFile, OnError};
+use super::report::{
+    exit_code, FleetCommand, FleetReport, ServerReport, StageReport, Summary, TargetOutcome,
+    TargetReport,
+};
+use super::targets::{self, ServerState, Target};
+use crate::apply::{self, ApplyOptions, ApplyReport, CancellationToken, Outcome, StepStatus};
+use crate::catalog::Catalog;
+use crate::db;
+use crate::error::Result;
+
+/// What the caller hears while the run goes on.
+#[derive(Debug)]
+pub enum FleetEvent<'a> {
+    /// The servers were read; the run starts.
+    Planned {
+        /// Each server with its target count.
+        servers: &'a [ServerReport],
+    },
+    /// A target started.
+    Started {
+        /// Index of its server.
+        server: usize,
+        /// `host:port/schema`.
+        name: &'a str,
+    },
+    /// A target finished (or was not started).
+    Finished {
+        /// Index of its server.
+        server: usize,
+        /// Its report.
+        report: &'a TargetReport,
+    },
+}
+
+/// The event callback.
+pub type EventFn = Arc<dyn Fn(&FleetEvent<'_>) + Send + Sync>;
+
+/// How a fleet runs.
+#[derive(Clone)]
+pub struct FleetOptions {
+    /// What runs on each target.
+    pub command: FleetCommand,
+    /// apply's options for each target (its `cancel` is ignored: the fleet
+    /// passes [`FleetOptions::cancel`] to every target).
+    pub apply: ApplyOptions,
+    /// Deadline for connecting and each read.
+    pub timeout: Duration,
+    /// verify: only this consumer's part of the catalog.
+    pub consumer: Option<String>,
+    /// Cancels the run: running DDL is cancelled on every target, nothing
+    /// new starts, the report says what was done.
+    pub cancel: CancellationToken,
+    /// Progress events.
+    pub events: Option<EventFn>,
+}
+
+impl std::fmt::Debug for FleetOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FleetOptions")
+            .field("command", &self.command)
+            .field("apply", &self.apply)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Ctx<'a> {
+    fleet: &'a FleetFile,
+    catalog: &'a Catalog,
+    opts: &'a FleetOptions,
+    states: &'a [ServerState],
+    stage_names: Vec<String>,
+    /// Set by a refusal, deferral or failure under `on_error: stop`.
+    halted: AtomicBool,
+    t0: Instant,
+}
+
+impl Ctx<'_> {
+    fn emit(&self, e: &FleetEvent<'_>) {
+        if let Some(f) = &self.opts.events {
+            f(e);
+        }
+    }
+}
+
+/// Runs `opts.command` on every target of `fleet`, stage by stage.
+pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> FleetReport {
+    let t0 = Instant::now();
+    let stage_specs = targets::stages(fleet);
+    let states = targets::read_servers(fleet, opts.timeout).await;
+    let (targets, left) = targets::assign(fleet, &stage_specs, &states);
+    let servers: Vec<ServerReport> = fleet
+        .servers
+        .iter()
+        .zip(&states)
+        .map(|(s, st)| ServerReport {
+            name: s.name.clone(),
+            address: s.target.host_port(),
+            group: s.group.clone(),
+            identity: st.identity.clone(),
+            targets: st.schemas.len(),
+            error: st.error.clone(),
+        })
+        .collect();
+    let ctx = Ctx {
+        fleet,
+        catalog,
+        opts,
+        states: &states,
+        stage_names: stage_specs.iter().map(|s| s.name.clone()).collect(),
+        halted: AtomicBool::new(false),
+        t0,
+    };
+    ctx.emit(&FleetEvent::Planned { servers: &servers });
+    let mut reports: Vec<TargetReport> = Vec::new();
+    let mut stages = Vec::new();
+    let mut stop = false;
+    for (i, spec) in stage_specs.iter().enumerate() {
+        let mine: Vec<&Target> = targets.iter().filter(|t| t.stage == i).collect();
+        let started = Instant::now();
+        if stop || opts.cancel.is_cancelled() {
+            let why = if opts.cancel.is_cancelled() {
+                "the run was interrupted before this stage".to_string()
+            } else {
+                "an earlier stage did not succeed; later stages do not start".to_string()
+            };
+            for t in &mine {
+                let r = ctx.not_started(t, why.clone());
+                ctx.emit(&FleetEvent::Finished {
+                    server: t.server,
+                    report: &r,
+                });
+                reports.push(r);
+            }
+            stages.push(StageReport {
+                name: spec.name.clone(),
+                targets: mine.len(),
+                ran: false,
+                ok: false,
+                ms: 0,
+            });
+            continue;
+        }
+        let done = ctx.run_stage(&mine).await;
+        let ok = done.iter().all(|r| r.outcome.is_success());
+        stop = !ok;
+        stages.push(StageReport {
+            name: spec.name.clone(),
+            targets: mine.len(),
+            ran: true,
+            ok,
+            ms: started.elapsed().as_millis() as u64,
+        });
+        reports.extend(done);
+    }
+    for (server, schema) in left {
+        let t = Target {
+            server,
+            schema,
+            stage: usize::MAX,
+        };
+        let r = ctx.not_started(&t, "no stage of the fleet file takes this target".into());
+        ctx.emit(&FleetEvent::Finished { server, report: &r });
+        reports.push(r);
+    }
+    let summary = Summary::of(&reports, &servers);
+    let interrupted = opts.cancel.is_cancelled();
+    FleetReport {
+        command: opts.command,
+        file: fleet.path.display().to_string(),
+        on_error: match fleet.on_error {
+            OnError::Stop => "stop",
+            OnError::Continue => "continue",
+        }
+        .into(),
+        parallel_servers: fleet.parallel.servers,
+        parallel_per_server: fleet.parallel.per_server,
+        interrupted,
+        servers,
+        stages,
+        exit_code: exit_code(&summary, interrupted.then_some(130)),
+        targets: reports,
+        summary,
+        ms: t0.elapsed().as_millis() as u64,
+    }
+}
+
+impl Ctx<'_> {
+    /// One stage: the servers' lanes at once (up to `parallel.servers`),
+    /// each lane its targets `parallel.per_server` at a time.
+    async fn run_stage(&self, mine: &[&Target]) -> Vec<TargetReport> {
+        let mut lanes: Vec<Vec<&Target>> = vec![Vec::new(); self.fleet.servers.len()];
+        for t in mine {
+            lanes[t.server].push(t);
+        }
+        let per_server = self.fleet.parallel.per_server;
+        let lanes: Vec<Vec<TargetReport>> =
+            stream::iter(lanes.into_iter().filter(|l| !l.is_empty()))
+                .map(|lane| async move {
+                    stream::iter(lane)
+                        .map(|t| self.run_target(t))
+                        .buffered(per_server)
+                        .collect::<Vec<_>>()
+                        .await
+                })
+                .buffered(self.fleet.parallel.servers)
+                .collect()
+                .await;
+        lanes.into_iter().flatten().collect()
+    }
+
+    async fn run_target(&self, t: &Target) -> TargetReport {
+        let report = if self.opts.cancel.is_cancelled() {
+            self.not_started(
+                t,
+                "the run was interrupted before this target started".into(),
+            )
+        } else if self.halted.load(Ordering::SeqCst) {
+            self.not_started(
+                t,
+                "another target did not succeed and on_error is stop; this one was not started"
+                    .into(),
+            )
+        } else if let Some(e) = &self.states[t.server].error {
+            self.finish(t, None, Instant::now(), Err(e.clone()))
+        } else {
+            let name = self.name(t);
+            self.emit(&FleetEvent::Started {
+                server: t.server,
+                name: &name,
+            });
+            let started = Instant::now();
+            let offset = self.t0.elapsed().as_millis() as u64;
+            let result = self.execute(t).await.map_err(|e| e.to_string());
+            self.finish(t, Some(offset), started, result)
+        };
+        if !report.outcome.is_success()
+            && report.outcome != TargetOutcome::NotStarted
+            && self.fleet.on_error == OnError::Stop
+        {
+            self.halted.store(true, Ordering::SeqCst);
+        }
+        self.emit(&FleetEvent::Finished {
+            server: t.server,
+            report: &report,
+        });
+        report
+    }
+
+    fn name(&self, t: &Target) -> String {
+        format!(
+            "{}/{}",
+            self.fleet.servers[t.server].target.host_port(),
+            t.schema
+        )
+    }
+
+    fn target(&self, t: &Target) -> db::Target {
+        let server = &self.fleet.servers[t.server].target;
+        db::Target::from_opts(
+            mysql_async::OptsBuilder::from_opts(server.url.clone())
+                .db_name(Some(t.schema.clone()))
+                .into(),
+        )
+    }
+
+    async fn execute(&self, t: &Target) -> Result<Done> {
+        let target = self.target(t);
+        let tables: Vec<_> = self
+            .catalog
+            .tables
+            .iter()
+            .map(|t| t.table.clone())
+            .collect();
+        let cancel = self.opts.cancel.clone();
+        match self.opts.command {
+            FleetCommand::Apply => {
+                let mut opts = self.opts.apply.clone();
+                opts.cancel = Some(cancel);
+                opts.progress = None;
+                Ok(Done::Apply(
+                    apply::apply(&target, &target.schema, &tables, &opts).await?,
+                ))
+            }
+            FleetCommand::Plan => {
+                let work = live_plan(&target, &tables, self.opts.timeout);
+                tokio::select! {
+                    r = work => Ok(Done::Plan(r?)),
+                    () = cancel.cancelled() => Ok(Done::Interrupted),
+                }
+            }
+            FleetCommand::Verify => {
+                let work = crate::verify::within(
+                    &target,
+                    &target.schema,
+                    self.catalog,
+                    self.opts.consumer.as_deref(),
+                    self.opts.timeout,
+                );
+                tokio::select! {
+                    r = work => Ok(Done::Verify(Box::new(r?))),
+                    () = cancel.cancelled() => Ok(Done::Interrupted),
+                }
+            }
+        }
+    }
+
+    fn blank(&self, t: &Target, outcome: TargetOutcome) -> TargetReport {
+        let server = &self.fleet.servers[t.server];
+        TargetReport {
+            name: self.name(t),
+            server: server.name.clone(),
+            group: server.group.clone(),
+            schema: t.schema.clone(),
+            stage: self
+                .stage_names
+                .get(t.stage)
+                .cloned()
+                .unwrap_or_else(|| "(none)".into()),
+            identity: self.states[t.server].identity.clone(),
+            outcome,
+            drift: Vec::new(),
+            blockers: Vec::new(),
+            error: None,
+            steps: Vec::new(),
+            verified: None,
+            server_ddl_count: None,
+            started_ms: None,
+            ms: 0,
+        }
+    }
+
+    fn not_started(&self, t: &Target, why: String) -> TargetReport {
+        let mut r = self.blank(t, TargetOutcome::NotStarted);
+        r.error = Some(why);
+        r
+    }
+
+    fn finish(
+        &self,
+        t: &Target,
+        offset: Option<u64>,
+        started: Instant,
+        result: std::result::Result<Done, String>,
+    ) -> TargetReport {
+        let mut r = self.blank(t, TargetOutcome::Failed);
+        r.started_ms = offset;
+        r.ms = started.elapsed().as_millis() as u64;
+        match result {
+            Err(e) => r.error = Some(e),
+            Ok(Done::Apply(a)) => from_apply(&mut r, a),
+            Ok(Done::Plan(p)) => {
+                r.identity = p.server.clone().or(r.identity);
+                r.drift = p.drift.clone();
+                r.outcome = if p.is_refused() {
+                    TargetOutcome::Refused
+                } else if p.steps.is_empty() {
+                    TargetOutcome::AlreadyConverged
+                } else {
+                    TargetOutcome::Planned
+                };
+                r.steps = p
+                    .steps
+                    .iter()
+                    .map(|s| apply::StepReport {
+                        table: s.change.table().to_string(),
+                        kind: s.change.kind(),
+                        object: s.change.object().to_string(),
+                        sql: s.sql.clone(),
+                        status: StepStatus::Planned,
+                        ms: 0,
+                        waited_ms: 0,
+                        blocked_by: Vec::new(),
+                    })
+                    .collect();
+            }
+            Ok(Done::Verify(v)) => {
+                r.identity = Some(v.server.clone());
+                r.verified = Some(v.ok);
+                r.outcome = if v.ok {
+                    TargetOutcome::AlreadyConverged
+                } else {
+                    TargetOutcome::Refused
+                };
+                r.drift = v.problems.clone();
+            }
+            Ok(Done::Interrupted) => {
+                r.outcome = TargetOutcome::Interrupted;
+                r.error = Some("interrupted; nothing was changed".into());
+            }
+        }
+        r
+    }
+}
+
+enum Done {
+    Apply(ApplyReport),
+    Plan(crate::plan::Plan),
+    Verify(Box<crate::verify::VerifyReport>),
+    Interrupted,
+}
+
+async fn live_plan(
+    target: &db::Target,
+    tables: &[crate::model::Table],
+    timeout: Duration,
+) -> Result<crate::plan::Plan> {
+    crate::live::plan_within(target, &target.schema, tables, timeout).await
+}
+
+fn from_apply(r: &mut TargetReport, a: ApplyReport) {
+    r.identity = Some(a.server.clone());
+    r.server_ddl_count = a.server_ddl_count;
+    r.drift = a.drift.clone();
+    let applied = a.steps.iter().any(|s| s.status == StepStatus::Applied);
+    r.outcome = match &a.outcome {
+        Outcome::Converged if applied => TargetOutcome::Converged,
+        Outcome::Converged => TargetOutcome::AlreadyConverged,
+        Outcome::DryRun => TargetOutcome::Planned,
+        Outcome::RefusedDrift => TargetOutcome::Refused,
+        // As `catalog apply` exits 1 for drift found mid-run before any DDL.
+        Outcome::Stopped {
+            ddl_issued: false, ..
+        } if !a.drift.is_empty() => TargetOutcome::Refused,
+        Outcome::Stopped { message, .. } => {
+            r.error = Some(message.clone());
+            TargetOutcome::Failed
+        }
+        Outcome::Deferred {
+            table, blockers, ..
+        } => {
+            r.blockers = blockers.clone();
+            r.error = a.stopped().map(|s| match s {
+                apply::Stopped::Busy { message, .. } => message,
+                _ => format!("table `{table}` stayed busy"),
+            });
+            TargetOutcome::Deferred
+        }
+        Outcome::Interrupted { message, .. } => {
+            r.error = Some(message.clone());
+            TargetOutcome::Interrupted
+        }
+    };
+    r.verified = match r.outcome {
+        TargetOutcome::Converged | TargetOutcome::AlreadyConverged => Some(true),
+        TargetOutcome::Failed
+            if r.error
+                .as_deref()
+                .is_some_and(|e| e.starts_with("final verify failed")) =>
+        {
+            Some(false)
+        }
+        _ => None,
+    };
+    r.steps = a.steps;
+}
