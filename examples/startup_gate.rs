@@ -55,11 +55,10 @@ async fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(Error::Drift { report, .. }) => {
-            eprintln!(
-                "{}",
-                serde_json::to_string_pretty(&report).expect("reports serialise")
-            );
+        Err(Error::Drift { problems, .. }) => {
+            for p in &problems {
+                eprintln!("schema not ready: {p}");
+            }
             ExitCode::from(1)
         }
         Err(e) => {

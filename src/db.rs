@@ -13,6 +13,7 @@ use mysql_async::{Conn, Opts, Params, Row};
 
 use crate::error::{Error, Result};
 use crate::flavor::{tidb_release, Flavor};
+use crate::server::ServerIdentity;
 
 /// Where to connect: parsed options plus a printable name without secrets.
 /// Its `Debug` output omits the options (they hold the password).
@@ -174,7 +175,7 @@ pub struct Session<'c> {
     timeout: Duration,
     display: String,
     password: Option<String>,
-    identity: crate::server::ServerIdentity,
+    identity: ServerIdentity,
 }
 
 impl std::fmt::Debug for Session<'_> {
@@ -243,9 +244,9 @@ impl<'c> Session<'c> {
             timeout,
             display: Target::from_opts(opts.clone()).display,
             password: opts.pass().map(str::to_string),
-            identity: crate::server::ServerIdentity::default(),
+            identity: ServerIdentity::default(),
         };
-        session.identity = crate::server::read_identity(&mut session).await?;
+        session.identity = read_identity(&mut session).await?;
         session.info = ServerInfo::from_version(&session.identity.version);
         Ok(session)
     }
@@ -262,7 +263,7 @@ impl<'c> Session<'c> {
 
     /// Who the server says it is (hostname, port, version, server_uuid),
     /// read right after connecting.
-    pub fn identity(&self) -> &crate::server::ServerIdentity {
+    pub fn identity(&self) -> &ServerIdentity {
         &self.identity
     }
 
@@ -410,6 +411,38 @@ fn scrub(message: &str, password: Option<&str>) -> String {
         Some(p) if !p.is_empty() => message.replace(p, "***"),
         _ => message.to_string(),
     }
+}
+
+/// Reads the identity on `session`, the server's version with it: one
+/// constant text-protocol statement (a round trip; a prepared one would
+/// take two), and on MySQL a second one for `@@server_uuid` (MariaDB and
+/// TiDB have no such variable, and which server it is is known only now).
+/// Values are decoded explicitly: the text protocol sends them as bytes.
+pub(crate) async fn read_identity(session: &mut Session<'_>) -> Result<ServerIdentity> {
+    let row: Option<(Option<String>, Option<String>, Option<String>)> = session
+        .run("reading the server version and identity", |c| {
+            c.query_first("SELECT VERSION(), @@hostname, @@port")
+        })
+        .await?;
+    let (version, hostname, port) = row.unwrap_or_default();
+    let version = version.unwrap_or_default();
+    let port = port.and_then(|p| p.trim().parse::<u64>().ok()).unwrap_or(0);
+    let server_uuid = match Flavor::detect(&version) {
+        Flavor::MySql => {
+            session
+                .run("reading the server uuid", |c| {
+                    c.query_first::<String, _>("SELECT @@server_uuid")
+                })
+                .await?
+        }
+        Flavor::MariaDb | Flavor::TiDb => None,
+    };
+    Ok(ServerIdentity {
+        hostname: hostname.unwrap_or_default(),
+        port,
+        version,
+        server_uuid,
+    })
 }
 
 #[cfg(test)]

@@ -14,15 +14,16 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The catalog failed `check`; the report lists every problem.
+    /// The catalog failed `check`; `problems` lists every finding.
     #[error("the catalog in {} is invalid ({} error(s))", .dir.display(), .errors)]
     InvalidCatalog {
         /// Catalog directory.
         dir: PathBuf,
         /// Number of errors.
         errors: usize,
-        /// The full check report.
-        report: Box<crate::catalog::CheckReport>,
+        /// Every finding of the check (errors and warnings), sorted by file
+        /// and position.
+        problems: Vec<crate::finding::lint::Problem>,
     },
     /// The fleet file failed its lint; every finding names the file, a
     /// line and the object (server, stage).
@@ -118,13 +119,11 @@ pub enum Error {
         reason: String,
     },
     /// The schema does not satisfy the catalog: objects are missing or
-    /// drifted ([`crate::verify::VerifyReport::into_result`]).
-    #[error("the schema does not satisfy the catalog ({problems} problem(s))")]
+    /// drifted (the verify report's `into_result`).
+    #[error("the schema does not satisfy the catalog ({} problem(s))", .problems.len())]
     Drift {
-        /// Number of problems.
-        problems: usize,
-        /// The full verify report.
-        report: Box<crate::verify::VerifyReport>,
+        /// The missing objects and drift, sorted.
+        problems: Vec<crate::finding::drift::Problem>,
     },
     /// Inspection met something the model cannot represent (an unknown
     /// EXTRA word such as `INVISIBLE`): the table is refused, not misread.

@@ -22,6 +22,7 @@ pub mod dump;
 pub mod error;
 pub mod explain;
 mod expr;
+pub mod finding;
 pub mod flavor;
 pub mod fleet;
 pub mod ident;
@@ -36,7 +37,8 @@ pub mod readiness;
 pub mod report;
 pub mod review;
 pub mod server;
-pub mod shape;
+
+pub mod sql;
 pub mod sqltext;
 pub mod textdiff;
 pub mod tidb;

@@ -10,10 +10,10 @@ use crate::ident::quote_ident;
 use crate::inspect::{
     fill_parsers, has_fulltext, params, raw_index_row, IndexSource, RowReader, ShowCreate,
 };
+use crate::model::shape::index_differences;
+pub use crate::model::shape::{canonical_expression, same_expression, IndexProblem};
 use crate::model::Index;
 use crate::normalize;
-use crate::shape::index_differences;
-pub use crate::shape::{canonical_expression, same_expression, IndexProblem};
 
 /// The outcome of an exact index check.
 #[derive(Debug, Clone, PartialEq, Eq)]

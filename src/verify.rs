@@ -142,14 +142,13 @@ pub async fn within<'c>(
 
 impl VerifyReport {
     /// `Ok(self)` when the schema is ready, [`Error::Drift`] carrying the
-    /// report otherwise.
+    /// problems otherwise.
     pub fn into_result(self) -> Result<VerifyReport> {
         if self.ok {
             Ok(self)
         } else {
             Err(Error::Drift {
-                problems: self.problems.len(),
-                report: Box::new(self),
+                problems: self.problems,
             })
         }
     }

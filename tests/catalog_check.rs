@@ -261,9 +261,11 @@ fn missing_directory_is_an_error_naming_it() {
 #[test]
 fn load_refuses_an_invalid_catalog_with_the_report() {
     match catalog::load(&root().join("fixtures/bad-catalogs/nullable-pk")) {
-        Err(schema_catalog::Error::InvalidCatalog { errors, report, .. }) => {
+        Err(schema_catalog::Error::InvalidCatalog {
+            errors, problems, ..
+        }) => {
             assert_eq!(errors, 2);
-            assert_eq!(report.problems.len(), 2);
+            assert_eq!(problems.len(), 2);
         }
         other => panic!("expected InvalidCatalog, got {other:?}"),
     }

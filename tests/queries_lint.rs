@@ -122,8 +122,8 @@ fn statements_are_rerendered_with_escaped_literals() {
         .find(|(_, q)| q.name == "claim_next")
         .unwrap();
     let mut params = claim.params.clone();
-    params[1] = explain::sql::Param::Text("x' OR '1'='1".into());
-    let sql = explain::sql::render(&claim.sql, &params).unwrap();
+    params[1] = schema_catalog::sql::query::Param::Text("x' OR '1'='1".into());
+    let sql = schema_catalog::sql::query::render(&claim.sql, &params).unwrap();
     assert!(sql.contains("State = 'x'' OR ''1''=''1'"), "{sql}");
     assert!(sql.ends_with("LIMIT 1 FOR UPDATE SKIP LOCKED"), "{sql}");
 }

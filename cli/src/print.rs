@@ -29,8 +29,8 @@ pub fn error(format: Format, err: &anyhow::Error, code: u8) {
         Format::Human | Format::Markdown => errln!("error: {}", describe(err)),
         Format::Json | Format::Jsonl => {
             let problems = match err.downcast_ref() {
-                Some(schema_catalog::Error::InvalidCatalog { report, .. }) => {
-                    Some(report.problems.clone())
+                Some(schema_catalog::Error::InvalidCatalog { problems, .. }) => {
+                    Some(problems.clone())
                 }
                 Some(schema_catalog::Error::InvalidFleet { problems, .. }) => {
                     Some(problems.clone())

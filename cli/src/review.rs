@@ -23,8 +23,8 @@ pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg])
     for f in from {
         let old = Source::parse(f, &cli.catalog)?.read(f)?;
         if cli.format != Format::Json {
-            if let Err(schema_catalog::Error::InvalidCatalog { report, .. }) = old.catalog() {
-                print::problems_to_stderr(&report.problems);
+            if let Err(schema_catalog::Error::InvalidCatalog { problems, .. }) = old.catalog() {
+                print::problems_to_stderr(&problems);
             }
         }
         reviews.push(review::review(&old, &new, &flavors)?);

@@ -20,10 +20,10 @@ pub const NO_DATABASE: &str = "no database: pass --database-url or set DATABASE_
 /// Loads the catalog; an invalid one prints its problems and is a usage error.
 pub fn load(cli: &Cli) -> Result<Catalog> {
     catalog::load(&cli.catalog).map_err(|err| {
-        if let (Format::Human, schema_catalog::Error::InvalidCatalog { report, .. }) =
+        if let (Format::Human, schema_catalog::Error::InvalidCatalog { problems, .. }) =
             (cli.format, &err)
         {
-            print::problems_to_stderr(&report.problems);
+            print::problems_to_stderr(problems);
         }
         err.into()
     })

@@ -113,12 +113,13 @@ pub fn load(dir: &Path) -> Result<Catalog> {
 }
 
 fn into_catalog(dir: &Path, report: CheckReport) -> Result<Catalog> {
-    match report.catalog.clone() {
+    let errors = report.error_count();
+    match report.catalog {
         Some(catalog) => Ok(catalog),
         None => Err(Error::InvalidCatalog {
             dir: dir.to_path_buf(),
-            errors: report.error_count(),
-            report: Box::new(report),
+            errors,
+            problems: report.problems,
         }),
     }
 }

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
-use crate::explain::sql::{self, Param, Shape};
 use crate::ident::Ident;
 use crate::model::Table;
+use crate::sql::query::{self as sql, Param, Shape};
 
 use super::sink::Sink;
 

@@ -65,7 +65,7 @@ pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Probl
                     h.storage().into(),
                 );
             }
-            if !crate::readiness::same_expression(&w.expression, &h.expression) {
+            if !crate::model::shape::same_expression(&w.expression, &h.expression) {
                 push(
                     ProblemKind::ColumnGeneratedExpression,
                     format!("AS ({})", w.expression),

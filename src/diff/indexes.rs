@@ -1,9 +1,9 @@
-//! Index drift, by the one index rule ([`crate::shape`]), and the texts that
+//! Index drift, by the one index rule ([`crate::model::shape`]), and the texts that
 //! describe an index in problems.
 
 use crate::ddl::key_parts;
+use crate::model::shape::{self, IndexProblem};
 use crate::model::{Index, IndexKind, IndexPart, Table};
-use crate::shape::{self, IndexProblem};
 
 use super::{problem, Problem, ProblemKind};
 

@@ -3,18 +3,18 @@
 //!
 //! Drift is never turned into a change: the reconciler is additive-only.
 //! Columns compare in `columns.rs`, indexes by the one index rule
-//! ([`crate::shape`]) in `indexes.rs`.
+//! ([`crate::model::shape`]) in `indexes.rs`.
 
 use crate::ddl::key_parts;
+use crate::model::shape;
 use crate::model::{Table, TableKind};
-use crate::shape;
 
 mod change;
 mod columns;
 mod foreign_keys;
 mod indexes;
-mod problem;
 
+pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
 pub use change::{Change, TableDiff};
 use columns::column_drift;
 pub use columns::{column_not_online_reason, default_text, describe_column};
@@ -22,7 +22,6 @@ pub use foreign_keys::describe_foreign_key;
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::{describe_index, not_online_reason};
 use indexes::{index_drift, primary_key_differs};
-pub use problem::{Problem, ProblemKind, Severity, Subject};
 
 /// Diffs one catalog table (`want`) against its live shape (`have`, `None` when absent).
 pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {

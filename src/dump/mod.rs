@@ -240,12 +240,12 @@ mod tests {
         let names: Vec<&str> = maria.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["a_fk", "z_fk"]);
         assert_eq!(
-            crate::diff::describe_foreign_key(&maria[1]),
-            "FOREIGN KEY (`a`) REFERENCES `p` (`id`) ON DELETE RESTRICT ON UPDATE CASCADE"
+            crate::ddl::foreign_key_definition(&maria[1]),
+            "CONSTRAINT `z_fk` FOREIGN KEY (`a`) REFERENCES `p` (`id`) ON DELETE RESTRICT ON UPDATE CASCADE"
         );
         assert_eq!(
-            crate::diff::describe_foreign_key(&maria[0]),
-            "FOREIGN KEY (`b`) REFERENCES `other`.`p` (`id`) ON DELETE SET DEFAULT ON UPDATE RESTRICT"
+            crate::ddl::foreign_key_definition(&maria[0]),
+            "CONSTRAINT `a_fk` FOREIGN KEY (`b`) REFERENCES `other`.`p` (`id`) ON DELETE SET DEFAULT ON UPDATE RESTRICT"
         );
         let mysql = read(Some(Flavor::MySql));
         assert_eq!(

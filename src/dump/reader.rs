@@ -397,8 +397,8 @@ mod tests {
         assert!(objects.contains(&"foreign key"), "{objects:?}");
         let fk = &d.tables[0].foreign_keys[0];
         assert_eq!(
-            crate::diff::describe_foreign_key(fk),
-            "FOREIGN KEY (`a`) REFERENCES `u` (`a`) ON DELETE CASCADE ON UPDATE NO ACTION"
+            crate::ddl::foreign_key_definition(fk),
+            "CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `u` (`a`) ON DELETE CASCADE ON UPDATE NO ACTION"
         );
         // ON UPDATE CURRENT_TIMESTAMP and enum are part of the format (v2).
         assert!(!objects.contains(&"column `b`"), "{objects:?}");

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use crate::catalog::Query;
 use crate::coltype::{ColumnType, IntKind};
-use crate::explain::sql::{Cmp, Param};
 use crate::ident::Ident;
 use crate::model::Table;
+use crate::sql::query::{Cmp, Param};
 
 /// Default matching rows.
 pub const MATCHING: u32 = 1_000;
@@ -311,7 +311,7 @@ fn value(ty: &ColumnType, n: u64, seq: &mut Seq, unique: bool) -> Option<String>
 mod tests {
     use super::*;
     use crate::catalog::FixtureSpec;
-    use crate::explain::sql;
+    use crate::sql::query as sql;
 
     fn query(sql_text: &str, params: Vec<Param>) -> Query {
         Query {

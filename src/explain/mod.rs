@@ -22,14 +22,14 @@ pub mod fixture;
 pub mod judge;
 pub mod plan;
 mod report;
-pub mod sql;
+
 pub mod tidb;
 
 pub use report::{ExplainReport, Mode, QueryResult};
 
+use crate::sql::query::{self as sql, StatementKind};
 use judge::Expectation;
 use plan::PlanFacts;
-use sql::StatementKind;
 
 /// Options of `catalog explain`.
 #[derive(Debug, Clone)]

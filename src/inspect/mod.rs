@@ -102,7 +102,7 @@ fn explicit_checks(mut checks: Vec<Check>, table: &Table) -> Vec<Check> {
         .filter(|c| {
             let implicit = table.column(&c.name).is_some_and(|col| {
                 col.ty == ColumnType::Json
-                    && crate::shape::same_expression(
+                    && crate::model::shape::same_expression(
                         &c.expression,
                         &format!("json_valid({})", quote_ident(col.name.as_str())),
                     )

@@ -11,7 +11,7 @@ pub struct Check {
     pub name: Ident,
     /// The condition: from a catalog, rendered by the closed expression
     /// renderer; from a server or dump, its text (compared after
-    /// normalisation, see [`crate::shape::same_expression`]).
+    /// normalisation, see [`crate::model::shape::same_expression`]).
     pub expression: String,
 }
 

@@ -222,4 +222,17 @@ mod tests {
             Some(DefaultValue::Expression("uuid()".into()))
         );
     }
+
+    proptest::proptest! {
+        /// An expression default renders DDL that holds the same value, for
+        /// any string (quotes, backslashes, NUL, newlines, `%`, `_`).
+        #[test]
+        fn expression_defaults_render_ddl_holding_the_value(
+            s in proptest::string::string_regex("([a-zA-Z%_'\"\\\\\n\r\t\u{0}\u{1a} é]){0,12}").unwrap()
+        ) {
+            let d = format!("concat({})", crate::ident::quote_str(&s));
+            let ddl = DefaultValue::parse_sql(&format!("({d})")).unwrap().to_sql(false);
+            proptest::prop_assert_eq!(crate::expr::folded(&ddl), crate::expr::folded(&d), "{}", ddl);
+        }
+    }
 }

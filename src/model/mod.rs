@@ -13,14 +13,16 @@ mod column;
 mod constraint;
 mod default;
 mod index;
+pub mod shape;
 mod table;
+pub mod tidb;
 
-pub use crate::tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
 pub use column::*;
 pub use constraint::*;
 pub use default::*;
 pub use index::*;
 pub use table::*;
+pub use tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
 
 use crate::ident::Ident;
 

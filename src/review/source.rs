@@ -93,7 +93,7 @@ impl Revision {
             .ok_or_else(|| Error::InvalidCatalog {
                 dir: PathBuf::from(&self.label),
                 errors: self.report.error_count(),
-                report: Box::new(self.report.clone()),
+                problems: self.report.problems.clone(),
             })
     }
 }

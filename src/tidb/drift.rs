@@ -22,8 +22,8 @@
 //! AUTO_INCREMENT one (a table created before the declaration) is a note,
 //! not drift ([`auto_random_pending`]).
 
-use super::{AutoRandom, TidbOptions, Ttl};
-use crate::diff::{Problem, ProblemKind};
+use crate::finding::drift::{Problem, ProblemKind};
+use crate::model::tidb::{AutoRandom, TidbOptions, Ttl};
 use crate::model::Table;
 
 /// Whether `want`'s AUTO_RANDOM is pending on `have` (read from TiDB): the

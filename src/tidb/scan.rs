@@ -15,8 +15,10 @@
 
 use std::ops::Range;
 
-use super::{AutoRandom, TidbOptions, Ttl, TtlInterval, DEFAULT_RANGE, DEFAULT_SHARD_BITS};
 use crate::ident::Ident;
+use crate::model::tidb::{
+    AutoRandom, TidbOptions, Ttl, TtlInterval, DEFAULT_RANGE, DEFAULT_SHARD_BITS,
+};
 
 /// A token as the scanner sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

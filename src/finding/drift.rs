@@ -1,4 +1,4 @@
-//! The typed problems of a diff: [`ProblemKind`] (with its severity and
+//! The typed drift findings: [`ProblemKind`] (with its severity and
 //! subject) and [`Problem`], the JSON contract's unit.
 
 use std::fmt;
