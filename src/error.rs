@@ -34,7 +34,7 @@ pub enum Error {
         /// Number of errors.
         errors: usize,
         /// Every finding.
-        problems: Vec<crate::catalog::Problem>,
+        problems: Vec<crate::finding::lint::Problem>,
     },
     /// Reading a file or directory failed.
     #[error("cannot read {}: {source}", .path.display())]
