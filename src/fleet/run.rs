@@ -221,7 +221,10 @@ impl Ctx<'_> {
     }
 
     async fn run_target(&self, t: &Target) -> TargetReport {
-        let report = if self.opts.cancel.is_cancelled() {
+        // A server that could not be read fails its targets without a try.
+        let report = if let Some(e) = &self.states[t.server].error {
+            self.finish(t, None, Instant::now(), Err(e.clone()))
+        } else if self.opts.cancel.is_cancelled() {
             self.not_started(
                 t,
                 "the run was interrupted before this target started".into(),
@@ -232,8 +235,6 @@ impl Ctx<'_> {
                 "another target did not succeed and on_error is stop; this one was not started"
                     .into(),
             )
-        } else if let Some(e) = &self.states[t.server].error {
-            self.finish(t, None, Instant::now(), Err(e.clone()))
         } else {
             let name = self.name(t);
             self.emit(&FleetEvent::Started {

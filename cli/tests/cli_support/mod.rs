@@ -2,6 +2,8 @@
 //! surface, connection and secrets work (one copy instead of one per file).
 #![allow(dead_code)]
 
+pub mod fleet;
+
 use std::process::{Command, Output};
 
 /// The binary, run from the repository root, with `DATABASE_URL` and

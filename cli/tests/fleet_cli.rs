@@ -1,0 +1,527 @@
+//! `catalog plan|apply|verify --fleet` on real servers: every fleet here
+//! spans MariaDB (3306) and MySQL (3307) at once, whatever
+//! CATALOG_TEST_DATABASE_URL says (schema names are unique per run, so the
+//! suite run once per server never collides).
+//!
+//! - 200 schemas (100 per server) converge in one run, the JSON validates,
+//!   verify --fleet and a rerun find every target converged with no DDL;
+//! - a canary stage refusing for drift stops everything after it, no DDL elsewhere;
+//! - `on_error: continue` converges every other target; `stop` starts no new one;
+//! - a busy target is deferred while the others converge;
+//! - kill -9 halfway, then a rerun converges every target, rows unchanged;
+//! - SIGTERM leaves no running ALTER on either server;
+//! - a wrong password from the environment is reported without the password.
+
+mod cli_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use cli_support::fleet::{conn, Schemas, SERVERS};
+use mysql_async::prelude::*;
+use serde_json::Value;
+
+/// A small table apply creates in an empty schema (1 step).
+const JOBS: &str = "\
+table: Jobs
+columns:
+  - name: Id
+    type: bigint unsigned
+    nullable: false
+    auto_increment: true
+  - name: State
+    type: varchar(32)
+    nullable: false
+  - name: Payload
+    type: varchar(255)
+  - name: Note
+    type: varchar(64)
+primary_key: [Id]
+indexes:
+  - name: idx_jobs_state
+    columns: [State]
+";
+
+/// `Jobs` as an older release had it: no `Note`, no index (apply: 2 steps).
+const LEGACY: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
+     State varchar(32) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
+     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+
+/// `Jobs` drifted: `State` is too short (refused, no DDL).
+const DRIFTED: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
+     State varchar(16) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
+     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+
+struct Setup {
+    catalog: tempfile::TempDir,
+    fleet: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new(fleet_yaml: &str) -> Setup {
+        let catalog = tempfile::tempdir().unwrap();
+        std::fs::write(catalog.path().join("jobs.yaml"), JOBS).unwrap();
+        let fleet = tempfile::tempdir().unwrap();
+        std::fs::write(fleet.path().join("fleet.yaml"), fleet_yaml).unwrap();
+        Setup { catalog, fleet }
+    }
+
+    fn file(&self) -> String {
+        self.fleet.path().join("fleet.yaml").display().to_string()
+    }
+
+    fn args(&self, command: &str, format: &str) -> Vec<String> {
+        [
+            command,
+            "--catalog",
+            &self.catalog.path().display().to_string(),
+            "--fleet",
+            &self.file(),
+            "--format",
+            format,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    /// Runs the command and returns (exit code, the JSON report).
+    async fn json(&self, command: &str, extra: &[&str]) -> (i32, Value) {
+        let mut args = self.args(command, "json");
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = cli_support::run(args).await;
+        let doc = cli_support::json(&out);
+        let errors: Vec<String> = validator()
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "fleet JSON does not validate: {errors:?}\n{doc:#}"
+        );
+        (out.status.code().unwrap_or(-1), doc)
+    }
+
+    fn spawn(&self, command: &str, format: &str, extra: &[&str]) -> Child {
+        let mut args = self.args(command, format);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        cli_support::catalog()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs")
+    }
+}
+
+fn validator() -> jsonschema::Validator {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/schemas/fleet.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+/// Each target's outcome by `port/schema`.
+fn outcomes(doc: &Value) -> Vec<(String, String)> {
+    doc["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .map(|t| {
+            (
+                format!(
+                    "{}/{}",
+                    t["identity"]["port"].as_u64().map_or_else(
+                        || t["server"]
+                            .as_str()
+                            .unwrap()
+                            .trim_start_matches('s')
+                            .to_string(),
+                        |p| p.to_string()
+                    ),
+                    t["schema"].as_str().unwrap()
+                ),
+                t["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn count(doc: &Value, outcome: &str) -> usize {
+    outcomes(doc).iter().filter(|(_, o)| o == outcome).count()
+}
+
+fn outcome_of(doc: &Value, port: u16, schema: &str) -> String {
+    let key = format!("{port}/{schema}");
+    outcomes(doc)
+        .into_iter()
+        .find(|(k, _)| *k == key)
+        .unwrap_or_else(|| panic!("no target {key}"))
+        .1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_schemas_on_both_servers_converge_then_verify_and_rerun_idle() {
+    let schemas = Schemas::create(100).await;
+    let setup = Setup::new(&schemas.fleet_yaml("parallel: {servers: 2, per_server: 4}\n"));
+    let (code, doc) = setup.json("apply", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["summary"]["targets"], 200, "{}", doc["summary"]);
+    assert_eq!(count(&doc, "converged"), 200, "{}", doc["summary"]);
+    let ports: std::collections::BTreeSet<u64> = doc["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["identity"]["port"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        ports,
+        [3306, 3307].into(),
+        "both servers, by their own identity"
+    );
+    for t in doc["targets"].as_array().unwrap() {
+        assert_eq!(t["verified"], true, "{t}");
+        assert_eq!(t["steps"][0]["status"], "applied", "{t}");
+        assert!(
+            t["name"].as_str().unwrap().starts_with("127.0.0.1:330"),
+            "{t}"
+        );
+    }
+    for port in SERVERS {
+        let counts = schemas.table_counts(port).await;
+        assert_eq!(counts.len(), 100, "{port}");
+        assert!(counts.iter().all(|(_, n)| *n == 1), "{port}: {counts:?}");
+    }
+    // verify --fleet: every target satisfied.
+    let (code, doc) = setup.json("verify", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(count(&doc, "already_converged"), 200, "{}", doc["summary"]);
+    // A rerun resumes: nothing to do anywhere, no DDL.
+    let (code, doc) = setup.json("apply", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(count(&doc, "already_converged"), 200, "{}", doc["summary"]);
+    for t in doc["targets"].as_array().unwrap() {
+        assert_eq!(t["server_ddl_count"], 0, "{t}");
+        assert!(t["steps"].as_array().unwrap().is_empty(), "{t}");
+    }
+    // jsonl: one document per target, then the summary.
+    let out = cli_support::run(setup.args("plan", "jsonl")).await;
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON document"))
+        .collect();
+    assert_eq!(lines.len(), 201);
+    assert!(lines[..200]
+        .iter()
+        .all(|l| l["outcome"] == "already_converged"));
+    assert_eq!(lines[200]["summary"]["already_converged"], 200);
+    // markdown: the summary table and a row per target.
+    let out = cli_support::run(setup.args("verify", "markdown")).await;
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.starts_with("## Fleet verify of"), "{md}");
+    assert_eq!(md.matches("| already_converged |").count(), 200, "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_canary_refusing_for_drift_stops_everything_after_it_with_no_ddl_elsewhere() {
+    let schemas = Schemas::create(5).await;
+    let canary = schemas.name(1);
+    schemas.exec(3306, &canary, DRIFTED).await;
+    let setup = Setup::new(&schemas.fleet_yaml(&format!(
+        "stages:\n  - name: canary\n    match: {{server: s3306, schema: '{canary}'}}\n  - name: rest\n\
+         parallel: {{servers: 2, per_server: 2}}\non_error: continue\n"
+    )));
+    let (code, doc) = setup.json("apply", &[]).await;
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(outcome_of(&doc, 3306, &canary), "refused");
+    let canary_report = &doc["targets"][0];
+    assert_eq!(canary_report["stage"], "canary");
+    assert!(
+        canary_report["drift"][0]["table"] == "Jobs",
+        "{canary_report}"
+    );
+    assert_eq!(canary_report["server_ddl_count"], 0, "{canary_report}");
+    assert_eq!(count(&doc, "not_started"), 9, "{}", doc["summary"]);
+    assert_eq!(doc["stages"][1]["ran"], false);
+    for port in SERVERS {
+        for (schema, n) in schemas.table_counts(port).await {
+            let want = u64::from(port == 3306 && schema == canary);
+            assert_eq!(n, want, "{port}/{schema}: no DDL outside the canary");
+        }
+    }
+    // The human summary names the refusal and the drift.
+    let out = cli_support::run(setup.args("apply", "human")).await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("refused") && text.contains(&canary), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn continue_converges_every_other_target_and_stop_starts_no_new_one() {
+    let schemas = Schemas::create(4).await;
+    let bad = schemas.name(1);
+    schemas.exec(3307, &bad, DRIFTED).await;
+    // stop, one at a time: the drifted target is the first on its lane, so
+    // its lane starts nothing after it; the other lane stops too once it hears.
+    let stop = Setup::new(&schemas.fleet_yaml("parallel: {servers: 1, per_server: 1}\n"));
+    let (code, doc) = stop.json("apply", &[]).await;
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(outcome_of(&doc, 3307, &bad), "refused");
+    // Server 3306 ran first (file order): its 4 converged; 3307 stopped at its first.
+    assert_eq!(count(&doc, "converged"), 4, "{}", doc["summary"]);
+    assert_eq!(count(&doc, "not_started"), 3, "{}", doc["summary"]);
+    for (schema, n) in schemas.table_counts(3307).await {
+        assert_eq!(
+            n,
+            u64::from(schema == bad),
+            "3307/{schema}: only the drifted one has a table"
+        );
+    }
+    let cont = Setup::new(
+        &schemas.fleet_yaml("parallel: {servers: 2, per_server: 2}\non_error: continue\n"),
+    );
+    let (code, doc) = cont.json("apply", &[]).await;
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(outcome_of(&doc, 3307, &bad), "refused");
+    assert_eq!(count(&doc, "converged"), 3, "{}", doc["summary"]);
+    assert_eq!(count(&doc, "already_converged"), 4, "{}", doc["summary"]);
+    assert_eq!(count(&doc, "not_started"), 0, "{}", doc["summary"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_target_is_deferred_while_the_others_converge() {
+    let schemas = Schemas::create(3).await;
+    for port in SERVERS {
+        for s in schemas.names() {
+            schemas.exec(port, &s, LEGACY).await;
+        }
+    }
+    let busy = schemas.name(2);
+    // An open transaction that read the table holds its metadata lock.
+    let mut holder = conn(3306, Some(&busy)).await;
+    holder.query_drop("START TRANSACTION").await.unwrap();
+    let _: Vec<u64> = holder.query("SELECT Id FROM Jobs").await.unwrap();
+    let setup = Setup::new(
+        &schemas.fleet_yaml("parallel: {servers: 2, per_server: 1}\non_error: continue\n"),
+    );
+    let (code, doc) = setup
+        .json("apply", &["--lock-wait", "1", "--busy-timeout", "3"])
+        .await;
+    holder.query_drop("ROLLBACK").await.unwrap();
+    let _ = holder.disconnect().await;
+    assert_eq!(code, 4, "{doc:#}");
+    assert_eq!(outcome_of(&doc, 3306, &busy), "deferred", "{doc:#}");
+    assert_eq!(count(&doc, "converged"), 5, "{}", doc["summary"]);
+    let t = doc["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["outcome"] == "deferred")
+        .unwrap();
+    assert!(t["error"].as_str().unwrap().contains("stayed busy"), "{t}");
+    // Rerun once the holder is gone: converges.
+    let (code, doc) = setup.json("apply", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(outcome_of(&doc, 3306, &busy), "converged");
+}
+
+/// Rows of `Jobs` in every schema on `port`: (count, checksum) per schema.
+async fn checksums(schemas: &Schemas, port: u16) -> Vec<(u64, String)> {
+    let mut c = conn(port, None).await;
+    let mut out = Vec::new();
+    for s in schemas.names() {
+        let row: (u64, Option<String>) = c
+            .query_first(format!(
+                "SELECT COUNT(*), CAST(SUM(CRC32(CONCAT_WS('|', Id, State, Payload))) AS CHAR) \
+                 FROM `{s}`.Jobs"
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        out.push((row.0, row.1.unwrap_or_default()));
+    }
+    let _ = c.disconnect().await;
+    out
+}
+
+/// Reads `child`'s stdout lines until `n` of them start with `converged`.
+fn wait_converged(child: &mut Child, n: usize, within: Duration) -> Vec<String> {
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + within;
+    let mut lines = Vec::new();
+    while lines
+        .iter()
+        .filter(|l: &&String| l.starts_with("converged"))
+        .count()
+        < n
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) => lines.push(l),
+            Err(_) => panic!("{n} targets did not converge within {within:?}: {lines:?}"),
+        }
+    }
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_halfway_then_a_rerun_converges_every_target_with_rows_unchanged() {
+    let schemas = Schemas::create(10).await;
+    let rows = "INSERT INTO Jobs (State, Payload) VALUES ('new','a'),('done','b'),('new',NULL);\
+                INSERT INTO Jobs (State, Payload) SELECT State, Payload FROM Jobs;\
+                INSERT INTO Jobs (State, Payload) SELECT State, Payload FROM Jobs";
+    for port in SERVERS {
+        for s in schemas.names() {
+            schemas.exec(port, &s, &format!("{LEGACY};{rows}")).await;
+        }
+    }
+    let before = [
+        checksums(&schemas, 3306).await,
+        checksums(&schemas, 3307).await,
+    ];
+    let setup = Setup::new(&schemas.fleet_yaml("parallel: {servers: 2, per_server: 1}\n"));
+    let mut child = setup.spawn("apply", "human", &[]);
+    let seen = wait_converged(&mut child, 5, Duration::from_secs(120));
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    assert!(seen.len() < 20, "killed before the end: {seen:?}");
+    let (code, doc) = setup.json("apply", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(
+        count(&doc, "converged") + count(&doc, "already_converged"),
+        20,
+        "{}",
+        doc["summary"]
+    );
+    assert!(count(&doc, "already_converged") >= 5, "{}", doc["summary"]);
+    let (code, doc) = setup.json("verify", &[]).await;
+    assert_eq!(code, 0, "{doc:#}");
+    let after = [
+        checksums(&schemas, 3306).await,
+        checksums(&schemas, 3307).await,
+    ];
+    assert_eq!(before, after, "rows unchanged");
+}
+
+/// ALTER statements running in the fleet's schemas on `port`.
+async fn running_alters(schemas: &Schemas, port: u16) -> u64 {
+    let mut c = conn(port, None).await;
+    let n: Option<u64> = c
+        .exec_first(
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST \
+             WHERE DB LIKE ? AND INFO LIKE 'ALTER TABLE%'",
+            (schemas.like(),),
+        )
+        .await
+        .unwrap();
+    let _ = c.disconnect().await;
+    n.unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_leaves_no_running_alter_on_any_server() {
+    let schemas = Schemas::create(1).await;
+    let s = schemas.name(1);
+    for port in SERVERS {
+        let mut sql =
+            format!("{LEGACY};INSERT INTO Jobs (State, Payload) VALUES ('new', REPEAT('x', 200))");
+        for _ in 0..17 {
+            sql.push_str(";INSERT INTO Jobs (State, Payload) SELECT State, Payload FROM Jobs");
+        }
+        schemas.exec(port, &s, &sql).await;
+    }
+    let setup = Setup::new(&schemas.fleet_yaml("parallel: {servers: 2, per_server: 1}\n"));
+    let child = setup.spawn("apply", "json", &[]);
+    // Wait for an ALTER on a server, then SIGTERM.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let running = running_alters(&schemas, 3306).await + running_alters(&schemas, 3307).await;
+        if running > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no ALTER started within 60 s");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let pid = child.id().to_string();
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(143),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = cli_support::json(&out);
+    assert!(validator().is_valid(&doc), "{doc:#}");
+    assert_eq!(doc["interrupted"], true);
+    assert!(count(&doc, "interrupted") >= 1, "{}", doc["summary"]);
+    // The process is gone; the server ends a killed ALTER when it notices:
+    // wait for that, with a deadline.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    for port in SERVERS {
+        while running_alters(&schemas, port).await > 0 {
+            assert!(Instant::now() < deadline, "an ALTER still runs on {port}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_password_from_the_environment_is_reported_without_the_password() {
+    let schemas = Schemas::create(1).await;
+    let mut text = String::from("servers:\n");
+    for port in SERVERS {
+        text.push_str(&format!(
+            "  - url: mysql://root@127.0.0.1:{port}\n    password_env: FLEET_TEST_PASSWORD\n    \
+             schemas: ['{}']\n",
+            schemas.name(1)
+        ));
+    }
+    let setup = Setup::new(&text);
+    let secret = "Wr0ng-fleet-pw-7731";
+    for format in ["json", "human", "jsonl", "markdown"] {
+        let out = cli_support::catalog()
+            .args(setup.args("apply", format))
+            .env("FLEET_TEST_PASSWORD", secret)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(3), "{format}: {all}");
+        assert!(!all.contains(secret), "{format} shows the password: {all}");
+        assert!(all.contains("login refused"), "{format}: {all}");
+        if format == "json" {
+            let doc = cli_support::json(&out);
+            assert!(validator().is_valid(&doc), "{doc:#}");
+            assert_eq!(doc["summary"]["servers_failed"], 2, "{doc:#}");
+            assert_eq!(count(&doc, "failed"), 2, "{doc:#}");
+        }
+    }
+    // Unset: a lint error naming the variable and its line, nothing connected.
+    let out = cli_support::run(setup.args("apply", "human")).await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(":3: server `127.0.0.1:3306`: environment variable `FLEET_TEST_PASSWORD`"),
+        "{err}"
+    );
+}
