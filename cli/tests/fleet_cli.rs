@@ -525,3 +525,46 @@ async fn a_wrong_password_from_the_environment_is_reported_without_the_password(
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listed_schema_the_server_lacks_fails_naming_it_in_every_command() {
+    let schemas = Schemas::create(1).await;
+    let missing = format!("{}absent", schemas.prefix);
+    let mut text = String::from("servers:\n");
+    for port in SERVERS {
+        text.push_str(&format!(
+            "  - url: mysql://root@127.0.0.1:{port}\n    schemas: ['{}', '{missing}']\n",
+            schemas.name(1)
+        ));
+    }
+    text.push_str("on_error: continue\n");
+    let setup = Setup::new(&text);
+    for command in ["verify", "plan", "apply"] {
+        let (code, doc) = setup.json(command, &[]).await;
+        assert_eq!(code, 3, "{command}: {doc:#}");
+        assert_eq!(count(&doc, "failed"), 2, "{command}: {doc:#}");
+        for t in doc["targets"].as_array().unwrap() {
+            if t["schema"] == missing.as_str() {
+                assert!(
+                    t["error"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("schema `{missing}` does not exist")),
+                    "{command}: {t}"
+                );
+            }
+        }
+    }
+    for port in SERVERS {
+        let mut c = conn(port, None).await;
+        let n: Option<u64> = c
+            .exec_first(
+                "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?",
+                (missing.as_str(),),
+            )
+            .await
+            .unwrap();
+        assert_eq!(n, Some(0), "nothing created on {port}");
+        let _ = c.disconnect().await;
+    }
+}

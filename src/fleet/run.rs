@@ -3,7 +3,7 @@
 //! `verify` (the same lock, busy rules, interrupts and exactness).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
@@ -84,6 +84,9 @@ struct Ctx<'a> {
     /// Set by a refusal, deferral or failure under `on_error: stop`.
     halted: AtomicBool,
     t0: Instant,
+    /// verify: idle sessions per server, reused from one schema to the next
+    /// (each read names its schema), so a target costs its inspection only.
+    idle: Vec<Mutex<Vec<db::Session<'static>>>>,
 }
 
 impl Ctx<'_> {
@@ -121,6 +124,11 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
         stage_names: stage_specs.iter().map(|s| s.name.clone()).collect(),
         halted: AtomicBool::new(false),
         t0,
+        idle: fleet
+            .servers
+            .iter()
+            .map(|_| Mutex::new(Vec::new()))
+            .collect(),
     };
     ctx.emit(&FleetEvent::Planned { servers: &servers });
     let mut reports: Vec<TargetReport> = Vec::new();
@@ -174,6 +182,12 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
         ctx.emit(&FleetEvent::Finished { server, report: &r });
         reports.push(r);
     }
+    for idle in &ctx.idle {
+        let sessions = std::mem::take(&mut *idle.lock().unwrap_or_else(|e| e.into_inner()));
+        for session in sessions {
+            let _ = session.disconnect().await;
+        }
+    }
     let summary = Summary::of(&reports, &servers);
     let interrupted = opts.cancel.is_cancelled();
     FleetReport {
@@ -224,6 +238,15 @@ impl Ctx<'_> {
         // A server that could not be read fails its targets without a try.
         let report = if let Some(e) = &self.states[t.server].error {
             self.finish(t, None, Instant::now(), Err(e.clone()))
+        } else if self.states[t.server]
+            .missing
+            .contains(&t.schema.to_lowercase())
+        {
+            let e = crate::Error::UnknownSchema {
+                schema: t.schema.clone(),
+                host: self.fleet.servers[t.server].target.host_port(),
+            };
+            self.finish(t, None, Instant::now(), Err(e.to_string()))
         } else if self.opts.cancel.is_cancelled() {
             self.not_started(
                 t,
@@ -302,17 +325,36 @@ impl Ctx<'_> {
                 }
             }
             FleetCommand::Verify => {
-                let work = crate::verify::within(
-                    &target,
-                    &target.schema,
-                    self.catalog,
-                    self.opts.consumer.as_deref(),
+                let idle = self.idle[t.server]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .pop();
+                let mut session = match idle {
+                    Some(s) => s,
+                    None => {
+                        db::connect(&self.fleet.servers[t.server].target, self.opts.timeout).await?
+                    }
+                };
+                let what = format!("verify of {}", self.name(t));
+                let work = db::bounded(
                     self.opts.timeout,
+                    &what,
+                    crate::verify::verify(
+                        &mut session,
+                        &t.schema,
+                        self.catalog,
+                        self.opts.consumer.as_deref(),
+                    ),
                 );
-                tokio::select! {
-                    r = work => Ok(Done::Verify(Box::new(r?))),
-                    () = cancel.cancelled() => Ok(Done::Interrupted),
-                }
+                let report = tokio::select! {
+                    r = work => r??,
+                    () = cancel.cancelled() => return Ok(Done::Interrupted),
+                };
+                self.idle[t.server]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(session);
+                Ok(Done::Verify(Box::new(report)))
             }
         }
     }

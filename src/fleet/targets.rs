@@ -3,6 +3,7 @@
 //! that lists names only and opens no schema), then each target given to
 //! the first stage that takes it.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use mysql_async::prelude::*;
@@ -30,6 +31,8 @@ pub struct ServerState {
     pub error: Option<String>,
     /// Its schemas (the list, or the `like` expansion).
     pub schemas: Vec<String>,
+    /// Listed schemas the server does not have, folded to lower case.
+    pub missing: BTreeSet<String>,
 }
 
 /// One schema on one server, in its stage.
@@ -51,10 +54,11 @@ pub async fn read_servers(fleet: &FleetFile, timeout: Duration) -> Vec<ServerSta
     stream::iter(fleet.servers.iter())
         .map(|s| async move {
             match read_server(s, timeout).await {
-                Ok((identity, schemas)) => ServerState {
+                Ok((identity, schemas, missing)) => ServerState {
                     identity: Some(identity),
                     error: None,
                     schemas,
+                    missing,
                 },
                 Err(e) => ServerState {
                     identity: None,
@@ -63,6 +67,7 @@ pub async fn read_servers(fleet: &FleetFile, timeout: Duration) -> Vec<ServerSta
                         SchemaSet::List(list) => list.clone(),
                         SchemaSet::Like(_) => Vec::new(),
                     },
+                    missing: BTreeSet::new(),
                 },
             }
         })
@@ -71,15 +76,48 @@ pub async fn read_servers(fleet: &FleetFile, timeout: Duration) -> Vec<ServerSta
         .await
 }
 
-async fn read_server(s: &ServerSpec, timeout: Duration) -> Result<(ServerIdentity, Vec<String>)> {
+type Read = (ServerIdentity, Vec<String>, BTreeSet<String>);
+
+async fn read_server(s: &ServerSpec, timeout: Duration) -> Result<Read> {
     let mut session = db::connect(&s.target, timeout).await?;
-    let schemas = match &s.schemas {
-        SchemaSet::List(list) => list.clone(),
-        SchemaSet::Like(pattern) => expand_like(&mut session, pattern).await?,
+    let (schemas, missing) = match &s.schemas {
+        SchemaSet::List(list) => {
+            let have = existing(&mut session, list).await?;
+            let missing = list
+                .iter()
+                .map(|n| n.to_lowercase())
+                .filter(|n| !have.contains(n))
+                .collect();
+            (list.clone(), missing)
+        }
+        SchemaSet::Like(pattern) => (expand_like(&mut session, pattern).await?, BTreeSet::new()),
     };
     let identity = session.identity().clone();
     let _ = session.disconnect().await;
-    Ok((identity, schemas))
+    Ok((identity, schemas, missing))
+}
+
+/// Which of the listed schemas exist (folded to lower case): one bounded
+/// SCHEMATA read per 1,000 names, the names bound as parameters.
+async fn existing(session: &mut Session<'_>, list: &[String]) -> Result<BTreeSet<String>> {
+    let mut have = BTreeSet::new();
+    for chunk in list.chunks(1000) {
+        let sql = format!(
+            "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ({})",
+            vec!["?"; chunk.len()].join(", ")
+        );
+        let params: Vec<mysql_async::Value> = chunk
+            .iter()
+            .map(|n| mysql_async::Value::from(n.as_str()))
+            .collect();
+        let names: Vec<String> = session
+            .run("reading which of the fleet's schemas exist", |c| {
+                c.exec(sql.as_str(), params)
+            })
+            .await?;
+        have.extend(names.into_iter().map(|n| n.to_lowercase()));
+    }
+    Ok(have)
 }
 
 /// The schemas `LIKE pattern` on the session's server, sorted; more than

@@ -1,0 +1,22 @@
+CREATE TABLE `_System_IntegrationOutboundCommand` (
+  `Id` bigint(20) unsigned NOT NULL AUTO_INCREMENT COMMENT 'Surrogate key; also the tiebreaker of every claim order.',
+  `CommandKey` varchar(128) NOT NULL COMMENT 'Idempotency key chosen by the producer; one row per key.',
+  `IntegrationKey` varchar(128) NOT NULL COMMENT 'The integration (connector instance) that sends the command.',
+  `ExecutionScopeDigest` char(64) NOT NULL COMMENT 'SHA-256 hex digest of the execution scope the command belongs to.',
+  `CommandKind` varchar(64) NOT NULL COMMENT 'What the command does (create, update, delete, ...).',
+  `State` varchar(32) NOT NULL DEFAULT 'pending' COMMENT 'pending, waiting, sending, sent, failed.',
+  `DependencyKey` varchar(255) DEFAULT NULL COMMENT 'Opaque key of the command this one waits for; binary so equality is a point read.',
+  `LinkKeys` text DEFAULT NULL COMMENT 'JSON array of the remote-link keys the command touches.',
+  `Payload` longtext NOT NULL COMMENT 'The command body sent to the remote system.' CHECK (json_valid(`Payload`)),
+  `WaitingSince` datetime(6) DEFAULT NULL COMMENT 'When the command started waiting for its dependency; NULL when not waiting.',
+  `Attempts` int(10) unsigned NOT NULL DEFAULT 0 COMMENT 'Delivery attempts so far.',
+  `AvailableAt` datetime(6) NOT NULL DEFAULT current_timestamp(6) COMMENT 'Earliest time a sender may claim the command.',
+  `LastError` text DEFAULT NULL COMMENT 'Last delivery error, for operators.',
+  `CreatedAt` datetime(6) NOT NULL DEFAULT current_timestamp(6),
+  `UpdatedAt` datetime(6) NOT NULL DEFAULT current_timestamp(6),
+  PRIMARY KEY (`Id`),
+  UNIQUE KEY `uq_integration_outbound_command_key` (`CommandKey`) COMMENT 'Idempotent enqueue.',
+  KEY `idx_integration_outbound_dependency_wake` (`DependencyKey`,`State`,`WaitingSince`) COMMENT 'Wakes the commands waiting for a dependency once it completes.',
+  KEY `idx_integration_outbound_claim` (`State`,`AvailableAt`,`Id`) COMMENT 'Senders claim due commands in order.',
+  KEY `idx_integration_outbound_reconcile` (`ExecutionScopeDigest`,`State`,`Id`) COMMENT 'The reconciler pages through one scope''s commands by state.'
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='Outbound commands an integration sends to a remote system, with dependency tracking between them.';

@@ -1,0 +1,21 @@
+CREATE TABLE `_System_RuntimePlatformCommand` (
+  `Id` bigint(20) unsigned NOT NULL AUTO_INCREMENT COMMENT 'Surrogate key.',
+  `CommandKey` varchar(128) NOT NULL COMMENT 'Idempotency key chosen by the producer.',
+  `ExecutionScopeDigest` char(64) NOT NULL COMMENT 'SHA-256 hex digest of the execution scope.',
+  `PartitionKey` varchar(128) NOT NULL COMMENT 'Partition the command is routed to.',
+  `SerializationKey` varchar(255) DEFAULT NULL COMMENT 'Commands with the same key run one at a time, in Id order.',
+  `CommandKind` varchar(64) NOT NULL COMMENT 'What the command does.',
+  `State` varchar(32) NOT NULL DEFAULT 'pending' COMMENT 'pending, leased, succeeded, failed.',
+  `AvailableAt` datetime(6) NOT NULL DEFAULT current_timestamp(6) COMMENT 'Earliest time a worker may lease the command.',
+  `LeaseOwner` varchar(128) DEFAULT NULL COMMENT 'Worker holding the lease.',
+  `LeaseExpiresAt` datetime(6) DEFAULT NULL COMMENT 'When the lease lapses and another worker may take over.',
+  `Attempts` int(10) unsigned NOT NULL DEFAULT 0 COMMENT 'Lease attempts so far.',
+  `Payload` longtext NOT NULL COMMENT 'Command arguments.' CHECK (json_valid(`Payload`)),
+  `CreatedAt` datetime(6) NOT NULL DEFAULT current_timestamp(6),
+  `UpdatedAt` datetime(6) NOT NULL DEFAULT current_timestamp(6),
+  PRIMARY KEY (`Id`),
+  UNIQUE KEY `uq_runtime_platform_command_key` (`CommandKey`) COMMENT 'Idempotent enqueue.',
+  KEY `idx_runtime_platform_command_claim` (`ExecutionScopeDigest`,`State`,`AvailableAt`,`LeaseExpiresAt`,`Id`) COMMENT 'Workers lease due or lapsed commands within one scope.',
+  KEY `idx_runtime_platform_command_partition` (`PartitionKey`,`State`,`Id`) COMMENT 'Per-partition backlog and draining.',
+  KEY `idx_runtime_platform_command_serialization` (`SerializationKey`,`State`,`Id`) COMMENT 'Finds the head of a serialization chain.'
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='Commands for the runtime platform, leased by workers per execution scope.';
