@@ -568,3 +568,28 @@ async fn a_listed_schema_the_server_lacks_fails_naming_it_in_every_command() {
         let _ = c.disconnect().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminal_shows_a_lane_per_server_then_the_summary_table() {
+    let schemas = Schemas::create(2).await;
+    let setup = Setup::new(&schemas.fleet_yaml("parallel: {servers: 2, per_server: 1}\n"));
+    let mut args = vec![env!("CARGO_BIN_EXE_catalog").to_string()];
+    args.extend(setup.args("apply", "human"));
+    let (code, screen) = tokio::task::spawn_blocking(move || cli_support::on_a_terminal(&args))
+        .await
+        .unwrap();
+    assert_eq!(code, Some(0), "{screen}");
+    for lane in ["s3306", "s3307"] {
+        assert!(
+            screen.contains(lane) && screen.contains("2/2"),
+            "{lane}: {screen}"
+        );
+    }
+    assert!(screen.contains("fleet apply of"), "{screen}");
+    let total = screen
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_else(|| panic!("a total row: {screen}"));
+    let counts: Vec<&str> = total.split_whitespace().collect();
+    assert_eq!(&counts[1..3], ["4", "4"], "4 targets, 4 converged: {total}");
+}
