@@ -204,10 +204,10 @@ if command -v skeema >/dev/null; then
 	done
 	t0=$(date +%s.%N)
 	src=0
-	for port in "${SERVERS[@]}"; do (cd "$WORK/skeema" && skeema diff "p$port" >/dev/null 2>>"$WORK/skeema.err") || src=$?; done
-	schemas_seen=$(grep -c "scfleetbench_" "$WORK/skeema.err" || true)
+	for port in "${SERVERS[@]}"; do (cd "$WORK/skeema/p$port" && skeema diff >/dev/null 2>>"$WORK/skeema.err") || src=$?; done
+	schemas_seen=$(grep -c "No differences found" "$WORK/skeema.err" || true)
 	t1=$(date +%s.%N)
-	echo "5. skeema diff over the same schemas: $(echo "$t1 - $t0" | bc) s (exit $src, $schemas_seen log lines naming a tenant; $(skeema version 2>&1 | head -1))"
+	echo "5. skeema diff over the same schemas: $(echo "$t1 - $t0" | bc) s (exit $src, $schemas_seen schemas with no differences; $(skeema version 2>&1 | head -1))"
 else
 	echo "5. skeema: not installed"
 fi
