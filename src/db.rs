@@ -176,6 +176,11 @@ pub struct Session<'c> {
     display: String,
     password: Option<String>,
     identity: ServerIdentity,
+    /// Reads cut short by the server's own statement time limit are tried
+    /// again, with backoff, for this long in all (`None`: never).
+    read_retry: Option<Duration>,
+    /// Reads tried again so far under `read_retry`.
+    read_retries: u32,
 }
 
 impl std::fmt::Debug for Session<'_> {
@@ -245,6 +250,8 @@ impl<'c> Session<'c> {
             display: Target::from_opts(opts.clone()).display,
             password: opts.pass().map(str::to_string),
             identity: ServerIdentity::default(),
+            read_retry: None,
+            read_retries: 0,
         };
         session.identity = read_identity(&mut session).await?;
         session.info = ServerInfo::from_version(&session.identity.version);
@@ -254,6 +261,22 @@ impl<'c> Session<'c> {
     /// The per-statement deadline, changed.
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+    }
+
+    /// Reads ([`Session::exec_rows`]) that the server ends at its own
+    /// statement time limit (see [`is_statement_timeout`]) are tried again
+    /// with backoff until `budget` has passed since the first try. Reads are
+    /// idempotent, and a statement the server ended leaves the connection
+    /// clean; a read the client's own deadline cut is never retried (the
+    /// connection is in an unknown state then). Apply sets this to its busy
+    /// budget, with the server's limit below the client's deadline.
+    pub(crate) fn retry_reads_within(&mut self, budget: Option<Duration>) {
+        self.read_retry = budget;
+    }
+
+    /// How many reads were tried again under [`Session::retry_reads_within`].
+    pub(crate) fn read_retries(&self) -> u32 {
+        self.read_retries
     }
 
     /// The server's flavor and version.
@@ -290,8 +313,34 @@ impl<'c> Session<'c> {
 
     /// Runs one prepared statement (binary protocol) with bound parameters
     /// and returns its rows, within the deadline. `what` names the read in errors.
+    ///
+    /// Under [`Session::retry_reads_within`], a read the server ended at its
+    /// statement time limit is tried again until the budget is spent; the
+    /// last server error is returned then, saying how often it was tried.
     pub async fn exec_rows(&mut self, what: &str, sql: &str, params: Params) -> Result<Vec<Row>> {
-        self.run(what, |c| c.exec(sql, params)).await
+        let Some(budget) = self.read_retry else {
+            return self.run(what, |c| c.exec(sql, params)).await;
+        };
+        let started = std::time::Instant::now();
+        let mut pause = RETRY_FIRST_PAUSE;
+        let mut tries = 1u32;
+        loop {
+            let params = params.clone();
+            match self.run(what, |c| c.exec(sql, params)).await {
+                Err(e) if is_statement_timeout(&e) => {
+                    if started.elapsed() + pause >= budget {
+                        return Err(retries_spent(e, tries, budget));
+                    }
+                    // A backoff between tries of a read the server cut
+                    // short, not a wait for a condition.
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(RETRY_LONGEST_PAUSE);
+                    tries += 1;
+                    self.read_retries += 1;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Runs any statement on the connection within the deadline, mapping the
@@ -338,6 +387,51 @@ impl<'c> Session<'c> {
         bounded(self.timeout, &what, conn.disconnect())
             .await?
             .map_err(|e| database_error(&what, e, password.as_deref()))
+    }
+}
+
+/// First pause before a read the server cut short is tried again; it
+/// doubles up to [`RETRY_LONGEST_PAUSE`].
+const RETRY_FIRST_PAUSE: Duration = Duration::from_millis(100);
+/// Longest pause between two tries of a read.
+const RETRY_LONGEST_PAUSE: Duration = Duration::from_secs(2);
+
+/// MySQL's and TiDB's `max_execution_time` (ER_QUERY_TIMEOUT).
+pub(crate) const ER_QUERY_TIMEOUT: u16 = 3024;
+/// MariaDB's `max_statement_time` (ER_STATEMENT_TIMEOUT).
+pub(crate) const ER_STATEMENT_TIMEOUT: u16 = 1969;
+
+/// Whether the server itself ended the statement at its session's statement
+/// time limit (`max_execution_time` on MySQL/TiDB, `max_statement_time` on
+/// MariaDB): the connection is clean and an idempotent read can be retried.
+pub(crate) fn is_statement_timeout(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Database {
+            code: Some(ER_QUERY_TIMEOUT | ER_STATEMENT_TIMEOUT),
+            ..
+        }
+    )
+}
+
+/// The last try's error, saying how often the read was tried.
+fn retries_spent(e: Error, tries: u32, budget: Duration) -> Error {
+    match e {
+        Error::Database {
+            context,
+            code,
+            message,
+            source,
+        } => Error::Database {
+            context: format!(
+                "{context} (tried {tries} times within the busy budget of {} s)",
+                budget.as_secs()
+            ),
+            code,
+            message,
+            source,
+        },
+        other => other,
     }
 }
 

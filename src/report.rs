@@ -157,6 +157,10 @@ pub struct ApplyDoc {
     /// DDL statements the run's session executed, as the server counts them
     /// (not on TiDB).
     pub server_ddl_count: Option<u64>,
+    /// Reads the server cut short at the read budget (`--timeout`) that the
+    /// run tried again within the busy budget (`--busy-timeout`); non-zero
+    /// means the server was busy.
+    pub read_retries: u32,
     /// Why the run stopped, when it did: `kind` busy (exit 4: a table
     /// stayed busy; the blockers), interrupted (SIGINT/SIGTERM) or failed.
     pub stopped: Option<Stopped>,
@@ -174,6 +178,7 @@ impl From<&ApplyReport> for ApplyDoc {
             drift: r.drift.clone(),
             unmanaged: r.unmanaged.clone(),
             server_ddl_count: r.server_ddl_count,
+            read_retries: r.read_retries,
             stopped: r.stopped(),
         }
     }

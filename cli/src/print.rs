@@ -229,6 +229,12 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                     s.ms
                 );
             }
+            if report.read_retries > 0 {
+                outln!(
+                    "busy server: {} read(s) cut short at the read budget were tried again",
+                    report.read_retries
+                );
+            }
             match &report.outcome {
                 Outcome::Converged => outln!("converged: the schema satisfies the catalog"),
                 Outcome::DryRun => outln!("dry run: preflight passed; no DDL issued"),

@@ -29,9 +29,6 @@ use common::{catalog_dir, TestDb};
 use mysql_async::prelude::*;
 use serde_json::Value;
 
-/// One test at a time (a failed test does not poison it).
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 const JOBS: &str = common::UNINDEXED_JOBS_CATALOG;
 
 /// A new table: its CREATE TABLE is step 1, before the index on `Jobs`.
@@ -159,7 +156,7 @@ async fn hold(db: &TestDb) -> (mysql_async::Conn, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
@@ -217,7 +214,7 @@ async fn probe_app_read_is_answered_while_a_long_transaction_holds_the_table() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_busy_timeout_apply_defers_with_exit_4_and_the_rerun_resumes() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let dir = catalog_dir(&[("jobs.yaml", JOBS), ("audit.yaml", AUDIT)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;
@@ -308,7 +305,7 @@ async fn big_jobs() -> (TestDb, (u64, String)) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 
@@ -349,7 +346,7 @@ async fn sigint_and_sigterm_cancel_the_running_ddl_and_the_rerun_converges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let (db, rows) = big_jobs().await;
 
@@ -383,7 +380,7 @@ async fn a_connection_lost_mid_ddl_exits_3_and_the_rerun_converges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_while_waiting_for_the_advisory_lock_ends_the_wait() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let dir = catalog_dir(&[("jobs.yaml", JOBS)]);
     let db = TestDb::new().await;
     common::unindexed_jobs(&db).await;

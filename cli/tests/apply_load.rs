@@ -19,8 +19,6 @@ use std::time::{Duration, Instant};
 use common::TestDb;
 use mysql_async::prelude::*;
 
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 const WRITERS: usize = 4;
 const READERS: usize = 4;
 const LOCK_WAIT: Duration = Duration::from_secs(2);
@@ -245,14 +243,14 @@ fn check(sample: &Sample, name: &str, took: Duration, flavor: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn app_traffic_is_not_stalled_by_apply() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let (sample, took, flavor) = under_load(false).await;
     check(&sample, "without a long transaction", took, &flavor);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn app_traffic_is_not_stalled_by_apply_behind_a_long_transaction() {
-    let _serial = SERIAL.lock().await;
+    let _serial = common::heavy::heavy_async().await;
     let (sample, took, flavor) = under_load(true).await;
     check(&sample, "with an 8 s open transaction", took, &flavor);
 }

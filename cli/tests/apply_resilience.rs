@@ -19,18 +19,17 @@ mod common;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::TestDb;
 use mysql_async::prelude::*;
 use serde_json::Value;
 
-/// One test at a time: kills are timed and latencies measured.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+/// One test at a time, and no other heavy test on the server (any binary,
+/// any suite beside this one): kills are timed and latencies measured.
+fn serial() -> common::heavy::Heavy {
+    common::heavy::heavy()
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -151,6 +151,7 @@ pub async fn apply<'c>(
                 drift: Vec::new(),
                 unmanaged: Vec::new(),
                 server_ddl_count: (flavor != Flavor::TiDb).then_some(0),
+                read_retries: 0,
                 outcome: Outcome::Interrupted {
                     step: None,
                     ddl_cancelled: false,
@@ -178,6 +179,10 @@ pub async fn apply<'c>(
         }
         Err(e) => Err(e),
     };
+    let result = result.map(|mut report| {
+        report.read_retries = session.read_retries();
+        report
+    });
     lock::release(&mut session, &name).await;
     let _ = session.disconnect().await;
     result
@@ -203,6 +208,7 @@ async fn run(
         drift: plan.drift.clone(),
         unmanaged: plan.unmanaged.clone(),
         server_ddl_count: None,
+        read_retries: 0,
         outcome: Outcome::Converged,
     };
     if plan.is_refused() {
@@ -388,7 +394,23 @@ fn counter_sum(rows: &[(String, String)]) -> u64 {
 /// counters, in one round trip: one text-protocol query of the two
 /// constant statements (the SET's result is empty, the SHOW's rows follow).
 /// TiDB keeps no per-session DDL counters: the budgets only, `None`.
+///
+/// From then on the server itself ends a read at the read budget, which
+/// leaves the connection clean, so apply's reads are tried again within the
+/// busy budget ([`Session::retry_reads_within`]); the client's deadline is
+/// a backstop [`CLIENT_GRACE`] past the server's.
 async fn start(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<Option<u64>> {
+    let counters = set_budgets(session, opts).await?;
+    session.set_timeout(opts.read_timeout.max(Duration::from_secs(1)) + CLIENT_GRACE);
+    session.retry_reads_within(Some(opts.busy_timeout));
+    Ok(counters)
+}
+
+/// How far past the server's read budget the client's own deadline lies:
+/// long enough for the server's error to arrive on a busy machine.
+const CLIENT_GRACE: Duration = Duration::from_secs(2);
+
+async fn set_budgets(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<Option<u64>> {
     let flavor = session.flavor();
     let budgets = busy::budgets_statement(flavor, opts.lock_wait, opts.read_timeout);
     if flavor == Flavor::TiDb {

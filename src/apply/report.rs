@@ -144,6 +144,9 @@ pub struct ApplyReport {
     /// DDL statements this run's session executed, as counted by the server
     /// (`Com_create_table` + `Com_alter_table` session deltas; not on TiDB).
     pub server_ddl_count: Option<u64>,
+    /// Reads the server cut short at the read budget (`--timeout`) and apply
+    /// tried again within the busy budget: non-zero on a busy server.
+    pub read_retries: u32,
     /// How it ended.
     pub outcome: Outcome,
 }

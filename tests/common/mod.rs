@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod applied;
+pub mod fault;
+pub mod heavy;
 pub mod relay;
 pub mod review;
 
@@ -106,6 +108,15 @@ impl TestDb {
     /// URL of the scratch schema (what `--database-url` takes).
     pub fn url(&self) -> String {
         format!("{}/{}", server_url(), self.name)
+    }
+
+    /// URL of the scratch schema through a relay listening on `port` of
+    /// 127.0.0.1 in front of the test server.
+    pub fn url_at_port(&self, port: u16) -> String {
+        let mut url = url::Url::parse(&self.url()).expect("test URL parses");
+        url.set_host(Some("127.0.0.1")).expect("a host");
+        url.set_port(Some(port)).expect("a port");
+        url.to_string()
     }
 
     /// Runs statements (`;`-free each) in order on one connection.
