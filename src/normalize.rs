@@ -148,9 +148,11 @@ pub fn column_default(
             DefaultValue::parse_sql(&crate::expr::unescape_mysql_default(raw))
         }
         Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => DefaultValue::parse_sql(raw),
-        // TiDB assumption: older TiDB releases report `CURRENT_TIMESTAMP(p)`
-        // without DEFAULT_GENERATED in EXTRA. A temporal column cannot hold
-        // that text as a literal, so it is read as the function there.
+        // TiDB assumption (checked against pingcap/tidb's infoschema reader,
+        // not run): TiDB 8.5 itself reports `CURRENT_TIMESTAMP(p)` with an
+        // empty EXTRA (DEFAULT_GENERATED only with ON UPDATE or a true
+        // expression default), as older MySQL did. A temporal column cannot
+        // hold that text as a literal, so it is read as the function there.
         Flavor::MySql | Flavor::TiDb if is_temporal(ty) => match DefaultValue::parse_sql(raw) {
             Some(ts @ DefaultValue::CurrentTimestamp(_)) => Some(ts),
             _ => Some(DefaultValue::Literal(raw.to_string())),

@@ -36,7 +36,7 @@
 //!   naming it. See docs/apply.md.
 //! - TiDB (assumption, not runnable here: no TiDB server): its metadata lock
 //!   does not block DML; a DDL waits for transactions that started before it
-//!   and used the table. `information_schema.CLUSTER_TRX.RELATED_TABLE_IDS`
+//!   and used the table. `information_schema.CLUSTER_TIDB_TRX.RELATED_TABLE_IDS`
 //!   (v6.3+) names them before the DDL; `mysql.tidb_mdl_view` names the
 //!   sessions a running DDL job waits for.
 
@@ -172,7 +172,7 @@ pub(crate) async fn blockers(
             ],
         ),
         Flavor::TiDb => (
-            "reading information_schema.CLUSTER_TRX",
+            "reading information_schema.CLUSTER_TIDB_TRX",
             TIDB_TRX,
             vec![
                 schema.into(),
@@ -255,7 +255,7 @@ const MARIADB_TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
 const TIDB_TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
      CAST(TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) AS UNSIGNED), 'open transaction', \
      x.CURRENT_SQL_DIGEST_TEXT \
-     FROM information_schema.CLUSTER_TRX x \
+     FROM information_schema.CLUSTER_TIDB_TRX x \
      JOIN information_schema.TABLES t ON FIND_IN_SET(t.TIDB_TABLE_ID, x.RELATED_TABLE_IDS) \
      WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ? AND x.SESSION_ID <> CONNECTION_ID() \
        AND TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) >= ? \

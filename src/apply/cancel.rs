@@ -114,8 +114,8 @@ async fn tidb_cancel(
     let jobs: Vec<u64> = session
         .run("finding the table's DDL job", |c| {
             c.exec(
-                "SELECT JOB_ID FROM information_schema.DDL_JOBS WHERE TABLE_SCHEMA = ? \
-                 AND TABLE_NAME = ? AND STATE IN ('none', 'queueing', 'running')",
+                "SELECT JOB_ID FROM information_schema.DDL_JOBS WHERE DB_NAME = ? \
+                 AND TABLE_NAME = ? AND STATE IN ('none', 'queueing', 'running', 'pausing', 'paused')",
                 (schema, table),
             )
         })

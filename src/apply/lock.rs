@@ -1,7 +1,10 @@
 //! The advisory lock that serialises appliers on one schema (`GET_LOCK`).
 //!
-//! TiDB assumption: `GET_LOCK`/`RELEASE_LOCK` are real cluster-wide locks
-//! since TiDB v5.4 (earlier releases accepted them as no-ops).
+//! TiDB assumption (checked against pingcap/docs, not run): `GET_LOCK` /
+//! `RELEASE_LOCK` are real cluster-wide locks since TiDB v6.1 (before it
+//! they failed with 1235 unless `tidb_enable_noop_functions` made them
+//! no-ops); the timeout is clamped to 1-3600 s and names to 64 characters;
+//! a lock is released when its session ends.
 
 use std::time::Duration;
 

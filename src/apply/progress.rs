@@ -132,7 +132,7 @@ async fn read(
         Flavor::TiDb => conn
             .exec_first::<Option<u64>, _, _>(
                 "SELECT ROW_COUNT FROM information_schema.DDL_JOBS \
-                 WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND STATE = 'running' LIMIT 1",
+                 WHERE DB_NAME = ? AND TABLE_NAME = ? AND STATE = 'running' LIMIT 1",
                 (w.schema.as_str(), w.table.as_str()),
             )
             .await?
