@@ -81,6 +81,9 @@ impl Setup {
             &self.file(),
             "--format",
             format,
+            // A busy 2-core machine: each read's budget is generous.
+            "--timeout",
+            "30",
         ]
         .iter()
         .map(|s| s.to_string())
