@@ -7,26 +7,76 @@ pub const MAX_IDENT_LEN: usize = 64;
 
 /// A table, column or index name. Compares and hashes case-insensitively,
 /// as MySQL compares column and index names; keeps the declared spelling.
-#[derive(Debug, Clone, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(transparent)]
-pub struct Ident(String);
+///
+/// The folded form is computed once, when the name is made: comparing,
+/// hashing and ordering read it and never allocate (issue 22: lowercasing
+/// both sides of every comparison was a third of a large `diff`).
+#[derive(Clone)]
+pub struct Ident {
+    name: String,
+    /// `name.to_lowercase()`; `None` when that is `name` itself (the common
+    /// case), so a lowercase name costs one string, not two.
+    folded: Option<Box<str>>,
+}
 
 impl Ident {
     /// Wraps a name as declared.
     pub fn new(name: impl Into<String>) -> Self {
-        Ident(name.into())
+        let name = name.into();
+        let folded = if name.chars().any(char::is_uppercase) || !name.is_ascii() {
+            let lower = name.to_lowercase();
+            (lower != name).then(|| lower.into_boxed_str())
+        } else {
+            None
+        };
+        Ident { name, folded }
     }
     /// The name as declared.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.name
     }
-    /// The case-folded key used for comparison and lookup.
+    /// The case-folded form used for comparison and lookup, borrowed.
+    pub fn folded(&self) -> &str {
+        self.folded.as_deref().unwrap_or(&self.name)
+    }
+    /// The case-folded key used for comparison and lookup, owned (for map
+    /// keys that outlive the name; lookups borrow [`Ident::folded`]).
     pub fn key(&self) -> String {
-        self.0.to_lowercase()
+        self.folded().to_string()
     }
     /// Why this name cannot be used as a MySQL identifier, if it cannot.
     pub fn invalid_reason(&self) -> Option<String> {
-        invalid_ident_reason(&self.0)
+        invalid_ident_reason(&self.name)
+    }
+}
+
+/// The case-folded form of a name given as text (what [`Ident::folded`]
+/// holds), for looking a `&str` up in a map keyed by folded names.
+pub fn fold(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.chars().any(|c| c.is_uppercase()) || !name.is_ascii() {
+        std::borrow::Cow::Owned(name.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+/// `Ident("Name")`: the declared spelling only (snapshots and messages
+/// show names, not the folded form).
+impl fmt::Debug for Ident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Ident").field(&self.name).finish()
+    }
+}
+
+impl serde::Serialize for Ident {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Ident {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Ident::new)
     }
 }
 
@@ -58,13 +108,15 @@ pub fn invalid_ident_reason(name: &str) -> Option<String> {
 
 impl PartialEq for Ident {
     fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0) || self.key() == other.key()
+        self.folded() == other.folded()
     }
 }
 
+impl Eq for Ident {}
+
 impl std::hash::Hash for Ident {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state)
+        self.folded().hash(state)
     }
 }
 
@@ -78,13 +130,13 @@ impl Ord for Ident {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         // Consistent with Eq: names equal up to case are equal in order too,
         // so BTreeSet/BTreeMap lookups ignore case as MySQL does.
-        self.key().cmp(&other.key())
+        self.folded().cmp(other.folded())
     }
 }
 
 impl fmt::Display for Ident {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.name)
     }
 }
 
@@ -129,6 +181,16 @@ mod tests {
         assert_ne!(Ident::new("State"), Ident::new("Status"));
         let set: std::collections::BTreeSet<Ident> = [Ident::new("State")].into();
         assert!(set.contains(&Ident::new("STATE")));
+        // Beyond ASCII too, and the folded form is the one `fold` gives.
+        assert_eq!(Ident::new("Straße"), Ident::new("STRAßE"));
+        assert_eq!(Ident::new("ÉTAT").folded(), "état");
+        assert_eq!(fold("ÉTAT"), "état");
+        assert_eq!(Ident::new("state").folded(), "state");
+        assert_eq!(Ident::new("State").as_str(), "State");
+        let json = serde_json::to_string(&Ident::new("State")).unwrap();
+        assert_eq!(json, "\"State\"");
+        let back: Ident = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.as_str(), "State");
     }
 
     #[test]

@@ -121,6 +121,37 @@ async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
     assert_eq!(execs, 1, "TABLES, COLUMNS and index rows in one statement");
 }
 
+/// A catalog larger than one statement holds is read in chunks of
+/// `TABLES_PER_STATEMENT` tables: one execution per chunk (here 200 tables:
+/// 64 + 64 + 64 + 8, two distinct statements prepared), so no statement
+/// grows without bound and the round trips stay a fixed number per chunk.
+#[tokio::test]
+async fn a_large_verify_issues_one_statement_per_chunk() {
+    use schema_catalog::inspect::TABLES_PER_STATEMENT;
+    let n = 200;
+    let large = generated(n);
+    let db = TestDb::new().await;
+    let flavor = session(&db).await.flavor();
+    create(&db, &large, flavor).await;
+    let counts = verify_statements(&db, &large).await;
+    eprintln!("verify, {n} tables: {counts:?}");
+    let count = |name: &str| counts.iter().find(|(n, _)| n == name).unwrap().1;
+    assert_eq!(
+        TABLES_PER_STATEMENT, 64,
+        "the counts below assume 64 tables per statement"
+    );
+    assert_eq!(
+        count("Com_stmt_execute"),
+        4,
+        "one execution per chunk of 64 tables"
+    );
+    assert_eq!(
+        count("Com_stmt_prepare"),
+        2,
+        "a full chunk's statement and the rest's"
+    );
+}
+
 /// A FULLTEXT index's parser is read from SHOW CREATE TABLE, only for a
 /// table whose live shape has one: a verify of three tables, one of them
 /// with a FULLTEXT index, issues exactly one statement more than the same

@@ -227,6 +227,9 @@ async fn run(
         return Ok(report);
     }
     let total = plan.steps.len();
+    // Each step's table by folded name, not searched per step (issue 22).
+    let by_name: std::collections::HashMap<&str, &Table> =
+        tables.iter().map(|t| (t.name.folded(), t)).collect();
     for (i, step) in plan.steps.iter().enumerate() {
         if opts.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
             report.outcome = Outcome::Interrupted {
@@ -245,9 +248,9 @@ async fn run(
                 .flatten();
             return Ok(report);
         }
-        let want = tables
-            .iter()
-            .find(|t| &t.name == step.change.table())
+        let want = by_name
+            .get(step.change.table().folded())
+            .copied()
             .expect("a plan step's table comes from the catalog");
         let ctx = StepCtx {
             opener,

@@ -165,10 +165,14 @@ impl Catalog {
             .collect()
     }
 
-    /// Looks a table up by name (case-insensitive).
+    /// Looks a table up by name (case-insensitive): a binary search on the
+    /// folded name, as the tables are kept sorted by it.
     pub fn table(&self, name: &str) -> Option<&CatalogTable> {
-        let name = Ident::new(name);
-        self.tables.iter().find(|t| t.table.name == name)
+        let key = crate::ident::fold(name);
+        self.tables
+            .binary_search_by(|t| t.table.name.folded().cmp(&key))
+            .ok()
+            .map(|i| &self.tables[i])
     }
 }
 

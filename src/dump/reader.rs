@@ -35,18 +35,26 @@ pub struct Dump {
 }
 
 impl Dump {
-    /// A table by name (case-insensitive).
+    /// A table by name (case-insensitive): a binary search on the folded
+    /// name, as the tables are sorted by it.
     pub fn table(&self, name: &str) -> Option<&Table> {
-        let key = Ident::new(name);
-        self.tables.iter().find(|t| t.name == key)
+        let key = crate::ident::fold(name);
+        self.tables
+            .binary_search_by(|t| t.name.folded().cmp(&key))
+            .ok()
+            .map(|i| &self.tables[i])
     }
 
-    /// The features of one table.
+    /// The features of one table: the run of them sorted under its folded
+    /// name, found by binary search.
     pub fn features_of<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a TableFeature> {
-        let key = Ident::new(table);
-        self.features
+        let key = crate::ident::fold(table);
+        let start = self
+            .features
+            .partition_point(|f| *crate::ident::fold(&f.table) < *key);
+        self.features[start..]
             .iter()
-            .filter(move |f| Ident::new(f.table.as_str()) == key)
+            .take_while(move |f| crate::ident::fold(&f.table) == key)
     }
 }
 
@@ -96,6 +104,8 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
         keep_other_types: true,
     };
     let mut tables: Vec<(usize, Table)> = Vec::new();
+    // The line of each table (or view) kept, by folded name.
+    let mut lines: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut features = Vec::new();
     let mut skipped = 0;
     for stmt in split_statements(text) {
@@ -111,14 +121,15 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
                 // Kept by name only, so a catalog table of that name is
                 // reported as `not_a_table`, as a live plan reports it.
                 skipped += 1;
-                if !tables.iter().any(|(_, t)| t.name == name) {
+                if !lines.contains_key(name.folded()) {
+                    lines.insert(name.key(), stmt.line);
                     tables.push((stmt.line, Table::not_a_table(name, "VIEW")));
                 }
             }
             Kind::Table => {
                 let parsed =
                     parse_create_table_with(&stmt.text, options).map_err(|e| err(e.to_string()))?;
-                if let Some((line, _)) = tables.iter().find(|(_, t)| t.name == parsed.table.name) {
+                if let Some(line) = lines.get(parsed.table.name.folded()) {
                     return Err(err(format!(
                         "table `{}` is created again (first at line {line})",
                         parsed.table.name
@@ -129,6 +140,7 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
                     line: stmt.line,
                     feature,
                 }));
+                lines.insert(parsed.table.name.key(), stmt.line);
                 tables.push((stmt.line, parsed.table));
             }
         }
@@ -136,8 +148,8 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
     let mut tables: Vec<Table> = tables.into_iter().map(|(_, t)| t).collect();
     tables.sort_by(|a, b| a.name.cmp(&b.name));
     features.sort_by(|a, b| {
-        Ident::new(a.table.as_str())
-            .cmp(&Ident::new(b.table.as_str()))
+        crate::ident::fold(&a.table)
+            .cmp(&crate::ident::fold(&b.table))
             .then_with(|| a.cmp(b))
     });
     Ok(Dump {

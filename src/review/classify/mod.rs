@@ -15,6 +15,8 @@
 //! does not compile here until it is given to apply's diff or to a review
 //! kind. Columns are in [`columns`], indexes in [`indexes`].
 
+use std::collections::{HashMap, HashSet};
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -258,16 +260,19 @@ pub(super) fn apply_problems(n: &Table, installed: &[Installed]) -> Vec<(Problem
 pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Finding> {
     let olds: Vec<&Table> = old.tables.iter().map(|t| &t.table).collect();
     let news: Vec<&Table> = new.tables.iter().map(|t| &t.table).collect();
+    // Looked up by folded name, not searched (issue 22).
+    let old_by_name: HashMap<&str, &Table> = olds.iter().map(|t| (t.name.folded(), *t)).collect();
+    let new_names: HashSet<&str> = news.iter().map(|t| t.name.folded()).collect();
     let mut out = Out(Vec::new());
     let mut added: Vec<&Table> = news
         .iter()
         .copied()
-        .filter(|n| !olds.iter().any(|o| o.name == n.name))
+        .filter(|n| !old_by_name.contains_key(n.name.folded()))
         .collect();
     let mut removed: Vec<&Table> = olds
         .iter()
         .copied()
-        .filter(|o| !news.iter().any(|n| n.name == o.name))
+        .filter(|o| !new_names.contains(o.name.folded()))
         .collect();
     let mut renamed: Vec<(&Table, &Table)> = Vec::new();
     removed.retain(|o| match added.iter().position(|n| same_columns(o, n)) {
@@ -279,7 +284,7 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
     });
     for n in &news {
         let found = apply_problems(n, installed);
-        if let Some(o) = olds.iter().find(|o| o.name == n.name) {
+        if let Some(o) = old_by_name.get(n.name.folded()).copied() {
             table(o, n, found, &mut out);
         } else if let Some((o, _)) = renamed.iter().find(|(_, r)| r.name == n.name) {
             out.push(
