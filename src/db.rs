@@ -13,7 +13,7 @@ use mysql_async::{Conn, Opts, Params, Row};
 
 use crate::error::{Error, Result};
 use crate::flavor::{tidb_release, Flavor};
-use crate::server::ServerIdentity;
+use crate::server::{code, ServerIdentity};
 
 /// Where to connect: parsed options plus a printable name without secrets.
 /// Its `Debug` output omits the options (they hold the password).
@@ -111,8 +111,7 @@ impl ServerInfo {
 /// `verify_identity`, `built_in_roots`, `socket`, ...). Errors never contain
 /// the password.
 pub fn parse_url(url: &str) -> Result<Target> {
-    let opts =
-        crate::dburl::parse(url).map_err(|e| Error::Usage(format!("invalid database URL {e}")))?;
+    let opts = parse_opts(url)?;
     if opts.db_name().is_none_or(str::is_empty) {
         return Err(Error::Usage(format!(
             "the database URL {} names no database; use mysql://user:pass@host:port/db",
@@ -126,22 +125,25 @@ pub fn parse_url(url: &str) -> Result<Target> {
 /// be absent (`catalog explain --scratch` makes its own schema); `schema`
 /// is then empty.
 pub fn parse_server_url(url: &str) -> Result<Target> {
-    match parse_url(url) {
-        Ok(t) => Ok(t),
-        Err(Error::Usage(_)) if crate::dburl::parse(url).is_ok() => {
-            let opts = crate::dburl::parse(url).map_err(Error::Usage)?;
-            let display = match opts.socket() {
-                Some(socket) => format!("{socket} (Unix socket)"),
-                None => format!("{}:{}", opts.ip_or_hostname(), opts.tcp_port()),
-            };
-            Ok(Target {
-                url: opts,
-                schema: String::new(),
-                display,
-            })
-        }
-        Err(e) => Err(e),
+    let opts = parse_opts(url)?;
+    if opts.db_name().is_some_and(|db| !db.is_empty()) {
+        return Ok(Target::from_opts(opts));
     }
+    let display = match opts.socket() {
+        Some(socket) => format!("{socket} (Unix socket)"),
+        None => format!("{}:{}", opts.ip_or_hostname(), opts.tcp_port()),
+    };
+    Ok(Target {
+        url: opts,
+        schema: String::new(),
+        display,
+    })
+}
+
+/// The URL's connection options; a URL that does not parse is a usage
+/// error (without the password).
+fn parse_opts(url: &str) -> Result<Opts> {
+    crate::dburl::parse(url).map_err(|e| Error::Usage(format!("invalid database URL {e}")))
 }
 
 /// The URL with the password (userinfo or `password=`) replaced by `***`;
@@ -450,13 +452,13 @@ fn connect_error(target: &Target, e: mysql_async::Error) -> Error {
     use mysql_async::Error as E;
     let password = target.url.pass();
     let message = match &e {
-        E::Server(s) if s.code == 1049 => {
+        E::Server(s) if code::unknown_database(s.code) => {
             return Error::UnknownSchema {
                 schema: target.schema.clone(),
                 host: target.host_port(),
             };
         }
-        E::Server(s) if s.code == 1045 || s.code == 1698 => format!(
+        E::Server(s) if code::access_denied(s.code) => format!(
             "login refused for user `{}` (error 1045); check the user name and password \
              (a password with `@`, `:`, `/` or `%` must be percent-encoded: %40, %3A, %2F, %25)",
             target.url.user().unwrap_or("")

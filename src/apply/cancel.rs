@@ -14,10 +14,28 @@ use std::time::Duration;
 use mysql_async::prelude::*;
 use tokio_util::sync::CancellationToken;
 
-use super::step::StepCtx;
+use crate::acquire::Opener;
 use crate::db;
 use crate::error::Result;
 use crate::flavor::Flavor;
+
+/// What cancelling a DDL needs: where to open the side connection, the
+/// server kind and schema (TiDB cancels the table's job), the cancel
+/// request and whether to leave the DDL to the server instead.
+pub(crate) struct Canceller<'a> {
+    /// Opens the side connection that sends the cancel.
+    pub opener: &'a Opener,
+    /// The schema the DDL runs in.
+    pub schema: &'a str,
+    /// The server kind.
+    pub flavor: Flavor,
+    /// Read timeout of the side connection.
+    pub read_timeout: Duration,
+    /// The run's cancel request, if it can be cancelled.
+    pub token: Option<&'a CancellationToken>,
+    /// On cancel, leave the DDL to the server (`--detach`).
+    pub detach: bool,
+}
 
 /// How a cancellable DDL ended.
 pub(crate) enum Ran<T> {
@@ -25,12 +43,11 @@ pub(crate) enum Ran<T> {
     Finished(T),
     /// A cancel request came while it ran; `result` is how it ended after.
     Cancelled {
-        /// The DDL's own result once cancelled (or once left, with detach).
-        result: T,
+        /// The DDL's own result once cancelled; `None` when it was left to
+        /// the server (`detach`) and not awaited.
+        result: Option<T>,
         /// Whether the cancel reached the server.
         ddl_cancelled: bool,
-        /// Whether the DDL was left to the server (`detach`).
-        detached: bool,
     },
 }
 
@@ -53,7 +70,7 @@ pub(crate) async fn sleep(cancel: Option<&CancellationToken>, pause: Duration) -
 /// awaits its end. With `detach` the DDL is not awaited: it is left to the
 /// server and the run ends.
 pub(crate) async fn run_cancellable<F>(
-    ctx: &StepCtx<'_>,
+    ctx: &Canceller<'_>,
     conn_id: u32,
     table: &str,
     ddl: F,
@@ -61,7 +78,7 @@ pub(crate) async fn run_cancellable<F>(
 where
     F: Future<Output = Result<()>>,
 {
-    let Some(token) = ctx.opts.cancel.clone() else {
+    let Some(token) = ctx.token else {
         return Ran::Finished(ddl.await);
     };
     tokio::pin!(ddl);
@@ -69,25 +86,23 @@ where
         r = &mut ddl => return Ran::Finished(r),
         () = token.cancelled() => {}
     }
-    if ctx.opts.detach {
+    if ctx.detach {
         return Ran::Cancelled {
-            result: Err(crate::error::Error::Usage("left to the server".into())),
+            result: None,
             ddl_cancelled: false,
-            detached: true,
         };
     }
     let ddl_cancelled = kill(ctx, conn_id, table).await.is_ok();
     let result = ddl.await;
     Ran::Cancelled {
-        result,
+        result: Some(result),
         ddl_cancelled,
-        detached: false,
     }
 }
 
 /// Cancels the statement running on `conn_id` from a new connection.
-async fn kill(ctx: &StepCtx<'_>, conn_id: u32, table: &str) -> Result<()> {
-    let mut session = ctx.opener.open(ctx.opts.read_timeout).await?;
+async fn kill(ctx: &Canceller<'_>, conn_id: u32, table: &str) -> Result<()> {
+    let mut session = ctx.opener.open(ctx.read_timeout).await?;
     // The id is this run's own connection id (a number), never catalog text.
     let result = match ctx.flavor {
         Flavor::MySql | Flavor::MariaDb => {

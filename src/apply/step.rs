@@ -18,6 +18,7 @@ use crate::flavor::Flavor;
 use crate::inspect;
 use crate::model::Table;
 use crate::plan::{step_sql, Step};
+use crate::server::code;
 
 /// Why a step did not complete.
 pub(crate) enum StepError {
@@ -70,20 +71,6 @@ impl<E: Into<StepError>> From<E> for StepFailure {
         }
     }
 }
-
-/// Server errors that mean "a concurrent actor created it first".
-const ALREADY_EXISTS: [u16; 3] = [1050, 1060, 1061];
-/// Server errors that mean "not with this algorithm": 1845/1846 (the
-/// algorithm or lock is not supported for the change) and MySQL's 4092 (the
-/// table has used up its instant row versions; INPLACE still works online).
-const NOT_ONLINE: [u16; 3] = [1845, 1846, 4092];
-/// Lock wait timeout: the metadata lock was not granted within `lock_wait_timeout`.
-const LOCK_WAIT_TIMEOUT: u16 = 1205;
-/// The statement was cancelled (KILL QUERY; MariaDB max_statement_time 1969).
-const QUERY_INTERRUPTED: [u16; 2] = [1317, 1969];
-/// The server ended the connection (MariaDB 1927 connection killed, MySQL
-/// 4031 idle disconnect, 1053 shutdown in progress).
-const CONNECTION_ENDED: [u16; 3] = [1927, 4031, 1053];
 
 /// How long a step waited for a busy table, and who held it last.
 #[derive(Default)]
@@ -158,7 +145,7 @@ pub(crate) async fn run_step(
                     error,
                     ddl_ran: true,
                 })?;
-            if !matches!(result, Err((LOCK_WAIT_TIMEOUT, _))) {
+            if !matches!(result, Err((c, _)) if code::lock_wait_timeout(c)) {
                 break (result, sql);
             }
         }
@@ -211,15 +198,18 @@ pub(crate) async fn run_step(
     };
     let status = match result {
         Ok(()) => StepStatus::Applied,
-        Err((code, message)) if ALREADY_EXISTS.contains(&code) => {
-            if ctx.flavor == Flavor::TiDb && code == 1061 && message.contains("background job") {
+        Err((code, message)) if code::already_exists(code) => {
+            if ctx.flavor == Flavor::TiDb
+                && code::duplicate_key_name(code)
+                && message.contains("background job")
+            {
                 wait_for_tidb_job(ctx, session, want, step).await?;
             }
             StepStatus::AcceptedRace
         }
-        Err((code, message)) if NOT_ONLINE.contains(&code) => {
+        Err((c, message)) if code::not_online(c) => {
             return Err(StepError::Failed(format!(
-                "the server cannot do this online (error {code}: {message}); refusing to take a \
+                "the server cannot do this online (error {c}: {message}); refusing to take a \
                  blocking table lock. Run `{}` without the ALGORITHM/LOCK clause in a maintenance \
                  window, then rerun apply",
                 shown(&sql)
@@ -332,7 +322,7 @@ async fn execute(
     let online_column =
         matches!(step.change, Change::AddColumn { .. }) && ctx.flavor != Flavor::TiDb;
     match first {
-        Err((code, _)) if online_column && NOT_ONLINE.contains(&code) => {
+        Err((c, _)) if online_column && code::not_online(c) => {
             let sql = step_sql(&step.change, ctx.flavor, ColumnAlgorithm::InplaceNoLock);
             let second = run_ddl(ctx, session, step, &sql).await?;
             Ok((second, sql))
@@ -383,7 +373,15 @@ async fn run_ddl(
     // preparable on MySQL, MariaDB and TiDB.
     let result = {
         let ddl = session.run_within(None, &what, |c| c.exec_drop(sql, ()));
-        cancel::run_cancellable(ctx, conn_id, step.change.table().as_str(), ddl).await
+        let canceller = cancel::Canceller {
+            opener: ctx.opener,
+            schema: ctx.schema,
+            flavor: ctx.flavor,
+            read_timeout: ctx.opts.read_timeout,
+            token: ctx.opts.cancel.as_ref(),
+            detach: ctx.opts.detach,
+        };
+        cancel::run_cancellable(&canceller, conn_id, step.change.table().as_str(), ddl).await
     };
     if let Some(p) = poller {
         p.abort();
@@ -393,19 +391,19 @@ async fn run_ddl(
         cancel::Ran::Cancelled {
             result,
             ddl_cancelled,
-            detached,
         } => {
+            let detached = result.is_none();
             let fate = match &result {
-                Ok(()) => "it had finished; rerun apply to verify it and go on".to_string(),
-                Err(_) if detached => {
+                None => {
                     "it was left running on the server (--detach); rerun apply to verify it".into()
                 }
-                Err(Error::Database {
+                Some(Ok(())) => "it had finished; rerun apply to verify it and go on".to_string(),
+                Some(Err(Error::Database {
                     code: Some(code), ..
-                }) if QUERY_INTERRUPTED.contains(code) => {
+                })) if code::query_interrupted(*code) => {
                     "the server cancelled it; nothing of it is left; rerun apply".into()
                 }
-                Err(e) => format!("its outcome is unknown ({e}); rerun apply to resolve it"),
+                Some(Err(e)) => format!("its outcome is unknown ({e}); rerun apply to resolve it"),
             };
             return Err(StepError::Interrupted {
                 ddl_cancelled,
@@ -423,7 +421,7 @@ async fn run_ddl(
             code: Some(code),
             message,
             ..
-        }) if !CONNECTION_ENDED.contains(&code) => Ok(Err((code, message))),
+        }) if !code::connection_ended(code) => Ok(Err((code, message))),
         Err(e) => Err(StepError::Failed(format!(
             "the connection was lost while `{}` ran ({e}): the step's DDL may or may not have \
              run on the server; rerun apply: it re-reads the table and resolves it",

@@ -136,9 +136,9 @@ async fn json_format_v1(session: &mut Session<'_>) -> Result<Option<u64>> {
     let read = "SELECT @@SESSION.explain_json_format_version";
     let previous: Option<u64> = match session.run(what, |c| c.query_first(read)).await {
         Ok(v) => v,
-        Err(Error::Database {
-            code: Some(1193), ..
-        }) => return Ok(None),
+        Err(Error::Database { code: Some(c), .. }) if crate::server::code::unknown_variable(c) => {
+            return Ok(None)
+        }
         Err(e) => return Err(e),
     };
     let set = "SET SESSION explain_json_format_version = 1";
