@@ -27,13 +27,27 @@ pub trait Acquire<'c>: Send {
     /// version, within `timeout`; the session's statements are bounded by
     /// `timeout` too.
     fn acquire(self, timeout: Duration) -> impl Future<Output = Result<Session<'c>>> + Send;
+}
 
-    /// How to open further connections to the same server, for apply's
-    /// lock/DDL session and its side connections (KILL QUERY on cancel,
-    /// progress reads). `None` for a single connection (owned or lent): the
-    /// library never opens connections a caller did not hand it the means
-    /// for, so apply refuses it ([`crate::Error::SingleConnection`]).
-    fn opener(&self) -> Option<Opener>;
+/// What apply runs on: a [`Target`] (it connects) or a [`Pool`] (it takes
+/// connections from it; the pool needs room for two at once). Apply opens
+/// connections of its own (the lock/DDL session and, while a step runs, a
+/// side connection for progress reads and KILL QUERY on cancel), so a
+/// single connection is not a connector: passing one does not compile.
+///
+/// ```compile_fail
+/// # async fn f(conn: &mut mysql_async::Conn, tables: &[schema_catalog::Table]) {
+/// let _ = schema_catalog::apply::apply(conn, "app", tables, &Default::default()).await;
+/// # }
+/// ```
+pub trait Connector: Acquire<'static> + Sync {
+    /// How to open further connections to the same server.
+    fn opener(&self) -> Opener;
+
+    /// The database the target or pool connects to: the schema verify and
+    /// apply work on. A pool says it on a connection taken (and given back)
+    /// within `timeout`.
+    fn schema(&self, timeout: Duration) -> impl Future<Output = Result<String>> + Send;
 }
 
 /// Opens new connections to the server an [`Acquire`] points at.
@@ -72,9 +86,15 @@ impl Acquire<'static> for &Target {
     async fn acquire(self, timeout: Duration) -> Result<Session<'static>> {
         db::connect(self, timeout).await
     }
+}
 
-    fn opener(&self) -> Option<Opener> {
-        Some(Opener::Opts(Box::new(self.url.clone())))
+impl Connector for &Target {
+    fn opener(&self) -> Opener {
+        Opener::Opts(Box::new(self.url.clone()))
+    }
+
+    async fn schema(&self, _timeout: Duration) -> Result<String> {
+        Ok(self.schema.clone())
     }
 }
 
@@ -82,9 +102,16 @@ impl Acquire<'static> for &Pool {
     async fn acquire(self, timeout: Duration) -> Result<Session<'static>> {
         Session::from_pool(self, timeout).await
     }
+}
 
-    fn opener(&self) -> Option<Opener> {
-        Some(Opener::Pool((*self).clone()))
+impl Connector for &Pool {
+    fn opener(&self) -> Opener {
+        Opener::Pool((*self).clone())
+    }
+
+    async fn schema(&self, timeout: Duration) -> Result<String> {
+        let conn = db::pool_conn(self, timeout).await?;
+        db::schema_of(conn.opts()).map(str::to_string)
     }
 }
 
@@ -92,18 +119,10 @@ impl Acquire<'static> for Conn {
     async fn acquire(self, timeout: Duration) -> Result<Session<'static>> {
         Session::from_conn(self, timeout).await
     }
-
-    fn opener(&self) -> Option<Opener> {
-        None
-    }
 }
 
 impl<'c> Acquire<'c> for &'c mut Conn {
     async fn acquire(self, timeout: Duration) -> Result<Session<'c>> {
         Session::on(self, timeout).await
-    }
-
-    fn opener(&self) -> Option<Opener> {
-        None
     }
 }

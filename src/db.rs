@@ -221,17 +221,32 @@ impl Session<'static> {
         pool: &mysql_async::Pool,
         timeout: Duration,
     ) -> Result<Session<'static>> {
-        let what = "taking a connection from the pool";
-        let conn = bounded(timeout, what, pool.get_conn())
-            .await?
-            .map_err(|e| Error::Connect {
-                // A pool does not say where it connects.
-                target: "the pool's server".to_string(),
-                message: e.to_string(),
-                source: Some(e),
-            })?;
+        let conn = pool_conn(pool, timeout).await?;
         Session::start(Handle::Owned(conn), timeout).await
     }
+}
+
+/// A connection taken from `pool` within `timeout`.
+pub(crate) async fn pool_conn(pool: &mysql_async::Pool, timeout: Duration) -> Result<Conn> {
+    let what = "taking a connection from the pool";
+    bounded(timeout, what, pool.get_conn())
+        .await?
+        .map_err(|e| Error::Connect {
+            // A pool does not say where it connects.
+            target: "the pool's server".to_string(),
+            message: e.to_string(),
+            source: Some(e),
+        })
+}
+
+/// The database named in the connection options: the schema to work on.
+pub(crate) fn schema_of(opts: &Opts) -> Result<&str> {
+    opts.db_name().filter(|db| !db.is_empty()).ok_or_else(|| {
+        Error::Usage(format!(
+            "the connection to {} names no database; the schema is the database of the pool's or target's URL (mysql://user:pass@host:port/db)",
+            Target::from_opts(opts.clone()).display
+        ))
+    })
 }
 
 impl<'c> Session<'c> {
@@ -295,6 +310,12 @@ impl<'c> Session<'c> {
     /// The server's flavor.
     pub fn flavor(&self) -> Flavor {
         self.info.flavor
+    }
+
+    /// The database the connection was opened on (the URL's), the schema
+    /// the gate works on; a usage error when the URL names none.
+    pub fn schema(&mut self) -> Result<String> {
+        schema_of(self.conn.conn().opts()).map(str::to_string)
     }
 
     /// `host:port/db` of the target.

@@ -146,15 +146,6 @@ pub enum Error {
         /// Why.
         message: String,
     },
-    /// apply was given a single connection ([`mysql_async::Conn`], owned or
-    /// lent): it needs to open more (the lock/DDL session and a side
-    /// connection for KILL QUERY and progress), so it takes a
-    /// [`crate::db::Target`] or a [`mysql_async::Pool`]. Nothing was done.
-    #[error("{what} needs to open its own connections (a lock session and a side connection); give it a target or a pool, not a single connection")]
-    SingleConnection {
-        /// What refused (`apply`).
-        what: String,
-    },
     /// Import found nothing it can write as a catalog.
     #[error("nothing to import from {from}: {found}; a catalog needs at least one table")]
     NothingToImport {

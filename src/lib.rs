@@ -7,6 +7,22 @@
 //! [`inspect`] (bounded reads), [`live`] (inspect and diff, shared by verify,
 //! plan and apply), [`apply`] (the reconciler), [`verify`] (the startup
 //! gate), [`flavor`] (server kinds).
+//!
+//! A service's startup gate is two lines: the catalog directory compiled
+//! in ([`embed_catalog!`], every file of it) and [`verify()`] on the
+//! service's own pool, the schema being the database its URL names:
+//!
+//! ```no_run
+//! # use std::time::Duration;
+//! # use schema_catalog::Consumer;
+//! static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
+//! # async fn gate(pool: mysql_async::Pool) -> schema_catalog::Result<()> {
+//! let report = schema_catalog::verify(&pool, &CATALOG, Consumer::named("worker"), Duration::from_secs(5)).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! [`apply()`] takes the same catalog type and a pool or a target
+//! ([`Connector`]); a single connection does not compile there.
 
 pub mod acquire;
 pub mod apply;
@@ -16,7 +32,7 @@ pub mod coltype;
 pub mod db;
 pub mod dburl;
 pub mod ddl;
-pub mod dependency;
+pub(crate) mod dependency;
 pub mod diff;
 pub mod dump;
 pub mod error;
@@ -25,13 +41,14 @@ mod expr;
 pub mod finding;
 pub mod flavor;
 pub mod fleet;
+mod gate;
 pub mod ident;
 pub mod import;
 pub mod import_gate;
 pub mod inspect;
 pub mod live;
 pub mod model;
-pub mod normalize;
+pub(crate) mod normalize;
 pub mod plan;
 pub mod readiness;
 pub mod report;
@@ -44,14 +61,19 @@ pub mod textdiff;
 pub mod tidb;
 pub mod verify;
 
-pub use acquire::Acquire;
+pub use acquire::{Acquire, Connector};
+pub use catalog::{AsCatalog, Embedded};
 pub use coltype::{ColumnType, IntKind};
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
 pub use flavor::Flavor;
+pub use gate::{apply, verify, Consumer};
 pub use ident::{quote_ident, quote_str, Ident};
 pub use model::{
     Column, DefaultValue, ForeignKey, FullTextParser, Index, IndexKind, IndexPart,
     ReferentialAction, Table, TableKind,
 };
+/// Embeds every file of a catalog directory: `static CATALOG: Embedded = embed_catalog!("catalog");`
+/// (the path is relative to the crate's `Cargo.toml`; see [`Embedded`]).
+pub use schema_catalog_macros::embed_catalog;

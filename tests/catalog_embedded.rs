@@ -4,7 +4,48 @@
 use std::path::Path;
 
 use schema_catalog::catalog::{self, check_files, from_files};
-use schema_catalog::Error;
+use schema_catalog::{embed_catalog, AsCatalog, Embedded, Error};
+
+/// The shipped catalog, every file of it, as a service embeds it.
+static SHIPPED: Embedded = embed_catalog!("catalog");
+/// A catalog that fails lint (a nullable primary key column).
+static INVALID: Embedded = embed_catalog!("fixtures/bad-catalogs/nullable-pk");
+
+#[test]
+fn the_macro_embeds_every_file_of_the_directory_and_it_lints_clean() {
+    let names: Vec<&str> = SHIPPED.files().iter().map(|(n, _)| *n).collect();
+    let on_disk = shipped_files();
+    let want: Vec<&str> = on_disk.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, want);
+    let report = SHIPPED.check();
+    assert!(report.is_valid(), "{}", report.render_human());
+    let from_dir = catalog::load(Path::new(DIR)).unwrap();
+    let tables =
+        |c: &catalog::Catalog| c.tables.iter().map(|t| t.table.clone()).collect::<Vec<_>>();
+    assert!(tables(SHIPPED.as_catalog().unwrap()) == tables(&from_dir));
+    // Loaded once: the second use is the same catalog.
+    assert!(std::ptr::eq(
+        SHIPPED.as_catalog().unwrap(),
+        SHIPPED.as_catalog().unwrap()
+    ));
+}
+
+#[test]
+fn an_embedded_catalog_that_fails_lint_is_refused_on_every_use() {
+    assert!(!INVALID.check().is_valid());
+    for _ in 0..2 {
+        let Err(Error::InvalidCatalog {
+            errors, problems, ..
+        }) = INVALID.as_catalog()
+        else {
+            panic!("not refused");
+        };
+        assert_eq!(errors, 2);
+        assert!(problems
+            .iter()
+            .all(|p| p.file.starts_with("fixtures/bad-catalogs/nullable-pk")));
+    }
+}
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
 

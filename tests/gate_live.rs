@@ -98,36 +98,13 @@ async fn plan_runs_on_the_callers_pool() {
 }
 
 #[tokio::test]
-async fn apply_runs_on_the_callers_pool_and_refuses_a_single_connection() {
+async fn apply_runs_on_the_callers_pool() {
+    // A single connection cannot hold the lock session and the side
+    // connection: apply does not take one (a compile error, the
+    // `compile_fail` example on `acquire::Connector`).
     let db = TestDb::new().await;
     let cat = all_but_work_item(&db).await;
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let before = db.snapshot().await;
-
-    // One connection cannot hold the lock session and the side connection.
-    let mut conn = db.pool.get_conn().await.unwrap();
-    let err = apply::apply(&mut conn, &db.name, &tables, &ApplyOptions::default())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&err, Error::SingleConnection { what } if what == "apply"),
-        "{err:?}"
-    );
-    let owned = db.pool.get_conn().await.unwrap();
-    let err = apply::apply(owned, &db.name, &tables, &ApplyOptions::default())
-        .await
-        .unwrap_err();
-    assert!(matches!(err, Error::SingleConnection { .. }), "{err:?}");
-    assert_eq!(
-        db.snapshot().await,
-        before,
-        "a refused apply changes nothing"
-    );
-    // The lent connection is still the caller's.
-    let one: Option<i64> = conn.query_first("SELECT 1").await.unwrap();
-    assert_eq!(one, Some(1));
-    drop(conn);
-
     let report = apply::apply(&db.pool, &db.name, &tables, &ApplyOptions::default())
         .await
         .unwrap();
@@ -214,9 +191,6 @@ fn library_messages_give_no_command_line_advice() {
         Error::LockHeld {
             name: "l".into(),
             seconds: 1,
-        },
-        Error::SingleConnection {
-            what: "apply".into(),
         },
         Error::Unsupported {
             table: "t".into(),

@@ -142,7 +142,6 @@ fn exit_code_for(err: &anyhow::Error) -> u8 {
             E::InvalidCatalog { .. }
             | E::InvalidFleet { .. }
             | E::Usage(_)
-            | E::SingleConnection { .. }
             | E::Io { .. }
             | E::Unsupported { .. }
             | E::NothingToImport { .. }

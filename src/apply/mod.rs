@@ -22,9 +22,9 @@ pub use progress::{Progress, ProgressEvent, ProgressFn};
 pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::acquire::{Acquire, Opener};
+use crate::acquire::{Connector, Opener};
 use crate::db::Session;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::flavor::Flavor;
 use crate::live::diff_all;
 use crate::model::Table;
@@ -99,29 +99,24 @@ impl std::fmt::Debug for ApplyOptions {
 
 /// Reconciles `schema` on `db` to `tables` (the catalog's tables).
 ///
-/// `db` is the same kind of target verify and plan take ([`Acquire`]), but
-/// apply opens connections of its own: the lock/DDL session and, while a
-/// step runs, a side connection for progress reads and for KILL QUERY on
-/// cancel. So it takes a [`crate::db::Target`] (it connects) or a
+/// `db` is a [`Connector`]: a [`crate::db::Target`] (it connects) or a
 /// [`mysql_async::Pool`] (it takes connections from it; the pool needs room
-/// for two at once); a single [`mysql_async::Conn`], owned or lent, is
-/// refused with [`Error::SingleConnection`] before anything is sent.
+/// for two at once). Apply opens connections of its own (the lock/DDL
+/// session and, while a step runs, a side connection for progress reads and
+/// for KILL QUERY on cancel), so a single [`mysql_async::Conn`] does not
+/// compile here.
 ///
 /// Holds the advisory lock [`lock_name`] for the whole run; refuses before
 /// any DDL on drift; re-reads before and after each step; ends with a full
 /// verify. Database errors (unreachable, lock held, timeout) are `Err`;
 /// everything else is in the report's [`Outcome`].
-pub async fn apply<'c>(
-    db: impl Acquire<'c>,
+pub async fn apply(
+    db: impl Connector,
     schema: &str,
     tables: &[Table],
     opts: &ApplyOptions,
 ) -> Result<ApplyReport> {
-    let Some(opener) = db.opener() else {
-        return Err(Error::SingleConnection {
-            what: "apply".to_string(),
-        });
-    };
+    let opener = db.opener();
     // The lock is held by the session that inspects and runs the DDL: it
     // cannot be lost while the run goes on (a dead session ends the run
     // too), and it is released when the session ends, also on a kill. A

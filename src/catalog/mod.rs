@@ -10,6 +10,8 @@ use crate::model::Table;
 
 mod columns;
 mod defaults;
+mod embedded;
+pub use embedded::{AsCatalog, Embedded};
 mod engines;
 mod expr_facts;
 mod fk_scope;

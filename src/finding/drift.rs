@@ -10,6 +10,7 @@ use crate::ident::quote_ident;
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ProblemKind {
     /// The table does not exist.
     MissingTable,

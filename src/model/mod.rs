@@ -13,7 +13,7 @@ mod column;
 mod constraint;
 mod default;
 mod index;
-pub mod shape;
+pub(crate) mod shape;
 mod table;
 pub mod tidb;
 
