@@ -52,15 +52,7 @@ async fn example_service_gates_startup_on_the_test_server() {
     let work = cat.table("_System_WorkItem").unwrap();
     db.exec(&[schema_catalog::ddl::create_table(&work.table, db.flavor).as_str()])
         .await;
-    let out = run(&exe, &db.url());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.starts_with("schema ready (8 tables"), "{stdout}");
+    common::assert_gate_ready(&run(&exe, &db.url()));
 
     let out = run(&exe, "mysql://root:pw123456@127.0.0.1:1/x");
     let stderr = String::from_utf8_lossy(&out.stderr);

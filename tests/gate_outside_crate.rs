@@ -88,12 +88,5 @@ async fn the_gate_example_builds_outside_the_workspace_and_passes_a_ready_schema
         .env("DATABASE_URL", db.url())
         .output()
         .expect("the service runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.starts_with("schema ready (8 tables"), "{stdout}");
+    common::assert_gate_ready(&out);
 }

@@ -480,3 +480,17 @@ pub async fn running_statement(db: &TestDb, prefix: &str, within: std::time::Dur
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 }
+
+/// The startup-gate example's run on a ready schema: exit 0 and "schema
+/// ready (8 tables, ...)" on stdout (tests/example_service.rs,
+/// tests/gate_outside_crate.rs).
+pub fn assert_gate_ready(out: &std::process::Output) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("schema ready (8 tables"), "{stdout}");
+}
