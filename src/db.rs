@@ -337,7 +337,7 @@ impl<'c> Session<'c> {
     /// Runs one prepared statement (binary protocol) with bound parameters
     /// and returns its rows, within the deadline. `what` names the read in errors.
     ///
-    /// Under [`Session::retry_reads_within`], a read the server ended at its
+    /// Under `Session::retry_reads_within`, a read the server ended at its
     /// statement time limit is tried again until the budget is spent; the
     /// last server error is returned then, saying how often it was tried.
     pub async fn exec_rows(&mut self, what: &str, sql: &str, params: Params) -> Result<Vec<Row>> {

@@ -5,7 +5,7 @@
 //! (YAML loading and lint), [`ddl`] (rendering), [`dump`] (parsing CREATE
 //! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering),
 //! [`inspect`] (bounded reads), [`live`] (inspect and diff, shared by verify,
-//! plan and apply), [`apply`] (the reconciler), [`verify`] (the startup
+//! plan and apply), [`apply`](mod@apply) (the reconciler), [`verify`](mod@verify) (the startup
 //! gate), [`flavor`] (server kinds).
 //!
 //! A service's startup gate is two lines: the catalog directory compiled
@@ -23,6 +23,8 @@
 //!
 //! [`apply()`] takes the same catalog type and a pool or a target
 //! ([`Connector`]); a single connection does not compile there.
+
+#![warn(missing_docs)]
 
 pub mod acquire;
 pub mod apply;

@@ -2,7 +2,7 @@
 //!
 //! Order (SPEC "Apply" 4): missing tables first, one CREATE TABLE each with
 //! all their columns, indexes and foreign keys, each after the tables its
-//! foreign keys reference (otherwise by name, see [`crate::dependency`]); then, per existing table in name order,
+//! foreign keys reference (otherwise by name, see `crate::dependency`); then, per existing table in name order,
 //! each missing column in its own ALTER, then each missing index in its own
 //! ALTER (columns first: TiDB does not resolve a column added earlier in the
 //! same statement for an index declared later in it).

@@ -47,7 +47,7 @@ pub struct Defaults {
     /// Default collation, `utf8mb4_bin`.
     pub collation: String,
     /// The flavors the catalog targets (`catalog.yaml` `flavors`), in
-    /// [`Flavor::ALL`] order; all three unless the catalog says otherwise.
+    /// `Flavor::ALL` order; all three unless the catalog says otherwise.
     /// A feature one of them lacks is a lint error.
     pub flavors: Vec<crate::flavor::Flavor>,
     /// Tables of the schema the catalog does not manage that its foreign
@@ -158,7 +158,7 @@ impl Catalog {
     }
 
     /// The tables in creation order: each after the tables its foreign
-    /// keys reference, otherwise by name (see [`crate::dependency`]).
+    /// keys reference, otherwise by name (see `crate::dependency`).
     pub fn in_creation_order(&self) -> Vec<&CatalogTable> {
         let models: Vec<&Table> = self.tables.iter().map(|t| &t.table).collect();
         crate::dependency::creation_order(&models)

@@ -60,11 +60,21 @@ impl IntKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ColumnType {
     /// Integer, optionally unsigned.
-    Int { kind: IntKind, unsigned: bool },
+    Int {
+        /// Width: tiny, small, medium, int, big.
+        kind: IntKind,
+        /// `unsigned`.
+        unsigned: bool,
+    },
     /// `boolean`, stored as `tinyint(1)`.
     Boolean,
     /// `decimal(precision, scale)`.
-    Decimal { precision: u32, scale: u32 },
+    Decimal {
+        /// Total digits.
+        precision: u32,
+        /// Digits after the point.
+        scale: u32,
+    },
     /// `float`.
     Float,
     /// `double`.

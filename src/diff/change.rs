@@ -22,7 +22,7 @@ pub enum Change {
         /// the greenfield column order.
         after: Option<Ident>,
     },
-    /// ALTER TABLE ... ADD [UNIQUE] INDEX.
+    /// ALTER TABLE ... ADD \[UNIQUE\] INDEX.
     AddIndex {
         /// Table.
         table: Ident,

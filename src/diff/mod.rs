@@ -3,7 +3,7 @@
 //!
 //! Drift is never turned into a change: the reconciler is additive-only.
 //! Columns compare in `columns.rs`, indexes by the one index rule
-//! ([`crate::model::shape`]) in `indexes.rs`.
+//! (`crate::model::shape`) in `indexes.rs`.
 
 use crate::ddl::key_parts;
 use crate::model::shape;

@@ -13,7 +13,7 @@
 //!
 //! The dump reader ([`read_dump`], [`parse_dump`]) splits a whole
 //! `mysqldump` / `mariadb-dump` file into statements and runs each
-//! `CREATE TABLE` through the same two stages (see [`reader`]).
+//! `CREATE TABLE` through the same two stages (see `reader`).
 //!
 //! Files: `prepass` (stage 1), `builder` (stage 2's table-level walk),
 //! `columns`, `constraints` and `options` (the AST pieces), `reader` (dumps).
@@ -82,7 +82,7 @@ pub struct ParseOptions {
     /// charset's binary collation, flavor-independent.
     pub flavor: Option<Flavor>,
     /// Keep a column type outside the catalog's types as
-    /// [`ColumnType::Other`] (as live inspection does) instead of failing.
+    /// `ColumnType::Other` (as live inspection does) instead of failing.
     pub keep_other_types: bool,
 }
 

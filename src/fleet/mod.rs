@@ -2,8 +2,8 @@
 //! stages, servers in parallel, each target through the single-target
 //! engine, with one report per target (docs/fleet.md).
 //!
-//! [`file`] reads and lints `fleet.yaml`; [`targets`] reads each server
-//! (identity, `like` expansion) and gives targets to stages; [`run`] runs
+//! [`file`](mod@file) reads and lints `fleet.yaml`; [`targets`] reads each server
+//! (identity, `like` expansion) and gives targets to stages; [`run`](mod@run) runs
 //! them; [`report`] is what comes back.
 
 pub mod file;

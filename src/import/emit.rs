@@ -1,5 +1,5 @@
 //! The catalog files of an import: the loader's own raw types
-//! ([`crate::catalog::raw`]) built from the model and serialized by
+//! (`crate::catalog::raw`) built from the model and serialized by
 //! [`super::yaml`]. Each builder fills only what differs from what the loader
 //! assumes when a key is absent (a column is nullable, takes the table's
 //! collation, a table the catalog's defaults), so the files stay minimal; the

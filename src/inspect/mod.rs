@@ -1,5 +1,5 @@
 //! Bounded live inspection: the catalog's tables are read with prepared
-//! `information_schema` statements, one per chunk of tables (see [`sql`]
+//! `information_schema` statements, one per chunk of tables (see `sql`
 //! for their shape): a `UNION ALL` of five branches per table (TABLES, COLUMNS,
 //! index rows, KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS), every branch
 //! filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?` (`CONSTRAINT_SCHEMA`
@@ -12,10 +12,10 @@
 //! then scan the whole schema.
 //!
 //! Values are decoded explicitly from the binary protocol (see
-//! [`row::RowReader`]).
+//! `row::RowReader`).
 //!
 //! What information_schema does not show is read from `SHOW CREATE TABLE`
-//! ([`show_create`]), one statement per table that needs it: a FULLTEXT
+//! (`show_create`), one statement per table that needs it: a FULLTEXT
 //! index's parser (only for tables whose live shape has a FULLTEXT index,
 //! on every flavor) and TiDB's table options (every table, on TiDB).
 

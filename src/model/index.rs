@@ -178,7 +178,7 @@ impl Index {
     }
 
     /// Whether `self` (live) has exactly the shape of `want` (catalog): no
-    /// difference by the one index rule ([`crate::model::shape::index_differences`]).
+    /// difference by the one index rule (`crate::model::shape::index_differences`).
     pub fn same_shape(&self, want: &Index) -> bool {
         crate::model::shape::index_differences(self, want).is_empty()
     }

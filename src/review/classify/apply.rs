@@ -3,7 +3,7 @@
 //! against OLD's rendered model) as a finding, with its class and reason.
 //!
 //! The class is never decided here: it is the problem's
-//! [`Severity`](crate::diff::Severity) (missing: apply adds it; drift: apply
+//! [`crate::diff::Severity`] (missing: apply adds it; drift: apply
 //! refuses it; unmanaged: left alone). Only the words are, in one
 //! exhaustive match: a new problem kind does not compile until it is given
 //! its reason (and, in `diff.rs`, its severity).

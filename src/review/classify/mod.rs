@@ -11,9 +11,9 @@
 //!
 //! Every model attribute is bound through an exhaustive destructuring
 //! (`let Column { name, ty: _, .. }` without `..`), each field saying who
-//! judges it: a field added to [`Table`], [`Column`], [`Index`] or [`Check`]
+//! judges it: a field added to [`Table`], `Column`, `Index` or [`Check`]
 //! does not compile here until it is given to apply's diff or to a review
-//! kind. Columns are in [`columns`], indexes in [`indexes`].
+//! kind. Columns are in `columns`, indexes in `indexes`.
 
 use std::collections::{HashMap, HashSet};
 
