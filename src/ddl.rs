@@ -92,9 +92,10 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
     // load; it is written inside its own parentheses.
     items.extend(table.checks.iter().map(|c| {
         format!(
-            "CONSTRAINT {} CHECK ({})",
+            "CONSTRAINT {} CHECK ({}){}",
             quote_ident(c.name.as_str()),
-            c.expression
+            c.expression,
+            if c.enforced { "" } else { " NOT ENFORCED" }
         )
     }));
     items.extend(table.foreign_keys.iter().map(foreign_key_definition));

@@ -67,6 +67,22 @@ fn rendered(text: &str, fold: bool) -> Option<String> {
     (parsed(&out).as_ref() == Some(&expr)).then_some(out)
 }
 
+/// The SQL text of an expression parsed from a dump (a CHECK condition, a
+/// generation expression, an expression key part or default), its string
+/// literals printed by [`quote_str`] (sqlparser's `Display` does not
+/// escape `\`, so `'x\\y'` would come out as `'x\y'` and read back as
+/// `xy`). `None` when the printed text does not read back as the same tree
+/// (a literal inside a node [`walk`] does not enter): the caller refuses
+/// the expression rather than change what it means.
+pub fn exact_text(expr: &Expr) -> Option<String> {
+    let out = printed(expr);
+    let dialect = MySqlDialect {};
+    let tokens = Tokenizer::new(&dialect, &out).tokenize().ok()?;
+    let mut parser = Parser::new(&dialect).with_tokens(tokens);
+    let back = parser.parse_expr().ok()?;
+    (parser.peek_token().token == Token::EOF && &back == expr).then_some(out)
+}
+
 /// `text` as one expression, outer parentheses removed.
 fn parsed(text: &str) -> Option<Expr> {
     let dialect = MySqlDialect {};

@@ -28,6 +28,7 @@
 
 pub mod acquire;
 pub mod apply;
+pub mod attributes;
 pub mod catalog;
 pub mod collation;
 pub mod coltype;

@@ -183,6 +183,7 @@ fn table(
         checks: vec![Check {
             name: Ident::new("amount_positive"),
             expression: "`Amount` >= 0".into(),
+            enforced: true,
         }],
         foreign_keys: Vec::new(),
         tidb: None,

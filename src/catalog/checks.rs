@@ -34,7 +34,11 @@ pub(super) fn lint_checks(raw: &[RawCheck], declared: &[Declared], sink: &mut Si
             continue;
         };
         match crate::sqltext::render_check_expression(text, &columns) {
-            Ok(expression) => out.push(Check { name, expression }),
+            Ok(expression) => out.push(Check {
+                name,
+                expression,
+                enforced: rc.enforced.unwrap_or(true),
+            }),
             Err(reason) => sink.error(
                 Some(object),
                 format!("expression `{}` {reason}", text.escape_debug()),

@@ -129,6 +129,16 @@ fn needs(table: &Table) -> Vec<Need> {
             });
         }
     }
+    // MariaDB enforces every CHECK: `NOT ENFORCED` is a syntax error there
+    // (10.11, probed: 1064). MySQL 8.0.16+ and TiDB take it.
+    for c in table.checks.iter().filter(|c| !c.enforced) {
+        out.push(Need {
+            object: format!("check `{}`", c.name),
+            lacking: NOT_MARIADB,
+            message: "`enforced: false` on a catalog that targets MariaDB, which has no NOT ENFORCED CHECK                  constraints (error 1064): remove `enforced`, or list only `flavors: [mysql, tidb]` in catalog.yaml"
+                .to_string(),
+        });
+    }
     out.extend(super::refused::needs(table));
     out.extend(super::engines::needs(table));
     out

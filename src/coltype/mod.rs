@@ -270,23 +270,6 @@ impl ColumnType {
         }
     }
 
-    /// Whether two types store values identically: equal, or `boolean`
-    /// against a signed `tinyint` (a display width is no part of storage).
-    pub fn same_storage(&self, other: &ColumnType) -> bool {
-        let tiny = ColumnType::Int {
-            kind: IntKind::Tiny,
-            unsigned: false,
-        };
-        let base = |t: &ColumnType| {
-            if *t == ColumnType::Boolean {
-                tiny.clone()
-            } else {
-                t.clone()
-            }
-        };
-        base(self) == base(other)
-    }
-
     /// Whether values carry a character set and collation.
     pub fn is_textual(&self) -> bool {
         matches!(
@@ -460,14 +443,6 @@ mod tests {
         );
         assert_ne!(ColumnType::parse("tinyint").unwrap(), ColumnType::Boolean);
         assert_eq!(ColumnType::Boolean.to_string(), "tinyint(1)");
-    }
-
-    #[test]
-    fn boolean_and_tinyint_share_storage() {
-        let tiny = ColumnType::parse("tinyint").unwrap();
-        assert!(ColumnType::Boolean.same_storage(&tiny) && tiny.same_storage(&ColumnType::Boolean));
-        assert!(!ColumnType::Boolean.same_storage(&ColumnType::parse("tinyint unsigned").unwrap()));
-        assert!(!tiny.same_storage(&ColumnType::parse("smallint").unwrap()));
     }
 
     #[test]

@@ -9,7 +9,9 @@ pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Probl
     let mut out = Vec::new();
     let mut push =
         |kind, e: String, a: String| out.push(problem(t, want.name.as_str(), kind, &e, &a));
-    if !want.ty.same_storage(&have.ty) {
+    // Exact: `boolean` (tinyint(1)) and `tinyint` are told apart by
+    // import, so apply and verify tell them apart too.
+    if want.ty != have.ty {
         push(
             ProblemKind::ColumnType,
             want.ty.to_string(),

@@ -13,6 +13,7 @@ mod change;
 mod columns;
 mod foreign_keys;
 mod indexes;
+mod table;
 
 pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
 pub use change::{Change, TableDiff};
@@ -62,6 +63,16 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         ));
         return d;
     }
+    if let Some(TableKind::Unrecognised(what)) = have.map(|h| &h.kind) {
+        d.problems.push(problem(
+            want,
+            want.name.as_str(),
+            ProblemKind::Unrecognised,
+            "a table the catalog describes completely",
+            what,
+        ));
+        return d;
+    }
     let Some(have) = have else {
         d.problems.push(problem(
             want,
@@ -73,6 +84,7 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         d.changes.push(Change::AddTable(want.clone()));
         return d;
     };
+    d.problems.extend(table::table_drift(want, have));
     for (i, col) in want.columns.iter().enumerate() {
         match have.column(&col.name) {
             Some(live) => d.problems.extend(column_drift(want, col, live)),
@@ -208,6 +220,25 @@ fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
     for c in &want.checks {
         let expected = format!("CHECK ({})", c.expression);
         match have.checks.iter().find(|h| h.name == c.name) {
+            Some(h) if h.enforced != c.enforced => {
+                let text = |e: bool| if e { "ENFORCED" } else { "NOT ENFORCED" };
+                out.push(problem(
+                    want,
+                    c.name.as_str(),
+                    ProblemKind::CheckEnforcement,
+                    &format!("{expected} {}", text(c.enforced)),
+                    &format!("CHECK ({}) {}", h.expression, text(h.enforced)),
+                ));
+                if !shape::same_expression(&h.expression, &c.expression) {
+                    out.push(problem(
+                        want,
+                        c.name.as_str(),
+                        ProblemKind::CheckExpression,
+                        &expected,
+                        &format!("CHECK ({})", h.expression),
+                    ));
+                }
+            }
             Some(h) if shape::same_expression(&h.expression, &c.expression) => {}
             Some(h) => out.push(problem(
                 want,

@@ -40,10 +40,20 @@ impl TableBuilder {
         let is_json = matches!(&*check.expr, Expr::Function(f)
             if f.name.to_string().eq_ignore_ascii_case("json_valid"));
         if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
-            self.checks.push(Check {
-                name: Ident::new(column),
-                expression: check.expr.to_string(),
-            });
+            match crate::expr::exact_text(&check.expr) {
+                Some(expression) => self.checks.push(Check {
+                    name: Ident::new(column),
+                    expression,
+                    enforced: check.enforced != Some(false),
+                }),
+                None => self.feature(
+                    format!("check `{column}`"),
+                    format!(
+                        "CHECK ({}), which this tool cannot print exactly",
+                        check.expr
+                    ),
+                ),
+            }
         } else {
             let name = check.name.as_ref().map(|n| n.value.as_str());
             self.note_check(name, &check.expr);
@@ -59,7 +69,13 @@ impl TableBuilder {
         match option {
             ColumnOption::Null => column.nullable = true,
             ColumnOption::NotNull => column.nullable = false,
-            ColumnOption::Default(expr) => column.default = default_value(expr),
+            ColumnOption::Default(expr) => {
+                column.default = default_value(expr).map_err(|()| {
+                    self.err(format!(
+                        "column `{name}`: default `{expr}` cannot be printed exactly"
+                    ))
+                })?
+            }
             ColumnOption::CharacterSet(cs) => column.charset = Some(cs.to_string()),
             ColumnOption::Collation(co) => column.collation = Some(co.to_string()),
             ColumnOption::Comment(text) => column.comment = Some(text.clone()),
@@ -80,8 +96,13 @@ impl TableBuilder {
                 generation_expr_mode,
                 ..
             } => {
+                let text = crate::expr::exact_text(expr).ok_or_else(|| {
+                    self.err(format!(
+                        "column `{name}`: generation expression `{expr}` cannot be printed exactly"
+                    ))
+                })?;
                 column.generated = Some(crate::model::Generated {
-                    expression: crate::expr::generation(&expr.to_string()),
+                    expression: crate::expr::generation(&text),
                     stored: matches!(
                         generation_expr_mode,
                         Some(sqlparser::ast::GeneratedExpressionMode::Stored)
@@ -165,8 +186,8 @@ fn data_type_text(displayed: &str) -> String {
 }
 
 /// A column default from its expression; `None` for `DEFAULT NULL`.
-fn default_value(expr: &Expr) -> Option<DefaultValue> {
-    match expr {
+fn default_value(expr: &Expr) -> Result<Option<DefaultValue>, ()> {
+    Ok(match expr {
         // Read string literals from the AST: sqlparser prints them without
         // re-escaping backslashes, so their text form is not reliable.
         Expr::Value(v) => match &v.value {
@@ -175,8 +196,12 @@ fn default_value(expr: &Expr) -> Option<DefaultValue> {
             }
             _ => DefaultValue::parse_sql(&expr.to_string()),
         },
-        _ => DefaultValue::parse_sql(&expr.to_string()),
-    }
+        // An expression default: its string literals through the one
+        // escaping helper; a text that would not read back is refused.
+        _ => crate::expr::exact_text(expr)
+            .map(|t| DefaultValue::parse_sql(&t))
+            .ok_or(())?,
+    })
 }
 
 fn is_auto_increment(tokens: &[Token]) -> bool {

@@ -71,9 +71,16 @@ impl TableBuilder {
                     // A named table-level CHECK is format v2, unless it is
                     // MariaDB's json one (named after its column).
                     Some(n) if !is_json_valid(&check.expr) => {
+                        let expression = crate::expr::exact_text(&check.expr).ok_or_else(|| {
+                            self.err(format!(
+                                "check `{n}`: condition `{}` cannot be printed exactly",
+                                check.expr
+                            ))
+                        })?;
                         self.checks.push(crate::model::Check {
                             name: Ident::new(n),
-                            expression: check.expr.to_string(),
+                            expression,
+                            enforced: check.enforced != Some(false),
                         })
                     }
                     _ => self.note_check(name.as_deref(), &check.expr),
@@ -244,7 +251,13 @@ impl TableBuilder {
                     ))),
                 }
             }
-            Expr::Nested(inner) => Ok(IndexPart::Expression(inner.to_string())),
+            Expr::Nested(inner) => crate::expr::exact_text(inner)
+                .map(IndexPart::Expression)
+                .ok_or_else(|| {
+                    self.err(format!(
+                        "expression key part `{inner}` cannot be printed exactly"
+                    ))
+                }),
             other => Err(self.err(format!("unsupported index key part `{other}`"))),
         }
     }

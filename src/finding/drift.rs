@@ -18,6 +18,16 @@ pub enum ProblemKind {
     NotATable,
     /// The live table is partitioned: partitioned tables are not supported yet.
     Partitioned,
+    /// The live table has something the model does not carry (a table
+    /// option the catalog cannot declare, such as `ROW_FORMAT=COMPRESSED`,
+    /// or a clause of its definition the inspection does not explain):
+    /// exact means exact, so apply refuses the table.
+    Unrecognised,
+    /// The table's storage engine differs (not compared on TiDB, which
+    /// ignores ENGINE).
+    TableEngine,
+    /// The table's default character set or collation differs.
+    TableCollation,
     /// A catalog column does not exist (nullable or defaulted: apply adds it).
     MissingColumn,
     /// A catalog index does not exist (apply adds it).
@@ -77,6 +87,9 @@ pub enum ProblemKind {
     IndexNotOnline,
     /// A CHECK constraint of the catalog's name holds another condition.
     CheckExpression,
+    /// A CHECK constraint of the catalog's name is enforced where the
+    /// catalog declares it `NOT ENFORCED` (MySQL), or the other way round.
+    CheckEnforcement,
     /// A catalog CHECK constraint is missing from an existing table: adding
     /// one validates every row (MySQL and MariaDB copy the table), so apply
     /// refuses it.
@@ -149,8 +162,12 @@ impl ProblemKind {
             MissingTable
             | NotATable
             | Partitioned
+            | Unrecognised
+            | TableEngine
+            | TableCollation
             | PrimaryKey
             | CheckExpression
+            | CheckEnforcement
             | CheckNotOnline
             | ForeignKeyColumns
             | ForeignKeyReference
@@ -196,6 +213,9 @@ impl ProblemKind {
             // classifies by it).
             NotATable
             | Partitioned
+            | Unrecognised
+            | TableEngine
+            | TableCollation
             | MissingNotNullColumn
             | ColumnType
             | ColumnNullability
@@ -219,6 +239,7 @@ impl ProblemKind {
             | IndexParser
             | IndexNotOnline
             | CheckExpression
+            | CheckEnforcement
             | CheckNotOnline
             | ForeignKeyColumns
             | ForeignKeyReference

@@ -104,6 +104,7 @@ fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
             .map(|c| RawCheck {
                 name: c.name.as_str().to_string(),
                 expression: Some(crate::expr::canonical(&c.expression)),
+                enforced: (!c.enforced).then_some(false),
             })
             .collect(),
         foreign_keys: super::foreign_keys::raw(t),

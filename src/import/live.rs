@@ -65,6 +65,17 @@ pub async fn read_live(
                 if matches!(parsed.table.kind, TableKind::Partitioned(_)) {
                     table.kind = parsed.table.kind.clone();
                 }
+                // The definition names each table option the inspection
+                // found in CREATE_OPTIONS, one feature per option: those
+                // say it more precisely.
+                if matches!(table.kind, TableKind::Unrecognised(_))
+                    && parsed
+                        .features
+                        .iter()
+                        .any(|f| f.object.starts_with("table option"))
+                {
+                    table.kind = TableKind::Base;
+                }
                 // Keep the server's index order (SHOW CREATE TABLE order).
                 let pos = |n: &Ident| parsed.table.indexes.iter().position(|i| &i.name == n);
                 table

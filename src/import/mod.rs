@@ -206,10 +206,14 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
 }
 
 /// The table without its unsupported objects (`None`: the whole table is
-/// left out). Indexes over a left-out column go too, as does a primary key
-/// with an unsupported part.
+/// left out, as it is for a table option the catalog cannot declare: the
+/// table without its `ROW_FORMAT` is another table). Indexes over a
+/// left-out column go too, as does a primary key with an unsupported part.
 fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
-    if problems.iter().any(|p| p.object == "table") {
+    if problems
+        .iter()
+        .any(|p| p.object == "table" || p.object.starts_with("table option"))
+    {
         return None;
     }
     let bad = |object: String| problems.iter().any(|p| p.object == object);

@@ -35,6 +35,9 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
             format!("partitioned ({how}): partitioned tables are not supported yet"),
         );
     }
+    if let TableKind::Unrecognised(what) = &t.kind {
+        push("table".into(), format!("{what} (exact means exact)"));
+    }
     for f in &source.features {
         push(
             f.object.clone(),

@@ -19,6 +19,7 @@
 //! index's parser (only for tables whose live shape has a FULLTEXT index,
 //! on every flavor) and TiDB's table options (every table, on TiDB).
 
+mod options;
 mod row;
 mod show_create;
 mod sql;
@@ -318,9 +319,13 @@ async fn read_chunk(
                         crate::Flavor::MariaDb => clause,
                         _ => crate::expr::unescape_mysql_default(&clause),
                     };
+                    let enforced = r
+                        .opt_text("enforced")?
+                        .is_none_or(|e| !e.eq_ignore_ascii_case("NO"));
                     table_checks[i].push(Check {
                         name: Ident::new(name),
                         expression,
+                        enforced,
                     });
                 }
             }
@@ -379,17 +384,10 @@ async fn read_chunk(
                     })
                     .collect::<Result<Vec<Column>>>()?;
                 let (primary_key, indexes) = normalize::indexes(&index_rows);
-                let partitioned = h
-                    .create_options
-                    .split_whitespace()
-                    .any(|w| w.eq_ignore_ascii_case("partitioned"));
+                let kind = options::table_kind(flavor, &h.create_options, h.engine.as_deref());
                 let mut t = Table {
                     name: Ident::new(h.name),
-                    kind: if partitioned {
-                        TableKind::Partitioned("partitioned".into())
-                    } else {
-                        TableKind::Base
-                    },
+                    kind,
                     comment: h.comment,
                     engine: h.engine,
                     charset: crate::collation::charset_named_by(&h.collation),

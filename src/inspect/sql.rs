@@ -52,8 +52,23 @@ pub(crate) const SRC_CONSTRAINT: u64 = 3;
 /// What the slots of a table-constraint row hold: TABLE_CONSTRAINTS' name
 /// and type, and for a CHECK its clause (a correlated lookup of
 /// CHECK_CONSTRAINTS by schema and constraint name).
-pub(crate) const CONSTRAINT_FIELDS: &[&str] =
-    &["constraint_name", "constraint_type", "check_clause"];
+pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
+    "constraint_name",
+    "constraint_type",
+    "check_clause",
+    "enforced",
+];
+
+/// Whether the TABLE_CONSTRAINTS row at hand is enforced: MySQL's
+/// `ENFORCED` column (`YES`/`NO`); MariaDB enforces every constraint and
+/// has no such column; TiDB's TABLE_CONSTRAINTS is read as MySQL's (an
+/// assumption not runnable here: TiDB 7.2+ takes `NOT ENFORCED`).
+fn enforced(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::MariaDb => "'YES'",
+        Flavor::MySql | Flavor::TiDb => "ENFORCED",
+    }
+}
 
 /// The CHECK clause of the TABLE_CONSTRAINTS row at hand, bounded by
 /// equality on its schema, (MariaDB) table and constraint name.
@@ -308,6 +323,7 @@ pub(crate) fn inspection_sql_with(
         "CONSTRAINT_NAME",
         "CONSTRAINT_TYPE",
         check_clause(info.flavor),
+        enforced(info.flavor),
     ];
     let foreign_key_exprs = [
         "CONSTRAINT_NAME",

@@ -13,6 +13,9 @@ pub struct Check {
     /// renderer; from a server or dump, its text (compared after
     /// normalisation, see [`crate::model::shape::same_expression`]).
     pub expression: String,
+    /// Enforced (the default) or `NOT ENFORCED` (MySQL 8.0.16+ only:
+    /// MariaDB enforces every CHECK; catalog `enforced: false`).
+    pub enforced: bool,
 }
 
 /// What a foreign key does to the child rows when the referenced row is

@@ -18,12 +18,21 @@ pub enum TableKind {
     /// never imported. Holds the `PARTITION BY ...` clause of a dump, or
     /// the server's CREATE_OPTIONS (`partitioned`) in live inspection.
     Partitioned(String),
+    /// A base table with something the model does not carry (live only):
+    /// a table option the catalog cannot declare (`ROW_FORMAT=COMPRESSED
+    /// KEY_BLOCK_SIZE=8`, `STATS_PERSISTENT=0`, MariaDB's
+    /// `PAGE_COMPRESSED=1` ...). Holds the clause. Such a table is refused
+    /// as drift (`unrecognised`) and never imported: exact means exact.
+    Unrecognised(String),
 }
 
 impl TableKind {
     /// Whether the object is a base table, partitioned or not.
     pub fn is_base_table(&self) -> bool {
-        matches!(self, TableKind::Base | TableKind::Partitioned(_))
+        matches!(
+            self,
+            TableKind::Base | TableKind::Partitioned(_) | TableKind::Unrecognised(_)
+        )
     }
 
     /// The kind for an information_schema TABLE_TYPE: `BASE TABLE` and

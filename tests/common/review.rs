@@ -466,9 +466,20 @@ pub fn cases() -> Vec<Case> {
             vec![R::ColumnMoved.into()],
         ),
         case(
-            "table options",
+            "table engine",
             edit("comment: base\n", "comment: base\nengine: MyISAM\n"),
-            vec![R::TableOptions.into()],
+            vec![P::TableEngine.into()],
+        ),
+        case(
+            "table collation",
+            edit("comment: base\n", "comment: base\ncollation: utf8mb4_general_ci\n"),
+            // Its textual columns inherit the new default: each drifts too.
+            vec![
+                P::TableCollation.into(),
+                P::ColumnCollation.into(),
+                P::ColumnCollation.into(),
+                P::ColumnCollation.into(),
+            ],
         ),
         // TiDB features: drift on TiDB only (MySQL and MariaDB omit them).
         case(

@@ -40,6 +40,7 @@ pub(super) fn v2_table() -> Table {
     t.checks = vec![crate::model::Check {
         name: "chk_note".into(),
         expression: "`Note` <> ''".into(),
+        enforced: true,
     }];
     t.indexes = vec![v2_index(false), v2_index(true), {
         let mut ft = Index::new("ft", false, &["Note"]);

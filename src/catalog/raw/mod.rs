@@ -43,7 +43,7 @@ pub(super) const TTL_KEYS: &[&str] = &["column", "interval", "enabled", "job_int
 /// Keys of the mapping form of a column's `auto_random`.
 pub(super) const AUTO_RANDOM_KEYS: &[&str] = &["shard_bits", "range"];
 /// Keys of one entry of `checks`.
-pub(super) const CHECK_KEYS: &[&str] = &["name", "expression"];
+pub(super) const CHECK_KEYS: &[&str] = &["name", "expression", "enforced"];
 /// Keys of one entry of `foreign_keys`.
 pub(super) const FOREIGN_KEY_KEYS: &[&str] =
     &["name", "columns", "references", "on_delete", "on_update"];
@@ -261,6 +261,9 @@ pub(crate) struct RawCheck {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
+    /// `false`: `NOT ENFORCED` (MySQL only); absent: enforced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enforced: Option<bool>,
 }
 
 /// One entry of `foreign_keys`.

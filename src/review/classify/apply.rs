@@ -98,6 +98,21 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             want,
             "apply never alters an existing CHECK constraint: a warm installation keeps OLD's condition, apply refuses it as drift and every verify fails there".into(),
         ),
+        CheckEnforcement => (
+            was,
+            want,
+            "apply never alters an existing CHECK constraint: a warm installation keeps OLD's enforcement (ENFORCED or NOT ENFORCED), apply refuses it as drift and every verify fails there".into(),
+        ),
+        TableEngine => (
+            was,
+            want,
+            "apply never changes a table's engine (it rebuilds the table): a warm installation keeps OLD's engine, apply refuses it as drift and every verify fails there".into(),
+        ),
+        TableCollation => (
+            was,
+            want,
+            "apply never changes a table's default charset or collation: a warm installation keeps OLD's, apply refuses it as drift and every verify fails there".into(),
+        ),
         ColumnType | ColumnNullability | ColumnCollation | ColumnDefault
         | ColumnAutoIncrement | ColumnInvisible | ColumnGenerated | ColumnGeneratedExpression
         | ColumnGeneratedStored | ColumnOnUpdate | PrimaryKey => (was, want, REFUSED.into()),
@@ -130,7 +145,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         ),
         // Not found at OLD's shape (a catalog renders base tables only);
         // kept for a complete mapping.
-        NotATable | Partitioned => (was, want, format!("apply refuses it: {}", p.actual)),
+        NotATable | Partitioned | Unrecognised => (was, want, format!("apply refuses it: {}", p.actual)),
         UnmanagedColumn => (
             was,
             None,

@@ -79,8 +79,6 @@ pub enum ReviewKind {
     CheckRemoved,
     /// A column moved among the others.
     ColumnMoved,
-    /// Table engine, default charset or collation changed.
-    TableOptions,
 }
 
 impl ReviewKind {
@@ -91,7 +89,7 @@ impl ReviewKind {
             CommentChanged | ConsumerScopeChanged => Class::Deployable,
             // Apply would run the add; the values stay behind in the old object.
             TableRenamed | ColumnRenamed | IndexRenamed => Class::NotDeployable,
-            TableRemoved | CheckRemoved | ColumnMoved | TableOptions => Class::Divergent,
+            TableRemoved | CheckRemoved | ColumnMoved => Class::Divergent,
         }
     }
 }
@@ -330,9 +328,10 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         name,
         kind: _, // catalogs declare base tables only
         comment,
-        engine,
-        charset,
-        collation,
+        // Apply's diff: exact since issue #20 (table_engine, table_collation).
+        engine: _,
+        charset: _,
+        collation: _,
         // Apply's diff: missing, drifted and unmanaged columns; the review:
         // renames, order, comments and consumers ([`columns`]).
         columns,
@@ -355,24 +354,6 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         (&o.comment, comment),
         (&o.required_by, required_by),
     );
-    let options = |t: &Table| {
-        format!(
-            "ENGINE={} CHARSET={} COLLATE={}",
-            t.engine.as_deref().unwrap_or("default"),
-            t.charset,
-            t.collation
-        )
-    };
-    if engine != &o.engine || charset != &o.charset || collation != &o.collation {
-        out.push(
-            ReviewKind::TableOptions,
-            name,
-            None,
-            Some(options(o)),
-            Some(options(n)),
-            "apply never alters table options: warm installations keep OLD's, greenfield ones get NEW's",
-        );
-    }
     let mut review = Out(Vec::new());
     let mut renames = table_columns(o, n, columns, &found, &mut review);
     renames.extend(table_indexes(o, n, indexes, &found, &mut review));
@@ -380,6 +361,7 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         let Check {
             name: check,
             expression,
+            ..
         } = c;
         if !checks.iter().any(|x| x.name == *check) {
             review.push(
