@@ -43,34 +43,26 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
         problems: Vec::new(),
         unmanaged: Vec::new(),
     };
-    if let Some(TableKind::NotATable(table_type)) = have.map(|h| &h.kind) {
-        d.problems.push(problem(
-            want,
-            want.name.as_str(),
-            ProblemKind::NotATable,
-            "BASE TABLE",
-            table_type,
-        ));
-        return d;
-    }
-    if let Some(TableKind::Partitioned(how)) = have.map(|h| &h.kind) {
-        d.problems.push(problem(
-            want,
-            want.name.as_str(),
+    // Not a table the catalog can describe: one problem, nothing else read.
+    let refused = match have.map(|h| &h.kind) {
+        Some(TableKind::NotATable(table_type)) => {
+            Some((ProblemKind::NotATable, "BASE TABLE", table_type.clone()))
+        }
+        Some(TableKind::Partitioned(how)) => Some((
             ProblemKind::Partitioned,
             "a table without partitioning",
-            &format!("partitioned ({how}): partitioned tables are not supported yet"),
-        ));
-        return d;
-    }
-    if let Some(TableKind::Unrecognised(what)) = have.map(|h| &h.kind) {
-        d.problems.push(problem(
-            want,
-            want.name.as_str(),
+            format!("partitioned ({how}): partitioned tables are not supported yet"),
+        )),
+        Some(TableKind::Unrecognised(what)) => Some((
             ProblemKind::Unrecognised,
             "a table the catalog describes completely",
-            what,
-        ));
+            what.clone(),
+        )),
+        Some(TableKind::Base) | None => None,
+    };
+    if let Some((kind, expected, actual)) = refused {
+        d.problems
+            .push(problem(want, want.name.as_str(), kind, expected, &actual));
         return d;
     }
     let Some(have) = have else {

@@ -63,6 +63,19 @@ pub async fn verify_schema(db: &TestDb, cat: &Catalog) -> VerifyReport {
         .expect("verify runs")
 }
 
+/// Verify of `cat` fails naming `kind` on `object`.
+pub async fn assert_verify_fails(db: &TestDb, cat: &Catalog, object: &str, kind: ProblemKind) {
+    let v = verify_schema(db, cat).await;
+    assert!(!v.ok, "verify passed a drifted schema");
+    assert!(
+        v.problems
+            .iter()
+            .any(|p| p.object == object && p.kind == kind),
+        "{:#?}",
+        v.problems
+    );
+}
+
 /// The schema holds `cat` exactly: verify passes, and a second apply is a
 /// no-op ([`assert_idle`]). Returns the second apply's report.
 pub async fn assert_verified_and_idle(db: &TestDb, cat: &Catalog) -> ApplyReport {
