@@ -165,14 +165,7 @@ async fn client_to_server(
     while let Ok(read @ 1..) = from.read(&mut buf).await {
         pending.extend_from_slice(&buf[..read]);
         let mut forward = Vec::new();
-        while pending.len() >= 4 {
-            let len = usize::from(pending[0])
-                | usize::from(pending[1]) << 8
-                | usize::from(pending[2]) << 16;
-            if pending.len() < 4 + len {
-                break;
-            }
-            let packet: Vec<u8> = pending.drain(..4 + len).collect();
+        while let Some(packet) = super::relay::next_packet(&mut pending) {
             let (seq, payload) = (packet[3], &packet[4..]);
             if seq == 0 && payload.first() == Some(&0x16) {
                 statements.lock().unwrap().preparing =

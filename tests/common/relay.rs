@@ -56,17 +56,21 @@ impl Turns {
         let mut pending = self.pending.lock().unwrap();
         pending.extend_from_slice(bytes);
         let mut commands = self.commands.lock().unwrap();
-        while pending.len() >= 4 {
-            let len = usize::from(pending[0])
-                | usize::from(pending[1]) << 8
-                | usize::from(pending[2]) << 16;
-            if pending.len() < 4 + len {
-                break;
-            }
-            let packet: Vec<u8> = pending.drain(..4 + len).collect();
+        while let Some(packet) = next_packet(&mut pending) {
             commands.push(describe(packet[3], &packet[4..]));
         }
     }
+}
+
+/// Takes the first whole MySQL packet (4-byte header: 3-byte length and
+/// the sequence number, then the payload) off `pending`, if it holds one.
+pub fn next_packet(pending: &mut Vec<u8>) -> Option<Vec<u8>> {
+    if pending.len() < 4 {
+        return None;
+    }
+    let len =
+        usize::from(pending[0]) | usize::from(pending[1]) << 8 | usize::from(pending[2]) << 16;
+    (pending.len() >= 4 + len).then(|| pending.drain(..4 + len).collect())
 }
 
 /// One client packet: a command (sequence number 0) or a login packet.
