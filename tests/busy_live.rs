@@ -22,10 +22,9 @@ use schema_catalog::apply::{self, ApplyOptions, ApplyReport, Outcome, StepStatus
 use schema_catalog::{catalog, Flavor, Table};
 
 fn jobs_catalog() -> Vec<Table> {
-    let dir = std::env::temp_dir().join(format!("catalog-busy-live-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("jobs.yaml"), common::UNINDEXED_JOBS_CATALOG).unwrap();
-    common::catalog_tables(&catalog::load(&dir).unwrap())
+    // One directory per call: the tests of this file run at once.
+    let dir = common::catalog_dir(&[("jobs.yaml", common::UNINDEXED_JOBS_CATALOG)]);
+    common::catalog_tables(&catalog::load(dir.path()).unwrap())
 }
 
 /// Applies the `Jobs` index with a short busy budget (`busy` seconds).

@@ -95,8 +95,8 @@ async fn declared_foreign_keys_round_trip_in_dependency_order() {
     assert!(again.unmanaged.is_empty(), "{:#?}", again.unmanaged);
 
     // import, live, through the gate and from a dump: the same foreign keys
-    let dir = std::env::temp_dir().join(format!("catalog-fk-{}-import", std::process::id()));
-    for tables in common::import_three_ways(&db, &dir).await {
+    let scratch = tempfile::tempdir().unwrap();
+    for tables in common::import_three_ways(&db, &scratch.path().join("imported")).await {
         for name in ["_System_Item", "_System_Queue"] {
             assert_eq!(
                 foreign_keys(table(&tables, name)),

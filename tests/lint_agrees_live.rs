@@ -617,7 +617,8 @@ async fn import_narrows_flavors_to_the_server_that_holds_it() {
         )
     };
     db.exec(&[ddl]).await;
-    let dir = std::env::temp_dir().join(format!("catalog-lint-agree-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("imported");
     // Each way (live, written through `catalog check` and loaded, from a
     // dump) holds the same table, narrowed to this server's flavors.
     for tables in common::import_three_ways(&db, Path::new(&dir)).await {

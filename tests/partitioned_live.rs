@@ -47,7 +47,8 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
     );
 
     // the dump path refuses it the same way
-    let file = std::env::temp_dir().join(format!("catalog-parted-{}.sql", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let file = scratch.path().join("parted.sql");
     db.dump_no_data(&file);
     let d = dump::read_dump(&file, None).unwrap();
     let err = import::from_dump(&d, &ImportOptions::default()).unwrap_err();

@@ -38,8 +38,8 @@ async fn tidb_features_are_omitted_and_verify_on_mysql_and_mariadb() {
     common::assert_verified_and_idle(&db, &cat).await;
 
     // Import reads what the server has: the tables without TiDB options.
-    let scratch = std::env::temp_dir().join(format!("catalog-tidb-live-{}", std::process::id()));
-    for imported in import_three_ways(&db, &scratch).await {
+    let scratch = tempfile::tempdir().unwrap();
+    for imported in import_three_ways(&db, &scratch.path().join("imported")).await {
         for t in &imported {
             assert_eq!(t.tidb, None, "{}", t.name);
             let want = &cat.table(t.name.as_str()).unwrap().table;
