@@ -6,9 +6,25 @@ use crate::model::{Column, Table};
 use super::{problem, Problem, ProblemKind};
 
 pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
+    column_differences(want, have)
+        .into_iter()
+        .map(|(kind, e, a)| problem(t, want.name.as_str(), kind, &e, &a))
+        .collect()
+}
+
+/// Whether two columns have the same shape: the one column-match rule,
+/// used by apply's diff (a same-named column with any difference is
+/// drift) and by the release review (a rename candidate keeps its shape).
+/// Names, comments and consumers are not shape.
+pub fn same_column_shape(a: &Column, b: &Column) -> bool {
+    column_differences(a, b).is_empty()
+}
+
+/// Each attribute in which `have` differs from `want`: its kind, the
+/// expected and the actual text.
+fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String, String)> {
     let mut out = Vec::new();
-    let mut push =
-        |kind, e: String, a: String| out.push(problem(t, want.name.as_str(), kind, &e, &a));
+    let mut push = |kind, e: String, a: String| out.push((kind, e, a));
     // Exact: `boolean` (tinyint(1)) and `tinyint` are told apart by
     // import, so apply and verify tell them apart too.
     if want.ty != have.ty {
@@ -171,4 +187,47 @@ pub fn describe_column(c: &Column) -> String {
         s.push_str(" INVISIBLE");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coltype::{ColumnType, IntKind};
+    use crate::model::Generated;
+
+    /// The one column-match rule: a rename candidate (review) has the same
+    /// shape exactly when apply's diff finds no column drift between the two.
+    /// `describe_column` text is for output, not matching: it differs for
+    /// generated expressions the diff normalises as the same.
+    #[test]
+    fn same_shape_is_exactly_no_drift() {
+        let gen = |e: &str| {
+            let mut c = Column::new("L", ColumnType::Varchar(64));
+            c.generated = Some(Generated {
+                expression: e.into(),
+                stored: false,
+            });
+            c
+        };
+        let tiny = Column::new(
+            "B",
+            ColumnType::Int {
+                kind: IntKind::Tiny,
+                unsigned: false,
+            },
+        );
+        let pairs = [
+            (Column::new("B", ColumnType::Boolean), tiny, false),
+            (gen("lower(`Key`)"), gen("lcase(`Key`)"), true),
+            (gen("lower(`Key`)"), gen("upper(`Key`)"), false),
+        ];
+        for (a, b, same) in pairs {
+            assert_eq!(same_column_shape(&a, &b), same, "{a:?} {b:?}");
+            assert_eq!(column_differences(&a, &b).is_empty(), same);
+        }
+        assert_ne!(
+            describe_column(&gen("lower(`Key`)")),
+            describe_column(&gen("lcase(`Key`)"))
+        );
+    }
 }

@@ -18,7 +18,7 @@ mod table;
 pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
 pub use change::{Change, TableDiff};
 use columns::column_drift;
-pub use columns::{column_not_online_reason, default_text, describe_column};
+pub use columns::{column_not_online_reason, default_text, describe_column, same_column_shape};
 pub use foreign_keys::describe_foreign_key;
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::{describe_index, not_online_reason};

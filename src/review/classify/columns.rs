@@ -2,7 +2,7 @@
 //! informational attributes. Everything else about a column is apply's diff.
 
 use super::{found_of, Out, Rename, ReviewKind};
-use crate::diff::{describe_column, Problem, ProblemKind};
+use crate::diff::{same_column_shape, Problem, ProblemKind};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Column, Table};
@@ -29,9 +29,9 @@ pub(super) fn table_columns(
             continue;
         };
         let was = &o.columns[i];
-        let same = added.iter().position(|a| {
-            position(n, a) == Some(i) && describe_column(&n.columns[i]) == describe_column(was)
-        });
+        let same = added
+            .iter()
+            .position(|a| position(n, a) == Some(i) && same_column_shape(&n.columns[i], was));
         let Some(k) = same else { continue };
         added.remove(k);
         let now = &n.columns[i];

@@ -21,7 +21,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{describe_column, diff_table, Problem, ProblemKind};
+use crate::diff::{diff_table, same_column_shape, Problem, ProblemKind};
 use crate::dump::Dump;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
@@ -314,13 +314,14 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
     out.0
 }
 
-/// Same column names and shapes, in order: a rename candidate.
+/// Same column names and shapes (the one column-match rule,
+/// [`same_column_shape`]), in order: a rename candidate.
 fn same_columns(a: &Table, b: &Table) -> bool {
     a.columns.len() == b.columns.len()
         && a.columns
             .iter()
             .zip(&b.columns)
-            .all(|(x, y)| x.name == y.name && describe_column(x) == describe_column(y))
+            .all(|(x, y)| x.name == y.name && same_column_shape(x, y))
 }
 
 fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out) {
