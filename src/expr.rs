@@ -13,12 +13,12 @@
 //! parse back into the same tree is not used: the text is kept as written.
 //! Literals keep their case; only names (functions, columns) are folded.
 
+use crate::sql::lex::{all_tokens, Token};
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectNamePart, Value,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::ident::quote_str;
 
@@ -32,8 +32,7 @@ pub fn canonical(text: &str) -> String {
 /// so charset introducers are dropped even on a lone string: MySQL reports
 /// `AS ('test')` as `_utf8mb4'test'`, which is the same expression.
 pub fn generation(text: &str) -> String {
-    let dialect = MySqlDialect {};
-    let Ok(tokens) = Tokenizer::new(&dialect, text).tokenize() else {
+    let Ok(tokens) = all_tokens(text) else {
         return canonical(text);
     };
     if !is_one_introduced_string(&tokens) {
@@ -76,9 +75,8 @@ fn rendered(text: &str, fold: bool) -> Option<String> {
 /// the expression rather than change what it means.
 pub fn exact_text(expr: &Expr) -> Option<String> {
     let out = printed(expr);
-    let dialect = MySqlDialect {};
-    let tokens = Tokenizer::new(&dialect, &out).tokenize().ok()?;
-    let mut parser = Parser::new(&dialect).with_tokens(tokens);
+    let tokens = all_tokens(&out).ok()?;
+    let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);
     let back = parser.parse_expr().ok()?;
     (parser.peek_token().token == Token::EOF && &back == expr).then_some(out)
 }
@@ -86,7 +84,7 @@ pub fn exact_text(expr: &Expr) -> Option<String> {
 /// `text` as one expression, outer parentheses removed.
 fn parsed(text: &str) -> Option<Expr> {
     let dialect = MySqlDialect {};
-    let tokens = Tokenizer::new(&dialect, text).tokenize().ok()?;
+    let tokens = all_tokens(text).ok()?;
     // A default that is only an introduced string (`(_utf8mb4'{}')`) keeps
     // its introducer: without it, it would read as a literal default, which
     // is another thing (refused on json, for one).
@@ -280,14 +278,11 @@ fn is_one_introduced_string(tokens: &[Token]) -> bool {
 /// that does not parse falls back to [`canonical`].
 pub fn structural(text: &str) -> String {
     let dialect = MySqlDialect {};
-    let parsed = Tokenizer::new(&dialect, text)
-        .tokenize()
-        .ok()
-        .and_then(|tokens| {
-            let mut parser = Parser::new(&dialect).with_tokens(without_introducers(tokens));
-            let expr = parser.parse_expr().ok()?;
-            (parser.peek_token().token == Token::EOF).then_some(expr)
-        });
+    let parsed = all_tokens(text).ok().and_then(|tokens| {
+        let mut parser = Parser::new(&dialect).with_tokens(without_introducers(tokens));
+        let expr = parser.parse_expr().ok()?;
+        (parser.peek_token().token == Token::EOF).then_some(expr)
+    });
     match parsed {
         Some(expr) => tree(&expr),
         None => canonical(text),

@@ -10,13 +10,13 @@
 //! helper; function names are checked to be plain words; operators come from
 //! a closed list. Anything else is refused with the offending text.
 
+use crate::sql::lex::{tokens, Token};
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator,
     Value,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
 use crate::ident::{quote_ident, quote_str, Ident};
 
@@ -50,25 +50,6 @@ pub fn engine_problem(engine: &str) -> Option<String> {
             ENGINES.join(", ")
         )
     })
-}
-
-/// Tokens of `sql` in MySQL's lexical rules (backslash escapes in strings,
-/// backtick identifiers), refusing comments: generated SQL never carries
-/// one, and MySQL executes the body of a `/*! ... */` comment.
-pub fn tokens(sql: &str) -> Result<Vec<Token>, String> {
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
-        .tokenize()
-        .map_err(|e| format!("cannot be read as SQL: {e}"))?;
-    if tokens.iter().any(|t| {
-        matches!(
-            t,
-            Token::Whitespace(Whitespace::SingleLineComment { .. })
-                | Token::Whitespace(Whitespace::MultiLineComment(_))
-        )
-    }) {
-        return Err("contains an SQL comment".into());
-    }
-    Ok(tokens)
 }
 
 /// Parses an expression default (the text inside `DEFAULT (...)`) into

@@ -302,9 +302,8 @@ fn blocker_of(row: Row) -> Option<Blocker> {
 /// `STATEMENT_CHARS` characters. Text that does not tokenize is reduced
 /// to its first word: a value must never leak through a blocker report.
 pub fn masked_statement(sql: &str) -> String {
-    use sqlparser::dialect::MySqlDialect;
-    use sqlparser::tokenizer::{Token, Tokenizer};
-    let masked = match Tokenizer::new(&MySqlDialect {}, sql).tokenize() {
+    use crate::sql::lex::{all_tokens, Token};
+    let masked = match all_tokens(sql) {
         Ok(tokens) => tokens
             .into_iter()
             .map(|t| match t {

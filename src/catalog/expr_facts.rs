@@ -8,10 +8,9 @@
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator, Value};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::Token;
 
 use crate::ident::Ident;
-use crate::sqltext;
+use crate::sql::lex::{self, Token};
 
 /// One function call (or niladic keyword such as `CURRENT_TIMESTAMP`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +61,7 @@ const VALUE_FUNCTIONS: &[&str] = &[
 
 /// The backquoted names in `text` (the columns it reads).
 pub(super) fn columns(text: &str) -> Vec<Ident> {
-    sqltext::tokens(text)
+    lex::tokens(text)
         .unwrap_or_default()
         .into_iter()
         .filter_map(|t| match t {
@@ -86,7 +85,7 @@ pub(super) fn calls(text: &str) -> Vec<Call> {
         "utc_time",
         "utc_timestamp",
     ];
-    let tokens: Vec<Token> = sqltext::tokens(text)
+    let tokens: Vec<Token> = lex::tokens(text)
         .unwrap_or_default()
         .into_iter()
         .filter(|t| !matches!(t, Token::Whitespace(_)))
@@ -111,7 +110,7 @@ pub(super) fn calls(text: &str) -> Vec<Call> {
 
 /// Whether `text` reads a user (`@x`) or system (`@@x`) variable.
 pub(super) fn reads_variable(text: &str) -> bool {
-    sqltext::tokens(text)
+    lex::tokens(text)
         .unwrap_or_default()
         .iter()
         .any(|t| match t {
@@ -123,7 +122,7 @@ pub(super) fn reads_variable(text: &str) -> bool {
 
 /// Whether `text` is a condition; [`Truth::Unknown`] when it does not parse.
 pub(super) fn truth(text: &str) -> Truth {
-    let Ok(tokens) = sqltext::tokens(text) else {
+    let Ok(tokens) = lex::tokens(text) else {
         return Truth::Unknown;
     };
     let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);

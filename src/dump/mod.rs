@@ -2,7 +2,8 @@
 //! by `SHOW CREATE TABLE` on MySQL, MariaDB and TiDB) into the typed model.
 //!
 //! Parsing runs in two stages:
-//! 1. a textual pre-pass ([`prepare`]) that handles what sqlparser cannot:
+//! 1. a textual pre-pass ([`prepare`], over [`crate::sql::lex`]) that
+//!    handles what sqlparser cannot:
 //!    executable version comments `/*!NNNNN ... */` are unwrapped (MySQL runs
 //!    their content, so it is kept), TiDB feature comments `/*T![f] ... */`
 //!    are dropped (e.g. `CLUSTERED`; recorded nowhere for now), and index
@@ -30,7 +31,7 @@ pub use prepass::{prepare, Prepared};
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
 
 use builder::TableBuilder;
-use prepass::{lex, unwrap_comments, Lex};
+use prepass::unwrap_comments;
 
 use std::collections::BTreeSet;
 

@@ -1,10 +1,13 @@
-//! The textual pre-pass before sqlparser (see the [module docs](super)):
+//! The textual pre-pass before sqlparser (see the [module docs](super)),
+//! over the one lexer's lexemes ([`crate::sql::lex`]):
 //! executable version comments unwrapped, TiDB feature comments and
 //! clauses read and removed ([`super::tidb`]), index visibility markers
 //! and FULLTEXT `WITH PARSER` clauses removed and remembered, `PARTITION
 //! BY` cut.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use crate::sql::lex::{lex, Kind, Lexeme, Token, Whitespace};
 
 /// Text ready for sqlparser, plus what the pre-pass removed from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -64,147 +67,55 @@ fn cut_partitioning(sql: &str) -> (String, Option<String>) {
     let tokens = lex(sql);
     let mut depth = 0usize;
     let mut body_seen = false;
-    let words: Vec<(usize, &str)> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, (k, _))| *k == Lex::Word)
-        .map(|(n, (_, r))| (n, &sql[r.clone()]))
-        .collect();
-    for (n, (kind, range)) in tokens.iter().enumerate() {
-        let text = &sql[range.clone()];
-        match (kind, text) {
-            (Lex::Char, "(") => depth += 1,
-            (Lex::Char, ")") => {
+    for (n, l) in tokens.iter().enumerate() {
+        match l.token() {
+            Token::LParen => depth += 1,
+            Token::RParen => {
                 depth = depth.saturating_sub(1);
                 body_seen |= depth == 0;
             }
-            (Lex::Word, w) if depth == 0 && body_seen && w.eq_ignore_ascii_case("PARTITION") => {
-                let next = words.iter().find(|(m, _)| *m > n).map(|(_, w)| *w);
-                if next.is_some_and(|w| w.eq_ignore_ascii_case("BY")) {
-                    let rest = sql[range.start..].trim_end();
-                    let rest = rest.strip_suffix(';').unwrap_or(rest);
-                    let clause = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-                    return (sql[..range.start].to_string(), Some(clause));
+            _ => match l.word() {
+                Some(w) if depth == 0 && body_seen && w.eq_ignore_ascii_case("PARTITION") => {
+                    let next = tokens[n + 1..].iter().find_map(Lexeme::word);
+                    if next.is_some_and(|w| w.eq_ignore_ascii_case("BY")) {
+                        let rest = sql[l.range.start..].trim_end();
+                        let rest = rest.strip_suffix(';').unwrap_or(rest);
+                        let clause = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+                        return (sql[..l.range.start].to_string(), Some(clause));
+                    }
                 }
-            }
-            _ => {}
+                _ => {}
+            },
         }
     }
     (sql.to_string(), None)
-}
-
-/// A lexical token of the pre-pass: enough to skip quoted text and comments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lex {
-    /// A bare word (letters, digits, `_`, `$`).
-    Word,
-    /// `'...'`, `"..."` or `` `...` ``.
-    Quoted,
-    /// `/* ... */` (not executable), `-- ...`, `# ...`.
-    Comment,
-    /// `/*!NNNNN` opener of an executable comment.
-    VersionOpen,
-    /// `/*T![...] ... */`, whole.
-    TidbComment,
-    /// `*/`, closing an executable comment.
-    CommentClose,
-    /// Any other single character (including whitespace).
-    Char,
-}
-
-/// Splits `sql` into (kind, byte range) tokens.
-pub(super) fn lex(sql: &str) -> Vec<(Lex, std::ops::Range<usize>)> {
-    let b = sql.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let find = |from: usize, pat: &str| sql[from..].find(pat).map_or(sql.len(), |p| from + p);
-    while i < b.len() {
-        let start = i;
-        let kind = match b[i] {
-            q @ (b'\'' | b'"' | b'`') => {
-                i += 1;
-                while i < b.len() {
-                    if b[i] == b'\\' && q != b'`' {
-                        // Skip the escaped character whole (it may be multi-byte).
-                        i += 1 + sql[i + 1..].chars().next().map_or(0, char::len_utf8);
-                    } else if b[i] == q && b.get(i + 1) == Some(&q) {
-                        i += 2;
-                    } else if b[i] == q {
-                        i += 1;
-                        break;
-                    } else {
-                        i += 1;
-                    }
-                }
-                Lex::Quoted
-            }
-            b'/' if sql[i..].starts_with("/*!") => {
-                i += 3;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-                Lex::VersionOpen
-            }
-            b'/' if sql[i..].starts_with("/*T!") => {
-                i = (find(i, "*/") + 2).min(b.len());
-                Lex::TidbComment
-            }
-            b'/' if sql[i..].starts_with("/*") => {
-                i = (find(i + 2, "*/") + 2).min(b.len());
-                Lex::Comment
-            }
-            b'*' if sql[i..].starts_with("*/") => {
-                i += 2;
-                Lex::CommentClose
-            }
-            b'-' if sql[i..].starts_with("-- ") || sql[i..].starts_with("--\n") => {
-                i = find(i, "\n");
-                Lex::Comment
-            }
-            b'#' => {
-                i = find(i, "\n");
-                Lex::Comment
-            }
-            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 => {
-                while i < b.len()
-                    && (b[i].is_ascii_alphanumeric()
-                        || b[i] == b'_'
-                        || b[i] == b'$'
-                        || b[i] >= 0x80)
-                {
-                    i += 1;
-                }
-                Lex::Word
-            }
-            _ => {
-                i += sql[i..].chars().next().map_or(1, char::len_utf8);
-                Lex::Char
-            }
-        };
-        out.push((kind, start..i));
-    }
-    out
 }
 
 /// Unwraps `/*!NNNNN content */` to ` content `; `/*T![..] .. */` is kept
 /// whole (the TiDB pass reads it).
 pub(super) fn unwrap_comments(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
-    let mut open_versions = 0usize;
-    for (kind, range) in lex(sql) {
-        match kind {
-            Lex::VersionOpen => {
-                open_versions += 1;
-                out.push(' ');
-            }
-            Lex::CommentClose if open_versions > 0 => {
-                open_versions -= 1;
-                out.push(' ');
-            }
-            _ => out.push_str(&sql[range]),
+    for l in lex(sql) {
+        match l.kind {
+            Kind::VersionOpen | Kind::VersionClose => out.push(' '),
+            _ => out.push_str(&sql[l.range]),
         }
     }
     out
+}
+
+/// A word of the pre-pass: an unquoted word or a number, as written.
+fn word<'s>(sql: &'s str, l: &Lexeme) -> Option<&'s str> {
+    match l.token() {
+        Token::Word(w) if w.quote_style.is_none() => Some(&sql[l.range.clone()]),
+        Token::Number(..) => Some(&sql[l.range.clone()]),
+        _ => None,
+    }
+}
+
+/// A quoted identifier or string literal.
+fn is_quoted(l: &Lexeme) -> bool {
+    matches!(l.token(), Token::Word(w) if w.quote_style.is_some()) || l.is_string()
 }
 
 /// Removes index visibility markers and `WITH PARSER name` clauses from the
@@ -226,44 +137,42 @@ fn strip_index_markers(sql: &str) -> Prepared {
     let mut item_is_constraint = false;
     let mut item_started = false;
     let mut last_word: Option<usize> = None;
-    for (n, (kind, range)) in tokens.iter().enumerate() {
-        let text = &sql[range.clone()];
-        match (kind, text) {
-            (Lex::Char, "(") => {
+    for (n, l) in tokens.iter().enumerate() {
+        let text = &sql[l.range.clone()];
+        let w = word(sql, l);
+        match l.token() {
+            Token::LParen => {
                 depth += 1;
                 if depth == 1 {
                     item_started = false;
                 }
             }
-            (Lex::Char, ")") => {
+            Token::RParen => {
                 depth = depth.saturating_sub(1);
                 body_done |= depth == 0;
             }
-            (Lex::Char, ",") if depth == 1 && !body_done => item_started = false,
-            (Lex::Word | Lex::Quoted, _) if depth == 1 && !body_done => {
+            Token::Comma if depth == 1 && !body_done => item_started = false,
+            _ if depth == 1 && !body_done && (w.is_some() || is_quoted(l)) => {
                 if !item_started {
                     item_started = true;
-                    item_is_constraint =
-                        *kind == Lex::Word && crate::tidb::scan::is_constraint_word(text);
+                    item_is_constraint = w.is_some_and(crate::tidb::scan::is_constraint_word);
                     item_takes_no_options = ["FULLTEXT", "SPATIAL"]
                         .iter()
                         .any(|w| text.eq_ignore_ascii_case(w));
                     constraint_items += usize::from(item_is_constraint);
-                } else if item_is_constraint && *kind == Lex::Word {
+                } else if let (true, Some(w)) = (item_is_constraint, w) {
                     let item = constraint_items - 1;
-                    let upper = text.to_ascii_uppercase();
+                    let upper = w.to_ascii_uppercase();
                     let after_not = last_word
-                        .is_some_and(|w| sql[tokens[w].1.clone()].eq_ignore_ascii_case("NOT"));
+                        .is_some_and(|p| sql[tokens[p].range.clone()].eq_ignore_ascii_case("NOT"));
                     match upper.as_str() {
                         _ if drop[n] => {}
                         "COMMENT" if item_takes_no_options => {
-                            let literal =
-                                next_significant(sql, &tokens, n).filter(|(_, (k, r))| {
-                                    *k == Lex::Quoted && sql[r.clone()].starts_with('\'')
-                                });
-                            if let Some((m, (_, r))) = literal {
+                            let literal = next_significant(&tokens, n)
+                                .filter(|(_, l)| matches!(l.token(), Token::SingleQuotedString(_)));
+                            if let Some((m, l)) = literal {
                                 if let Some(text) =
-                                    crate::model::unquote_sql_string(&sql[r.clone()])
+                                    crate::model::unquote_sql_string(&sql[l.range.clone()])
                                 {
                                     drop[n] = true;
                                     drop[m] = true;
@@ -272,16 +181,11 @@ fn strip_index_markers(sql: &str) -> Prepared {
                             }
                         }
                         "WITH" => {
-                            if let Some((p, name)) = parser_clause(sql, &tokens, n) {
+                            if let Some((p, name)) = parser_clause(&tokens, n) {
                                 drop[n] = true;
                                 drop[p] = true;
-                                drop[name] = true;
-                                let text = &sql[tokens[name].1.clone()];
-                                let text = text
-                                    .strip_prefix('`')
-                                    .and_then(|t| t.strip_suffix('`'))
-                                    .map_or_else(|| text.to_string(), |t| t.replace("``", "`"));
-                                parsers.insert(item, text);
+                                drop[name.0] = true;
+                                parsers.insert(item, name.1);
                             }
                         }
                         "INVISIBLE" | "IGNORED" if !(upper == "IGNORED" && after_not) => {
@@ -298,7 +202,7 @@ fn strip_index_markers(sql: &str) -> Prepared {
                         _ => {}
                     }
                 }
-                if *kind == Lex::Word {
+                if w.is_some() {
                     last_word = Some(n);
                 }
             }
@@ -308,7 +212,7 @@ fn strip_index_markers(sql: &str) -> Prepared {
     let sql = tokens
         .iter()
         .zip(&drop)
-        .map(|((_, range), dropped)| if *dropped { " " } else { &sql[range.clone()] })
+        .map(|(l, dropped)| if *dropped { " " } else { &sql[l.range.clone()] })
         .collect();
     Prepared {
         sql,
@@ -319,31 +223,31 @@ fn strip_index_markers(sql: &str) -> Prepared {
     }
 }
 
-type Tokens = [(Lex, std::ops::Range<usize>)];
-
-/// The first token after `at` that is not whitespace.
-fn next_significant<'t>(
-    sql: &str,
-    tokens: &'t Tokens,
-    at: usize,
-) -> Option<(usize, &'t (Lex, std::ops::Range<usize>))> {
-    tokens
-        .iter()
-        .enumerate()
-        .skip(at + 1)
-        .find(|(_, (k, r))| !(*k == Lex::Char && sql[r.clone()].trim().is_empty()))
+/// The first lexeme after `at` that is not whitespace.
+fn next_significant(tokens: &[Lexeme], at: usize) -> Option<(usize, &Lexeme)> {
+    tokens.iter().enumerate().skip(at + 1).find(|(_, l)| {
+        !matches!(
+            l.token(),
+            Token::Whitespace(Whitespace::Space | Whitespace::Newline | Whitespace::Tab)
+        )
+    })
 }
 
-/// At a `WITH` token (`at`): the positions of `PARSER` and of the name after
-/// it (a word or a backticked identifier), when that is what follows.
-fn parser_clause(sql: &str, tokens: &Tokens, at: usize) -> Option<(usize, usize)> {
-    let (p, (kind, range)) = next_significant(sql, tokens, at)?;
-    if *kind != Lex::Word || !sql[range.clone()].eq_ignore_ascii_case("PARSER") {
+/// At a `WITH` token (`at`): the position of `PARSER` and the position and
+/// value of the name after it (a word or a backticked identifier), when
+/// that is what follows.
+fn parser_clause(tokens: &[Lexeme], at: usize) -> Option<(usize, (usize, String))> {
+    let (p, l) = next_significant(tokens, at)?;
+    if !l.word().is_some_and(|w| w.eq_ignore_ascii_case("PARSER")) {
         return None;
     }
-    let (name, (kind, range)) = next_significant(sql, tokens, p)?;
-    let quoted_name = *kind == Lex::Quoted && sql[range.clone()].starts_with('`');
-    (*kind == Lex::Word || quoted_name).then_some((p, name))
+    let (name, l) = next_significant(tokens, p)?;
+    match l.token() {
+        Token::Word(w) if matches!(w.quote_style, None | Some('`')) => {
+            Some((p, (name, w.value.clone())))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -11,11 +11,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{lex, parse_create_table_with, unwrap_comments, Feature, Lex, ParseOptions};
+use super::{parse_create_table_with, unwrap_comments, Feature, ParseOptions};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Table;
+use crate::sql::lex::{lex, Lexeme, Token};
 
 /// A parsed schema dump.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,8 +184,8 @@ pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
     let mut n = 0;
     let mut skip_until = 0;
     while n < tokens.len() {
-        let (kind, range) = &tokens[n];
-        let (kind, range) = (*kind, range.clone());
+        let l = &tokens[n];
+        let range = l.range.clone();
         n += 1;
         if range.start < skip_until {
             continue;
@@ -193,7 +194,7 @@ pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
             .rsplit('\n')
             .next()
             .is_some_and(|l| l.trim().is_empty());
-        if start.is_none() && kind == Lex::Word && at_line_start {
+        if start.is_none() && l.word().is_some() && at_line_start {
             let line_end = text[range.start..]
                 .find('\n')
                 .map_or(text.len(), |p| range.start + p);
@@ -210,26 +211,23 @@ pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
                 continue;
             }
         }
-        match kind {
-            Lex::Comment if start.is_none() => {}
-            Lex::Char if start.is_none() && text[range.clone()].trim().is_empty() => {}
-            // `$$` lexes as a word, `;` and `//` as characters.
-            Lex::Char | Lex::Word if text[range.start..].starts_with(delimiter.as_str()) => {
-                let end = range.start;
-                if let Some(s) = start.take() {
-                    out.push(Statement {
-                        line: line_of(s),
-                        text: text[s..end].to_string(),
-                    });
-                }
-                // Skip the rest of a multi-character delimiter.
-                skip_until = end + delimiter.len();
+        if start.is_none() && l.is_space() {
+            continue;
+        }
+        // `$$` lexes as a word, `;` and `//` as punctuation.
+        let plain = l.word().is_some() || !matches!(l.token(), Token::Word(_)) && !l.is_string();
+        if plain && text[range.start..].starts_with(delimiter.as_str()) {
+            let end = range.start;
+            if let Some(s) = start.take() {
+                out.push(Statement {
+                    line: line_of(s),
+                    text: text[s..end].to_string(),
+                });
             }
-            _ => {
-                if start.is_none() {
-                    start = Some(range.start);
-                }
-            }
+            // Skip the rest of a multi-character delimiter.
+            skip_until = end + delimiter.len();
+        } else if start.is_none() {
+            start = Some(range.start);
         }
     }
     if let Some(s) = start {
@@ -262,15 +260,14 @@ fn classify(statement: &str) -> Kind {
     if statement.trim_start().starts_with("/*!50001") {
         return Kind::Other;
     }
-    let words: Vec<String> = lex(&unwrapped)
-        .into_iter()
-        .filter(|(k, _)| *k == Lex::Word)
-        .take(5)
-        .map(|(_, r)| unwrapped[r].to_ascii_uppercase())
-        .collect();
-    let significant = lex(&unwrapped)
+    let lexemes = lex(&unwrapped);
+    let words: Vec<String> = lexemes
         .iter()
-        .any(|(k, r)| *k != Lex::Comment && !unwrapped[r.clone()].trim().is_empty());
+        .filter_map(Lexeme::word)
+        .take(5)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let significant = lexemes.iter().any(|l| !l.is_space());
     if !significant {
         return Kind::Empty;
     }
@@ -291,16 +288,12 @@ fn classify(statement: &str) -> Kind {
 /// The name in `CREATE [OR REPLACE] [ALGORITHM=..] [DEFINER=..] [SQL
 /// SECURITY ..] VIEW [db.]name AS ...`, unquoted.
 fn view_name(sql: &str) -> Option<Ident> {
-    let tokens: Vec<(Lex, &str)> = lex(sql)
-        .into_iter()
-        .filter(|(k, r)| *k != Lex::Comment && !sql[r.clone()].trim().is_empty())
-        .map(|(k, r)| (k, &sql[r]))
-        .collect();
+    let tokens: Vec<Lexeme> = lex(sql).into_iter().filter(|l| !l.is_space()).collect();
     let word = |i: usize| {
         tokens
             .get(i)
-            .filter(|(k, _)| *k == Lex::Word)
-            .map(|(_, t)| t.to_ascii_uppercase())
+            .and_then(Lexeme::word)
+            .map(str::to_ascii_uppercase)
     };
     if word(0).as_deref() != Some("CREATE") {
         return None;
@@ -309,16 +302,13 @@ fn view_name(sql: &str) -> Option<Ident> {
         .take_while(|i| !matches!(word(*i).as_deref(), Some("AS" | "TABLE")))
         .find(|i| word(*i).as_deref() == Some("VIEW"))?;
     let ident = |i: usize| -> Option<String> {
-        match tokens.get(i)? {
-            (Lex::Word, t) => Some(t.to_string()),
-            (Lex::Quoted, t) if t.starts_with('`') && t.len() >= 2 => {
-                Some(t[1..t.len() - 1].replace("``", "`"))
-            }
+        match tokens.get(i)?.token() {
+            Token::Word(w) if matches!(w.quote_style, None | Some('`')) => Some(w.value.clone()),
             _ => None,
         }
     };
     let mut name = ident(at + 1)?;
-    if tokens.get(at + 2).map(|(_, t)| *t) == Some(".") {
+    if tokens.get(at + 2).map(Lexeme::token) == Some(&Token::Period) {
         name = ident(at + 3)?;
     }
     Some(Ident::new(name))

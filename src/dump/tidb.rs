@@ -12,8 +12,8 @@
 //!
 //! Feature ids: <https://docs.pingcap.com/tidb/stable/comment-syntax/#tidb-specific-comment-syntax>.
 
-use super::prepass::{lex, Lex};
-use crate::tidb::scan::{self, Tok};
+use crate::sql::lex::{lex, Kind, Lexeme};
+use crate::tidb::scan;
 use crate::tidb::TidbOptions;
 
 /// Feature ids whose comments hold clauses the model reads.
@@ -35,45 +35,29 @@ pub(super) struct TidbPass {
     pub unknown: Vec<(String, String)>,
 }
 
-/// `/*T![id] content */` (or `/*T! content */`): (id, content).
-fn split_comment(text: &str) -> (String, &str) {
-    let inner = text
-        .strip_prefix("/*T!")
-        .unwrap_or(text)
-        .trim_end_matches("*/");
-    match inner.strip_prefix('[').and_then(|r| r.split_once(']')) {
-        Some((id, content)) => (id.trim().to_ascii_lowercase(), content),
-        None => (String::new(), inner),
-    }
-}
-
 /// Runs the pass over `sql` (version comments already unwrapped).
 pub(super) fn read(sql: &str) -> Result<TidbPass, String> {
     let mut unwrapped = String::with_capacity(sql.len());
     let mut pass = TidbPass::default();
     let mut seen = false;
-    for (kind, range) in lex(sql) {
-        let text = &sql[range];
-        if kind != Lex::TidbComment {
-            unwrapped.push_str(text);
+    for l in lex(sql) {
+        let Kind::Tidb { feature, content } = &l.kind else {
+            unwrapped.push_str(&sql[l.range]);
             continue;
-        }
+        };
         seen = true;
-        let (id, content) = split_comment(text);
         unwrapped.push(' ');
-        if READ.contains(&id.as_str()) {
-            unwrapped.push_str(content);
+        if READ.contains(&feature.as_str()) {
+            unwrapped.push_str(&sql[content.clone()]);
             unwrapped.push(' ');
-        } else if !DATA.contains(&id.as_str()) {
-            pass.unknown.push((id, text.to_string()));
+        } else if !DATA.contains(&feature.as_str()) {
+            pass.unknown
+                .push((feature.clone(), sql[l.range].to_string()));
         }
     }
     let tokens = lex(&unwrapped);
-    let toks: Vec<Tok<'_>> = tokens
-        .iter()
-        .map(|(kind, range)| tok(*kind, &unwrapped[range.clone()]))
-        .collect();
-    let found = scan::scan(&toks)?;
+    let toks: Vec<_> = tokens.iter().map(Lexeme::token).collect();
+    let found = scan::scan(toks.as_slice())?;
     let mut cut = vec![false; tokens.len()];
     for f in &found {
         cut[f.range.clone()].iter_mut().for_each(|c| *c = true);
@@ -81,33 +65,18 @@ pub(super) fn read(sql: &str) -> Result<TidbPass, String> {
     pass.sql = tokens
         .iter()
         .zip(&cut)
-        .map(|((_, range), cut)| if *cut { " " } else { &unwrapped[range.clone()] })
+        .map(|(l, cut)| {
+            if *cut {
+                " "
+            } else {
+                &unwrapped[l.range.clone()]
+            }
+        })
         .collect();
     if seen || !found.is_empty() {
         pass.options = Some(scan::fold(&found)?);
     }
     Ok(pass)
-}
-
-/// The pre-pass lexer's token as the scanner sees it.
-fn tok(kind: Lex, text: &str) -> Tok<'_> {
-    match kind {
-        Lex::Word => Tok::Word(text),
-        Lex::Quoted if text.starts_with('`') => Tok::Ident(unquote(text)),
-        Lex::Quoted => Tok::Str(unquote(text)),
-        Lex::Char => match text.chars().next() {
-            Some(c) if !c.is_whitespace() => Tok::Punct(c),
-            _ => Tok::Space,
-        },
-        Lex::Comment | Lex::VersionOpen | Lex::TidbComment | Lex::CommentClose => Tok::Space,
-    }
-}
-
-/// The text between a quoted token's quotes (a doubled quote stays doubled:
-/// TiDB's options never hold one).
-fn unquote(text: &str) -> &str {
-    text.get(1..text.len().saturating_sub(1))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
-//! Finding TiDB's table-feature clauses in a `CREATE TABLE` token stream:
-//! one scanner for the apply chokepoint (over the MySQL tokenizer's tokens)
-//! and the dump parser (over its pre-pass lexer's tokens, after TiDB's
-//! `/*T![feature] ... */` comments are unwrapped). Each caller maps its
-//! tokens onto [`Tok`]; the scanner returns where each clause is, so the
-//! caller can take it out before sqlparser (which knows none of them)
+//! Finding TiDB's table-feature clauses in a `CREATE TABLE` token stream
+//! (the one lexer's tokens, [`crate::sql::lex`]): one scanner for the apply
+//! chokepoint and the dump parser (after TiDB's `/*T![feature] ... */`
+//! comments are unwrapped). The scanner returns where each clause is, so
+//! the caller can take it out before sqlparser (which knows none of them)
 //! parses the rest, and [`fold`] turns the clauses into [`TidbOptions`].
 //!
 //! Clauses and where they are accepted (TiDB grammar: see the parent module):
@@ -13,26 +12,41 @@
 //!   ``TTL[=]`col` + INTERVAL n UNIT``, `TTL_ENABLE[=]'ON'|'OFF'`,
 //!   `TTL_JOB_INTERVAL[=]'...'`.
 
+use std::borrow::Borrow;
 use std::ops::Range;
 
 use crate::ident::Ident;
 use crate::model::tidb::{
     AutoRandom, TidbOptions, Ttl, TtlInterval, DEFAULT_RANGE, DEFAULT_SHARD_BITS,
 };
+use crate::sql::lex::Token;
 
-/// A token as the scanner sees it.
+/// A token as the scanner reads it: words and numbers, backquoted names,
+/// string values (unquoted), the few punctuation marks of the grammar,
+/// space (whitespace and comments); anything else is other punctuation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tok<'a> {
-    /// An unquoted word or number.
+enum Tok<'a> {
     Word(&'a str),
-    /// A backquoted identifier, unquoted.
     Ident(&'a str),
-    /// A quoted string, unquoted.
     Str(&'a str),
-    /// One punctuation character.
     Punct(char),
-    /// Whitespace or a comment.
     Space,
+}
+
+fn tok(t: &Token) -> Tok<'_> {
+    match t {
+        Token::Word(w) if w.quote_style == Some('`') => Tok::Ident(&w.value),
+        Token::Word(w) if w.quote_style.is_none() => Tok::Word(&w.value),
+        Token::Number(n, _) => Tok::Word(n),
+        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => Tok::Str(s),
+        Token::Whitespace(_) => Tok::Space,
+        Token::LParen => Tok::Punct('('),
+        Token::RParen => Tok::Punct(')'),
+        Token::Comma => Tok::Punct(','),
+        Token::Eq => Tok::Punct('='),
+        Token::Plus => Tok::Punct('+'),
+        _ => Tok::Punct('#'),
+    }
 }
 
 /// One clause found.
@@ -63,9 +77,12 @@ pub struct Found {
     pub range: Range<usize>,
 }
 
-/// The clauses of `toks`, in order; an error for a TiDB clause keyword in
-/// its place whose arguments are not the documented ones.
-pub fn scan(toks: &[Tok<'_>]) -> Result<Vec<Found>, String> {
+/// The clauses of `tokens`, in order (ranges are token positions); an
+/// error for a TiDB clause keyword in its place whose arguments are not
+/// the documented ones.
+pub fn scan<T: Borrow<Token>>(tokens: &[T]) -> Result<Vec<Found>, String> {
+    let toks: Vec<Tok<'_>> = tokens.iter().map(|t| tok(t.borrow())).collect();
+    let toks = toks.as_slice();
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut body_done = false;
@@ -313,37 +330,8 @@ mod tests {
     use super::*;
     use crate::tidb::TtlUnit;
 
-    /// A crude tokenizer for the tests: words, backquoted names, quoted strings.
-    fn toks(sql: &str) -> Vec<Tok<'_>> {
-        let mut out = Vec::new();
-        let mut rest = sql;
-        while let Some(c) = rest.chars().next() {
-            let (tok, len) = match c {
-                '`' | '\'' => {
-                    let end = rest[1..].find(c).unwrap() + 1;
-                    let inner = &rest[1..end];
-                    (
-                        if c == '`' {
-                            Tok::Ident(inner)
-                        } else {
-                            Tok::Str(inner)
-                        },
-                        end + 1,
-                    )
-                }
-                c if c.is_ascii_alphanumeric() || c == '_' => {
-                    let end = rest
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .unwrap_or(rest.len());
-                    (Tok::Word(&rest[..end]), end)
-                }
-                c if c.is_whitespace() => (Tok::Space, 1),
-                c => (Tok::Punct(c), 1),
-            };
-            out.push(tok);
-            rest = &rest[len..];
-        }
-        out
+    fn toks(sql: &str) -> Vec<Token> {
+        crate::sql::lex::tokens(sql).unwrap()
     }
 
     #[test]

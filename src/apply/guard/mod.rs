@@ -31,16 +31,15 @@
 //! parser, a FULLTEXT / SPATIAL key's comment) take out what sqlparser
 //! cannot read after checking it against the step.
 
+use crate::sql::lex::Token;
 use sqlparser::ast::{ObjectName, Statement};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::Token;
 
 use crate::diff::Change;
 use crate::error::Error;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::sqltext;
 
 mod alter_table;
 mod create_table;
@@ -61,7 +60,7 @@ pub fn check_statement(change: &Change, sql: &str, flavor: Flavor) -> Result<(),
 }
 
 fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), String> {
-    let tokens = sqltext::tokens(sql)?;
+    let tokens = crate::sql::lex::tokens(sql)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("contains `;` outside a literal: more than one statement".into());
     }

@@ -6,7 +6,7 @@ use sqlparser::tokenizer::Token;
 
 use crate::diff::Change;
 use crate::flavor::Flavor;
-use crate::tidb::scan::{self, Tok};
+use crate::tidb::scan;
 use crate::tidb::TidbOptions;
 
 /// The TiDB features the statement must carry: the new table's on TiDB,
@@ -24,8 +24,7 @@ pub(super) fn without_tidb_clauses(
     tokens: Vec<Token>,
     expected: &TidbOptions,
 ) -> Result<Vec<Token>, String> {
-    let toks: Vec<Tok<'_>> = tokens.iter().map(scan_tok).collect();
-    let found = scan::scan(&toks)?;
+    let found = scan::scan(tokens.as_slice())?;
     let got = scan::fold(&found)?;
     let mut want = expected.clone();
     want.normalize();
@@ -46,23 +45,6 @@ pub(super) fn without_tidb_clauses(
         .filter(|(_, cut)| !cut)
         .map(|(t, _)| t)
         .collect())
-}
-
-/// A MySQL token as the TiDB clause scanner sees it.
-fn scan_tok(t: &Token) -> Tok<'_> {
-    match t {
-        Token::Word(w) if w.quote_style == Some('`') => Tok::Ident(&w.value),
-        Token::Word(w) if w.quote_style.is_none() => Tok::Word(&w.value),
-        Token::Number(n, _) => Tok::Word(n),
-        Token::SingleQuotedString(s) => Tok::Str(s),
-        Token::Whitespace(_) => Tok::Space,
-        Token::LParen => Tok::Punct('('),
-        Token::RParen => Tok::Punct(')'),
-        Token::Comma => Tok::Punct(','),
-        Token::Eq => Tok::Punct('='),
-        Token::Plus => Tok::Punct('+'),
-        _ => Tok::Punct('#'),
-    }
 }
 
 #[cfg(test)]

@@ -14,10 +14,10 @@
 //! `expr` (expressions, literals, placeholders and function calls), both
 //! methods of the one `Walker` defined here.
 
+use super::lex::Token;
 use sqlparser::ast::Statement;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::Token;
 
 mod expr;
 mod param;
@@ -54,7 +54,7 @@ pub fn render(sql: &str, params: &[Param]) -> Result<String, String> {
     }
     let text = stmt.to_string();
     // The rendered text must again be exactly one statement without comments.
-    let tokens = crate::sqltext::tokens(&text)?;
+    let tokens = super::lex::tokens(&text)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("renders with `;`".into());
     }
@@ -62,7 +62,7 @@ pub fn render(sql: &str, params: &[Param]) -> Result<String, String> {
 }
 
 fn parse(sql: &str) -> Result<Statement, String> {
-    let tokens = crate::sqltext::tokens(sql)?;
+    let tokens = super::lex::tokens(sql)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("contains `;`: a query is one statement".into());
     }
