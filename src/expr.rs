@@ -13,14 +13,12 @@
 //! parse back into the same tree is not used: the text is kept as written.
 //! Literals keep their case; only names (functions, columns) are folded.
 
-use crate::sql::lex::{all_tokens, Token};
-use sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectNamePart, Value,
-};
-use sqlparser::dialect::MySqlDialect;
-use sqlparser::parser::Parser;
+use sqlparser::ast::Expr;
 
 use crate::ident::quote_str;
+use crate::sql::lex::{all_tokens, Token};
+use crate::sql::print;
+use crate::sql::walk::{normalise, walk};
 
 /// The canonical text of `text` as one expression (case kept).
 pub fn canonical(text: &str) -> String {
@@ -61,29 +59,13 @@ fn collapsed(text: &str) -> String {
 fn rendered(text: &str, fold: bool) -> Option<String> {
     let mut expr = parsed(text)?;
     walk(&mut expr, &mut |e| normalise(e, fold));
-    let out = printed(&expr);
+    let out = print::exact(&expr);
     // The guard: what is printed reads back as the same tree, or it is not used.
     (parsed(&out).as_ref() == Some(&expr)).then_some(out)
 }
 
-/// The SQL text of an expression parsed from a dump (a CHECK condition, a
-/// generation expression, an expression key part or default), its string
-/// literals printed by [`quote_str`] (sqlparser's `Display` does not
-/// escape `\`, so `'x\\y'` would come out as `'x\y'` and read back as
-/// `xy`). `None` when the printed text does not read back as the same tree
-/// (a literal inside a node [`walk`] does not enter): the caller refuses
-/// the expression rather than change what it means.
-pub fn exact_text(expr: &Expr) -> Option<String> {
-    let out = printed(expr);
-    let tokens = all_tokens(&out).ok()?;
-    let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);
-    let back = parser.parse_expr().ok()?;
-    (parser.peek_token().token == Token::EOF && &back == expr).then_some(out)
-}
-
 /// `text` as one expression, outer parentheses removed.
 fn parsed(text: &str) -> Option<Expr> {
-    let dialect = MySqlDialect {};
     let tokens = all_tokens(text).ok()?;
     // A default that is only an introduced string (`(_utf8mb4'{}')`) keeps
     // its introducer: without it, it would read as a literal default, which
@@ -93,158 +75,11 @@ fn parsed(text: &str) -> Option<Expr> {
     } else {
         without_introducers(tokens)
     };
-    let mut parser = Parser::new(&dialect).with_tokens(tokens);
-    let mut expr = parser.parse_expr().ok()?;
-    if parser.peek_token().token != Token::EOF {
-        return None;
-    }
+    let mut expr = print::parse_tokens(tokens).ok()?;
     while let Expr::Nested(inner) = expr {
         expr = *inner;
     }
     Some(expr)
-}
-
-/// One node made canonical: a double-quoted string is the same value as a
-/// single-quoted one; with `fold`, names are lowercased.
-fn normalise(e: &mut Expr, fold: bool) {
-    match e {
-        Expr::Value(v) => {
-            if let Value::DoubleQuotedString(s) = &v.value {
-                v.value = Value::SingleQuotedString(s.clone());
-            }
-        }
-        Expr::Identifier(i) if fold => i.value = i.value.to_lowercase(),
-        Expr::CompoundIdentifier(parts) if fold => {
-            for i in parts {
-                i.value = i.value.to_lowercase();
-            }
-        }
-        Expr::Function(f) if fold => {
-            for part in &mut f.name.0 {
-                if let ObjectNamePart::Identifier(i) = part {
-                    i.value = i.value.to_lowercase();
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The text of `expr`, its string literals printed by [`quote_str`].
-fn printed(expr: &Expr) -> String {
-    let mut e = expr.clone();
-    walk(&mut e, &mut |e| {
-        if let Expr::Value(v) = e {
-            let text = match &v.value {
-                Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => quote_str(s),
-                Value::NationalStringLiteral(s) => format!("N{}", quote_str(s)),
-                _ => return,
-            };
-            // A placeholder prints its text as it is.
-            v.value = Value::Placeholder(text);
-        }
-    });
-    e.to_string()
-}
-
-/// Calls `f` on every node of `e` that an expression default, a key part or
-/// a check condition is made of, children first. A node of another kind is
-/// not entered (its text then fails the read-back guard if printing it
-/// would change a literal).
-fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    use sqlparser::ast::InTarget;
-    match e {
-        Expr::Nested(a)
-        | Expr::UnaryOp { expr: a, .. }
-        | Expr::IsNull(a)
-        | Expr::IsNotNull(a)
-        | Expr::IsTrue(a)
-        | Expr::IsNotTrue(a)
-        | Expr::IsFalse(a)
-        | Expr::IsNotFalse(a)
-        | Expr::IsUnknown(a)
-        | Expr::IsNotUnknown(a)
-        | Expr::Cast { expr: a, .. }
-        | Expr::Convert { expr: a, .. }
-        | Expr::Collate { expr: a, .. }
-        | Expr::Prefixed { value: a, .. } => walk(a, f),
-        Expr::BinaryOp { left, right, .. }
-        | Expr::IsDistinctFrom(left, right)
-        | Expr::IsNotDistinctFrom(left, right) => {
-            walk(left, f);
-            walk(right, f);
-        }
-        Expr::Like {
-            expr,
-            pattern,
-            escape_char,
-            ..
-        }
-        | Expr::ILike {
-            expr,
-            pattern,
-            escape_char,
-            ..
-        } => {
-            walk(expr, f);
-            walk(pattern, f);
-            if let Some(c) = escape_char {
-                walk(c, f);
-            }
-        }
-        Expr::RLike { expr, pattern, .. } => {
-            walk(expr, f);
-            walk(pattern, f);
-        }
-        Expr::Between {
-            expr, low, high, ..
-        } => {
-            walk(expr, f);
-            walk(low, f);
-            walk(high, f);
-        }
-        Expr::In {
-            expr,
-            target: InTarget::List(list),
-            ..
-        } => {
-            walk(expr, f);
-            list.iter_mut().for_each(|x| walk(x, f));
-        }
-        Expr::Tuple(list) => list.iter_mut().for_each(|x| walk(x, f)),
-        Expr::Case {
-            operand,
-            conditions,
-            else_result,
-            ..
-        } => {
-            if let Some(o) = operand {
-                walk(o, f);
-            }
-            for c in conditions {
-                walk(&mut c.condition, f);
-                walk(&mut c.result, f);
-            }
-            if let Some(x) = else_result {
-                walk(x, f);
-            }
-        }
-        Expr::Function(func) => {
-            if let FunctionArguments::List(list) = &mut func.args {
-                for arg in &mut list.args {
-                    let (FunctionArg::Unnamed(a)
-                    | FunctionArg::Named { arg: a, .. }
-                    | FunctionArg::ExprNamed { arg: a, .. }) = arg;
-                    if let FunctionArgExpr::Expr(x) = a {
-                        walk(x, f);
-                    }
-                }
-            }
-        }
-        Expr::Interval(i) => walk(&mut i.value, f),
-        _ => {}
-    }
-    f(e);
 }
 
 fn is_introducer(t: &Token) -> bool {
@@ -277,129 +112,12 @@ fn is_one_introduced_string(tokens: &[Token]) -> bool {
 /// kept exactly (`'Open'` is not `'open'`), printed by [`quote_str`]. Text
 /// that does not parse falls back to [`canonical`].
 pub fn structural(text: &str) -> String {
-    let dialect = MySqlDialect {};
-    let parsed = all_tokens(text).ok().and_then(|tokens| {
-        let mut parser = Parser::new(&dialect).with_tokens(without_introducers(tokens));
-        let expr = parser.parse_expr().ok()?;
-        (parser.peek_token().token == Token::EOF).then_some(expr)
-    });
+    let parsed = all_tokens(text)
+        .ok()
+        .and_then(|tokens| print::parse_tokens(without_introducers(tokens)).ok());
     match parsed {
-        Some(expr) => tree(&expr),
+        Some(expr) => print::structural(&expr),
         None => canonical(text),
-    }
-}
-
-fn tree(expr: &Expr) -> String {
-    use sqlparser::ast::InTarget;
-    let not = |negated: bool| if negated { "not " } else { "" };
-    match expr {
-        Expr::Nested(inner) => tree(inner),
-        Expr::Identifier(i) => i.value.to_lowercase(),
-        Expr::CompoundIdentifier(parts) => parts
-            .iter()
-            .map(|i| i.value.to_lowercase())
-            .collect::<Vec<_>>()
-            .join("."),
-        Expr::BinaryOp { left, op, right } => format!(
-            "({} {} {})",
-            tree(left),
-            op.to_string().to_lowercase(),
-            tree(right)
-        ),
-        Expr::UnaryOp { op, expr } => format!("({} {})", op.to_string().to_lowercase(), tree(expr)),
-        Expr::IsNull(e) => format!("({} is null)", tree(e)),
-        Expr::IsNotNull(e) => format!("({} is not null)", tree(e)),
-        Expr::Between {
-            expr,
-            negated,
-            low,
-            high,
-        } => format!(
-            "({} {}between {} and {})",
-            tree(expr),
-            not(*negated),
-            tree(low),
-            tree(high)
-        ),
-        Expr::In {
-            expr,
-            target: InTarget::List(list),
-            negated,
-            ..
-        } => format!(
-            "({} {}in ({}))",
-            tree(expr),
-            not(*negated),
-            list.iter().map(tree).collect::<Vec<_>>().join(", ")
-        ),
-        Expr::Like {
-            negated,
-            expr,
-            pattern,
-            escape_char: None,
-            ..
-        } => format!("({} {}like {})", tree(expr), not(*negated), tree(pattern)),
-        Expr::Function(f) => {
-            let args = match &f.args {
-                FunctionArguments::List(list) if list.clauses.is_empty() => list
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => tree(e),
-                        other => other.to_string(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                FunctionArguments::None => return f.name.to_string().to_lowercase(),
-                other => other.to_string(),
-            };
-            let name = f.name.to_string().to_lowercase();
-            format!("{}({args})", function_synonym(&name))
-        }
-        Expr::Value(_) => printed(expr),
-        Expr::Tuple(list) => format!("({})", list.iter().map(tree).collect::<Vec<_>>().join(", ")),
-        Expr::Case {
-            operand,
-            conditions,
-            else_result,
-            ..
-        } => {
-            let mut out = String::from("(case");
-            if let Some(operand) = operand {
-                out.push_str(&format!(" {}", tree(operand)));
-            }
-            for when in conditions {
-                out.push_str(&format!(
-                    " when {} then {}",
-                    tree(&when.condition),
-                    tree(&when.result)
-                ));
-            }
-            if let Some(other) = else_result {
-                out.push_str(&format!(" else {}", tree(other)));
-            }
-            out + " end)"
-        }
-        other => {
-            let mut e = other.clone();
-            walk(&mut e, &mut |e| normalise(e, true));
-            printed(&e)
-        }
-    }
-}
-
-/// One name for the functions a server stores under another name (verified
-/// live: MariaDB 10.11 keeps `lower` as `lcase`, `upper` as `ucase`,
-/// `length` as `octet_length`, `character_length` as `char_length`, `mid`
-/// as `substr`; MySQL 9.7 keeps `mid` as `substr`).
-fn function_synonym(name: &str) -> &str {
-    match name {
-        "lcase" => "lower",
-        "ucase" => "upper",
-        "octet_length" => "length",
-        "character_length" => "char_length",
-        "mid" => "substr",
-        other => other,
     }
 }
 
@@ -435,6 +153,7 @@ pub fn unescape_mysql_default(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments, Value};
 
     #[test]
     fn a_generated_lone_string_drops_its_introducer() {

@@ -199,19 +199,52 @@ async fn check_enforcement_is_compared() {
     }
 }
 
-/// A catalog whose literals hold backslashes: a default, a CHECK, a
-/// generated column and (on MySQL) an expression key part.
+/// A catalog whose literals hold backslashes and quotes at every
+/// expression site: a default, a CHECK, a generated column, (on MySQL) an
+/// expression key part, and the table, column and index comments.
 fn backslash_yaml(functional: bool) -> String {
     let key = if functional {
-        "indexes:\n  - name: ix_z\n    columns:\n      - expression: concat(Note, '\\\\z')\n"
+        r#"  - name: ix_z
+    columns:
+      - expression: |-
+          concat(Note, '\\z', '''')
+    comment: |-
+      z's \ "key"
+"#
     } else {
         ""
     };
     format!(
-        "table: B\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  \
-         - name: Note\n    type: varchar(64)\n    nullable: false\n    default: \"(concat('a', '\\\\\\\\'))\"\n  \
-         - name: Tail\n    type: varchar(80)\n    generated:\n      expression: concat(Note, '\\\\')\n\
-         primary_key: [Id]\n{key}checks:\n  - name: chk_note\n    expression: Note <> 'x\\\\y'\n"
+        r#"table: B
+comment: |-
+  B's \ "table"
+columns:
+  - name: Id
+    type: bigint unsigned
+    nullable: false
+  - name: Note
+    type: varchar(64)
+    nullable: false
+    comment: |-
+      it's a \ note
+    default: |-
+      (concat('a', '\\', 'it''s'))
+  - name: Tail
+    type: varchar(80)
+    generated:
+      expression: |-
+        concat(Note, '\\', '''')
+primary_key: [Id]
+indexes:
+  - name: ix_note
+    columns: [Note]
+    comment: |-
+      ix's \ key
+{key}checks:
+  - name: chk_note
+    expression: |-
+      Note <> 'x\\y' AND Note <> 'it''s'
+"#
     )
 }
 
@@ -228,6 +261,9 @@ async fn backslashes_survive_render_dump_and_import() {
     let tables = catalog_tables(&cat);
     let want = &tables[0];
     assert!(want.checks[0].expression.contains("\\\\"), "{want:?}");
+    assert!(want.checks[0].expression.contains("'it''s'"), "{want:?}");
+    assert_eq!(want.comment.as_deref(), Some(r#"B's \ "table""#));
+    assert_eq!(want.columns[1].comment.as_deref(), Some(r"it's a \ note"));
     // render -> dump parse: no drift (the parser keeps every backslash).
     let ddl = schema_catalog::ddl::create_table(want, db.flavor);
     let parsed = schema_catalog::dump::parse_create_table(&ddl).expect("render parses");
@@ -243,9 +279,27 @@ async fn backslashes_survive_render_dump_and_import() {
         .query_drop("INSERT INTO `B` (`Id`, `Note`) VALUES (1, 'x\\\\y')")
         .await
         .is_err());
+    assert!(conn
+        .query_drop("INSERT INTO `B` (`Id`, `Note`) VALUES (3, 'it''s')")
+        .await
+        .is_err());
     conn.query_drop("INSERT INTO `B` (`Id`, `Note`) VALUES (2, 'xy')")
         .await
         .unwrap();
+    // The default and the generated column hold what the catalog means.
+    let row: Option<(String, String)> = conn
+        .query_first("SELECT `Note`, `Tail` FROM `B` WHERE `Id` = 2")
+        .await
+        .unwrap();
+    assert_eq!(row, Some(("xy".into(), r"xy\'".into())));
+    conn.query_drop("INSERT INTO `B` (`Id`) VALUES (4)")
+        .await
+        .unwrap();
+    let note: Option<String> = conn
+        .query_first("SELECT `Note` FROM `B` WHERE `Id` = 4")
+        .await
+        .unwrap();
+    assert_eq!(note.as_deref(), Some(r"a\it's"));
     drop(conn);
     // server -> import (live, through check, dump) -> the same expressions,
     // and an empty schema given the import has the same definition.

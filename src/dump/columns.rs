@@ -40,7 +40,7 @@ impl TableBuilder {
         let is_json = matches!(&*check.expr, Expr::Function(f)
             if f.name.to_string().eq_ignore_ascii_case("json_valid"));
         if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
-            match crate::expr::exact_text(&check.expr) {
+            match crate::sql::print::exact_checked(&check.expr) {
                 Some(expression) => self.checks.push(Check {
                     name: Ident::new(column),
                     expression,
@@ -96,7 +96,7 @@ impl TableBuilder {
                 generation_expr_mode,
                 ..
             } => {
-                let text = crate::expr::exact_text(expr).ok_or_else(|| {
+                let text = crate::sql::print::exact_checked(expr).ok_or_else(|| {
                     self.err(format!(
                         "column `{name}`: generation expression `{expr}` cannot be printed exactly"
                     ))
@@ -198,7 +198,7 @@ fn default_value(expr: &Expr) -> Result<Option<DefaultValue>, ()> {
         },
         // An expression default: its string literals through the one
         // escaping helper; a text that would not read back is refused.
-        _ => crate::expr::exact_text(expr)
+        _ => crate::sql::print::exact_checked(expr)
             .map(|t| DefaultValue::parse_sql(&t))
             .ok_or(())?,
     })

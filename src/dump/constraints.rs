@@ -71,12 +71,13 @@ impl TableBuilder {
                     // A named table-level CHECK is format v2, unless it is
                     // MariaDB's json one (named after its column).
                     Some(n) if !is_json_valid(&check.expr) => {
-                        let expression = crate::expr::exact_text(&check.expr).ok_or_else(|| {
-                            self.err(format!(
-                                "check `{n}`: condition `{}` cannot be printed exactly",
-                                check.expr
-                            ))
-                        })?;
+                        let expression =
+                            crate::sql::print::exact_checked(&check.expr).ok_or_else(|| {
+                                self.err(format!(
+                                    "check `{n}`: condition `{}` cannot be printed exactly",
+                                    check.expr
+                                ))
+                            })?;
                         self.checks.push(crate::model::Check {
                             name: Ident::new(n),
                             expression,
@@ -251,7 +252,7 @@ impl TableBuilder {
                     ))),
                 }
             }
-            Expr::Nested(inner) => crate::expr::exact_text(inner)
+            Expr::Nested(inner) => crate::sql::print::exact_checked(inner)
                 .map(IndexPart::Expression)
                 .ok_or_else(|| {
                     self.err(format!(

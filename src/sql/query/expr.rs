@@ -9,11 +9,11 @@ use sqlparser::ast::{
 
 use super::statement::literal_limit;
 use super::{is_number, refuse, Binding, Cmp, Walker};
-use crate::ident::{quote_str, Ident};
+use crate::ident::Ident;
 
 impl Walker {
     /// A placeholder (or a string literal of the text) becomes a literal
-    /// rendered by `quote_str` when rendering.
+    /// rendered by [`crate::sql::print::literal`] when rendering.
     fn value(&mut self, v: &mut Value, column: Option<(Ident, Cmp)>) -> Result<(), String> {
         match v {
             Value::Placeholder(p) if p == "?" => {
@@ -27,8 +27,9 @@ impl Walker {
                 }
                 Ok(())
             }
-            Value::SingleQuotedString(s) => {
-                *v = Value::Placeholder(quote_str(s));
+            Value::SingleQuotedString(_) => {
+                let text = crate::sql::print::literal(v).unwrap_or_default();
+                *v = Value::Placeholder(text);
                 Ok(())
             }
             Value::Number(n, false) if is_number(&n.to_string()) => Ok(()),

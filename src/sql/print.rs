@@ -1,0 +1,504 @@
+//! The one printer of SQL expressions, on [`crate::ident::quote_str`] (every
+//! string literal) and [`crate::ident::quote_ident`] (every name); the one
+//! walk over an expression's nodes is [`super::walk`].
+//!
+//! sqlparser's `Display` is never used on a literal: it puts the unescaped
+//! value between quotes, so the string `a\` would come out as `'a\'`, which
+//! MySQL reads as an escaped quote. The printer has two styles:
+//!
+//! - [`closed`]: the catalog's subset (literals, calls of plainly named
+//!   functions, unary `-`/`+`/`NOT`, arithmetic, comparison and logical
+//!   operators, `IN`, `BETWEEN`, `LIKE`, `IS [NOT] NULL`, `CASE`, typed
+//!   temporal literals, rows where compared, parentheses as written, and
+//!   the table's declared columns in their declared spelling). Anything
+//!   else is an error naming it. Render and lint print every catalog
+//!   expression (default, CHECK, generated column, key part) with it.
+//! - [`structural`]: the same nodes in a form for comparing a declared
+//!   expression with a server's spelling of it: every operator application
+//!   in its own parentheses, written groupings dropped, names, keywords and
+//!   function names lowercased and unquoted, literals exact. A node outside
+//!   the subset is printed by [`exact`] with its names folded.
+//!
+//! [`exact`] prints any expression (a dump's, a server's) as sqlparser does
+//! but with every literal through `quote_str`; [`exact_checked`] adds the
+//! guard that the text reads back as the same tree. Declared queries
+//! ([`super::query`]) put their literals in with [`literal`] the same way.
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator,
+    Value,
+};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+
+use super::lex::{all_tokens, Token};
+use super::walk::{normalise, walk};
+use crate::ident::{quote_ident, quote_str, Ident};
+
+/// Prints `expr` in the closed catalog subset (see the module docs); a
+/// name must be one of `columns` (printed in its declared spelling), and
+/// with no columns (an expression default) no name is allowed.
+pub fn closed(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
+    Printer {
+        columns: Some(columns),
+    }
+    .expr(expr)
+}
+
+/// Prints `expr` in the structural style (see the module docs).
+pub fn structural(expr: &Expr) -> String {
+    Printer { columns: None }
+        .expr(expr)
+        .unwrap_or_else(|_| exact(expr))
+}
+
+/// The text of `expr`, its literals printed by [`literal`].
+pub fn exact(expr: &Expr) -> String {
+    let mut e = expr.clone();
+    walk(&mut e, &mut |e| {
+        if let Expr::Value(v) = e {
+            if let Some(text) = literal(&v.value) {
+                // A placeholder prints its text as it is.
+                v.value = Value::Placeholder(text);
+            }
+        }
+    });
+    e.to_string()
+}
+
+/// [`exact`], when the text reads back as the same tree; `None` otherwise
+/// (a literal inside a node [`walk`] does not enter): the caller refuses
+/// the expression rather than change what it means.
+pub fn exact_checked(expr: &Expr) -> Option<String> {
+    let out = exact(expr);
+    (parse_one(&out).ok().as_ref() == Some(expr)).then_some(out)
+}
+
+/// A string literal's SQL text through the one escaping helper; `None`
+/// for a value that is not a string.
+pub fn literal(v: &Value) -> Option<String> {
+    match v {
+        Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Some(quote_str(s)),
+        Value::NationalStringLiteral(s) => Some(format!("N{}", quote_str(s))),
+        _ => None,
+    }
+}
+
+/// `text` as exactly one expression (the one lexer's tokens, as the server
+/// reads them); the error says why not.
+pub fn parse_one(text: &str) -> Result<Expr, String> {
+    parse_tokens(all_tokens(text)?)
+}
+
+/// `tokens` as exactly one expression.
+pub fn parse_tokens(tokens: Vec<Token>) -> Result<Expr, String> {
+    let mut parser = Parser::new(&MySqlDialect {}).with_tokens(tokens);
+    let expr = parser
+        .parse_expr()
+        .map_err(|e| format!("is not an SQL expression: {e}"))?;
+    if parser.peek_token().token != Token::EOF {
+        return Err(format!(
+            "is more than one expression: `{}` follows it",
+            parser.peek_token().token
+        ));
+    }
+    Ok(expr)
+}
+
+/// The printer: `columns` is `Some` in the closed style (the names
+/// allowed), `None` in the structural one.
+struct Printer<'a> {
+    columns: Option<&'a [Ident]>,
+}
+
+impl Printer<'_> {
+    fn structural(&self) -> bool {
+        self.columns.is_none()
+    }
+
+    /// A keyword: as written in the closed style, lowercase in the structural.
+    fn kw(&self, k: &str) -> String {
+        if self.structural() {
+            k.to_lowercase()
+        } else {
+            k.to_string()
+        }
+    }
+
+    /// An operator application: in its own parentheses in the structural style.
+    fn applied(&self, text: String) -> String {
+        if self.structural() {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn not(&self, negated: bool) -> String {
+        self.kw(if negated { "NOT " } else { "" })
+    }
+
+    /// A node outside the subset: an error in the closed style, its exact
+    /// text with names folded in the structural one.
+    fn outside(&self, e: &Expr, why: String) -> Result<String, String> {
+        if self.structural() {
+            let mut e = e.clone();
+            walk(&mut e, &mut |e| normalise(e, true));
+            Ok(exact(&e))
+        } else {
+            Err(why)
+        }
+    }
+
+    fn expr(&self, expr: &Expr) -> Result<String, String> {
+        match expr {
+            Expr::Value(_) if self.structural() => Ok(exact(expr)),
+            Expr::Value(v) => closed_value(&v.value),
+            Expr::Nested(inner) if self.structural() => self.expr(inner),
+            Expr::Nested(inner) => Ok(format!("({})", self.expr(inner)?)),
+            Expr::UnaryOp { op, expr: inner } if self.structural() => Ok(format!(
+                "({} {})",
+                op.to_string().to_lowercase(),
+                self.expr(inner)?
+            )),
+            Expr::UnaryOp { op, expr: inner } => {
+                let op = match op {
+                    UnaryOperator::Minus => "-",
+                    UnaryOperator::Plus => "+",
+                    UnaryOperator::Not => "NOT ",
+                    other => {
+                        return Err(format!("uses the operator `{other}`, which is not allowed"))
+                    }
+                };
+                Ok(format!("{op}{}", self.expr(inner)?))
+            }
+            Expr::BinaryOp { left, op, right } => {
+                let op = match binary_operator(op) {
+                    Some(o) => o.to_string(),
+                    None if self.structural() => op.to_string(),
+                    None => return Err(format!("uses the operator `{op}`, which is not allowed")),
+                };
+                Ok(self.applied(format!(
+                    "{} {} {}",
+                    self.operand(left)?,
+                    self.kw(&op),
+                    self.operand(right)?
+                )))
+            }
+            Expr::Function(f) => self.function(f),
+            Expr::IsNull(e) => Ok(self.applied(format!("{} {}", self.expr(e)?, self.kw("IS NULL")))),
+            Expr::IsNotNull(e) => Ok(self.applied(format!(
+                "{} {}",
+                self.expr(e)?,
+                self.kw("IS NOT NULL")
+            ))),
+            Expr::In {
+                expr: e,
+                target: InTarget::List(list),
+                negated,
+                global,
+            } if !*global || self.structural() => Ok(self.applied(format!(
+                "{} {}{} ({})",
+                self.operand(e)?,
+                self.not(*negated),
+                self.kw("IN"),
+                self.list(list)?
+            ))),
+            Expr::Between {
+                expr: e,
+                negated,
+                low,
+                high,
+            } => Ok(self.applied(format!(
+                "{} {}{} {} {} {}",
+                self.expr(e)?,
+                self.not(*negated),
+                self.kw("BETWEEN"),
+                self.expr(low)?,
+                self.kw("AND"),
+                self.expr(high)?
+            ))),
+            Expr::Like {
+                negated,
+                any,
+                expr: e,
+                pattern,
+                escape_char: None,
+            } if !*any || self.structural() => Ok(self.applied(format!(
+                "{} {}{} {}",
+                self.expr(e)?,
+                self.not(*negated),
+                self.kw("LIKE"),
+                self.expr(pattern)?
+            ))),
+            Expr::Tuple(items) if self.structural() => Ok(format!("({})", self.list(items)?)),
+            Expr::Tuple(_) => Err(format!(
+                "is the row `{expr}`, which is allowed only where it is compared (`(a, b) IN ((1, 2))`)"
+            )),
+            Expr::TypedString(t) if !t.uses_odbc_syntax && !self.structural() => {
+                let keyword = temporal_keyword(&t.data_type).ok_or_else(|| {
+                    format!("uses the typed literal `{t}`, which is not allowed (DATE, TIME, TIMESTAMP are)")
+                })?;
+                match &t.value.value {
+                    Value::SingleQuotedString(s) => Ok(format!("{keyword} {}", quote_str(s))),
+                    _ => Err(format!("uses the typed literal `{t}`, which is not allowed")),
+                }
+            }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => {
+                let mut out = self.kw("CASE");
+                if let Some(operand) = operand {
+                    out.push_str(&format!(" {}", self.expr(operand)?));
+                }
+                for when in conditions {
+                    out.push_str(&format!(
+                        " {} {} {} {}",
+                        self.kw("WHEN"),
+                        self.expr(&when.condition)?,
+                        self.kw("THEN"),
+                        self.expr(&when.result)?
+                    ));
+                }
+                if let Some(other) = else_result {
+                    out.push_str(&format!(" {} {}", self.kw("ELSE"), self.expr(other)?));
+                }
+                Ok(self.applied(format!("{out} {}", self.kw("END"))))
+            }
+            Expr::Identifier(i) if self.structural() => Ok(i.value.to_lowercase()),
+            Expr::CompoundIdentifier(parts) if self.structural() => Ok(parts
+                .iter()
+                .map(|i| i.value.to_lowercase())
+                .collect::<Vec<_>>()
+                .join(".")),
+            Expr::Identifier(i) if matches!(i.quote_style, None | Some('`')) => {
+                let columns = self.columns.unwrap_or_default();
+                let name = Ident::new(i.value.clone());
+                match columns.iter().find(|c| **c == name) {
+                    Some(c) => Ok(quote_ident(c.as_str())),
+                    None if columns.is_empty() => Err(format!(
+                        "names `{}`, a column or keyword: an expression default may use only literals and function calls",
+                        i.value.escape_debug()
+                    )),
+                    None => Err(format!(
+                        "names `{}`, which is not a column of the table",
+                        i.value.escape_debug()
+                    )),
+                }
+            }
+            Expr::Identifier(i) => Err(format!(
+                "names `{}`, a column or keyword: an expression default may use only literals and function calls",
+                i.value.escape_debug()
+            )),
+            other => self.outside(
+                other,
+                format!(
+                    "is `{other}`, which is not an allowed default expression (literals, function calls, arithmetic)"
+                ),
+            ),
+        }
+    }
+
+    /// An operand of a comparison or `IN`, where a row constructor
+    /// (`(a, b) IN ((1, 3), (2, 4))`) is also allowed; the server refuses a
+    /// row anywhere else ("Operand should contain 1 column").
+    fn operand(&self, expr: &Expr) -> Result<String, String> {
+        match expr {
+            Expr::Tuple(items) => Ok(format!("({})", self.list(items)?)),
+            other => self.expr(other),
+        }
+    }
+
+    fn list(&self, list: &[Expr]) -> Result<String, String> {
+        let items = list
+            .iter()
+            .map(|e| self.operand(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(items.join(", "))
+    }
+
+    fn function(&self, f: &sqlparser::ast::Function) -> Result<String, String> {
+        if self.structural() {
+            return Ok(self.structural_function(f));
+        }
+        let name = match f.name.0.as_slice() {
+            [part] => part
+                .as_ident()
+                .filter(|i| i.quote_style.is_none())
+                .map(|i| i.value.clone()),
+            _ => None,
+        }
+        .filter(|n| {
+            n.starts_with(|c: char| c.is_ascii_alphabetic())
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+        .ok_or_else(|| format!("calls `{}`, which is not a plain function name", f.name))?;
+        let plain = !f.uses_odbc_syntax
+            && matches!(f.parameters, FunctionArguments::None)
+            && f.within_group.is_empty()
+            && f.filter.is_none()
+            && f.null_treatment.is_none()
+            && f.over.is_none();
+        if !plain {
+            return Err(format!(
+                "calls `{name}` with clauses (window, filter, ...), which are not allowed"
+            ));
+        }
+        let args = match &f.args {
+            FunctionArguments::None => return Ok(name),
+            FunctionArguments::Subquery(_) => return Err(format!("passes a subquery to `{name}`")),
+            FunctionArguments::List(list) => {
+                if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
+                    return Err(format!(
+                        "calls `{name}` with DISTINCT/ORDER BY-style clauses"
+                    ));
+                }
+                list.args
+                    .iter()
+                    .map(|a| match a {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => self.expr(e),
+                        other => Err(format!(
+                            "passes `{other}` to `{name}`, which is not allowed"
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+        };
+        Ok(format!("{name}({})", args.join(", ")))
+    }
+
+    /// A call in the structural style: the name lowercased and under one
+    /// spelling of its synonyms, the arguments structural.
+    fn structural_function(&self, f: &sqlparser::ast::Function) -> String {
+        let name = f.name.to_string().to_lowercase();
+        let args = match &f.args {
+            FunctionArguments::List(list) if list.clauses.is_empty() => list
+                .args
+                .iter()
+                .map(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => structural(e),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            FunctionArguments::None => return name,
+            other => other.to_string(),
+        };
+        format!("{}({args})", function_synonym(&name))
+    }
+}
+
+/// One name for the functions a server stores under another name (verified
+/// live: MariaDB 10.11 keeps `lower` as `lcase`, `upper` as `ucase`,
+/// `length` as `octet_length`, `character_length` as `char_length`, `mid`
+/// as `substr`; MySQL 9.7 keeps `mid` as `substr`).
+fn function_synonym(name: &str) -> &str {
+    match name {
+        "lcase" => "lower",
+        "ucase" => "upper",
+        "octet_length" => "length",
+        "character_length" => "char_length",
+        "mid" => "substr",
+        other => other,
+    }
+}
+
+/// The keyword of a typed temporal literal (`DATE '2020-01-01'`), from a
+/// closed set; a precision or time zone clause is not one of them.
+fn temporal_keyword(data_type: &sqlparser::ast::DataType) -> Option<&'static str> {
+    use sqlparser::ast::{DataType as D, TimezoneInfo};
+    match data_type {
+        D::Date => Some("DATE"),
+        D::Time(None, TimezoneInfo::None) => Some("TIME"),
+        D::Timestamp(None, TimezoneInfo::None) => Some("TIMESTAMP"),
+        _ => None,
+    }
+}
+
+/// The closed set of binary operators.
+fn binary_operator(op: &BinaryOperator) -> Option<&'static str> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::Plus => "+",
+        B::Minus => "-",
+        B::Multiply => "*",
+        B::Divide => "/",
+        B::Modulo => "%",
+        B::Eq => "=",
+        B::NotEq => "<>",
+        B::Lt => "<",
+        B::LtEq => "<=",
+        B::Gt => ">",
+        B::GtEq => ">=",
+        B::And => "AND",
+        B::Or => "OR",
+        _ => return None,
+    })
+}
+
+fn closed_value(v: &Value) -> Result<String, String> {
+    match v {
+        Value::Number(n, false) if is_plain_number(&n.to_string()) => Ok(n.to_string()),
+        Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Ok(quote_str(s)),
+        Value::Boolean(b) => Ok(if *b { "TRUE" } else { "FALSE" }.into()),
+        Value::Null => Ok("NULL".into()),
+        other => Err(format!("uses the literal `{other}`, which is not allowed")),
+    }
+}
+
+fn is_plain_number(n: &str) -> bool {
+    !n.is_empty()
+        && n.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && n.chars().filter(|c| *c == '.').count() <= 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every literal the printer writes reads back as the same value, in
+    /// both styles and in the exact printer: backslashes, quotes, both.
+    #[test]
+    fn literals_with_backslashes_and_quotes_read_back() {
+        let cols = [Ident::new("Note")];
+        for value in [r"a\", r"x\y", "it's", r#"q"q"#, r"\'", "\\\\%_", "\n\0"] {
+            let q = quote_str(value);
+            for text in [
+                format!("concat({q}, `Note`)"),
+                format!("`Note` IN ({q}, 'b')"),
+                format!("`Note` LIKE {q}"),
+                format!("CASE WHEN `Note` = {q} THEN {q} END"),
+            ] {
+                let expr = parse_one(&text).unwrap();
+                let printed = closed(&expr, &cols).unwrap();
+                assert_eq!(printed, text, "{value:?}");
+                assert_eq!(parse_one(&printed).unwrap(), expr, "{value:?}");
+                assert_eq!(
+                    exact_checked(&expr).as_deref().map(parse_one),
+                    Some(Ok(expr.clone()))
+                );
+                assert_eq!(
+                    structural(&parse_one(&structural(&expr)).unwrap()),
+                    structural(&expr)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_closed_style_names_what_it_refuses() {
+        for (text, why) in [
+            ("Other + 1", "which is not a column of the table"),
+            ("a -> 'x'", "uses the operator"),
+            ("x'00'", "uses the literal"),
+            ("(1, 2)", "is the row"),
+            ("`f`(1)", "not a plain function name"),
+        ] {
+            let e = closed(&parse_one(text).unwrap(), &[Ident::new("a")]).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
+}
