@@ -112,9 +112,10 @@ impl TableBuilder {
             // `on_update: CURRENT_TIMESTAMP(p)`; any other value is not one
             // the catalog format has (import refuses it).
             ColumnOption::OnUpdate(expr) => {
-                column.on_update = DefaultValue::parse_sql(&expr.to_string());
+                let text = crate::sql::print::exact(expr);
+                column.on_update = DefaultValue::parse_sql(&text);
                 if !matches!(column.on_update, Some(DefaultValue::CurrentTimestamp(_))) {
-                    self.feature(format!("column `{name}`"), format!("ON UPDATE {expr}"))
+                    self.feature(format!("column `{name}`"), format!("ON UPDATE {text}"))
                 }
             }
             ColumnOption::Invisible => column.invisible = true,
@@ -194,7 +195,7 @@ fn default_value(expr: &Expr) -> Result<Option<DefaultValue>, ()> {
             Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
                 Some(DefaultValue::Literal(s.clone()))
             }
-            _ => DefaultValue::parse_sql(&expr.to_string()),
+            _ => DefaultValue::parse_sql(&crate::sql::print::exact(expr)),
         },
         // An expression default: its string literals through the one
         // escaping helper; a text that would not read back is refused.

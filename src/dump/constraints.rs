@@ -38,7 +38,10 @@ impl TableBuilder {
             Some(n) => format!("check `{n}`"),
             None => "check".to_string(),
         };
-        self.feature(object, format!("CHECK ({expr})"));
+        self.feature(
+            object,
+            format!("CHECK ({})", crate::sql::print::exact(expr)),
+        );
     }
 
     pub(super) fn constraint(
