@@ -1,43 +1,30 @@
 //! The keys of one table file: the primary key and the `indexes` entries.
-//! A key part is a column name, a mapping `{column, order, length}` (a
-//! descending part, an explicit prefix) or `{expression}` (a functional key
-//! part, parsed and re-rendered by [`crate::sqltext::render_key_expression`]);
-//! an index has a kind (B-tree, FULLTEXT, SPATIAL) and a visibility. The key
-//! checks: columns exist and are indexable, parts are listed once, the key
-//! fits the byte limit, a prefix is declared on purpose (and warned about).
+//! Key parts are read in the raw layer ([`super::raw::key_parts`]); an
+//! expression part is parsed and re-rendered by
+//! [`crate::sqltext::render_key_expression`]; an index has a kind (B-tree,
+//! FULLTEXT, SPATIAL) and a visibility. The key checks: columns exist and
+//! are indexable, parts are listed once, the key fits the byte limit
+//! ([`super::widths`]), a prefix is declared on purpose (and warned about).
+//! The rules across keys (auto_increment, duplicates) are
+//! [`super::key_rules`].
 
 use serde_yaml::Value;
 
-use crate::collation;
 use crate::coltype::ColumnType;
 use crate::ident::Ident;
 use crate::model::{Column, Index, IndexKind, IndexPart};
 
+use super::raw::key_parts::{parse_entry, Entry};
 use super::raw::RawIndex;
 use super::sink::Sink;
 use super::table::{check_consumers, check_ident, object_name, Declared};
 use super::Limits;
-
-/// The keys of a key-part mapping.
-const PART_KEYS: &[&str] = &["column", "expression", "order", "length"];
 
 /// Primary key or secondary index.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum KeyKind {
     Primary,
     Index,
-}
-
-/// One key part as written.
-enum Entry {
-    /// `Name` or `{column: Name, order: desc, length: 20}`.
-    Column {
-        name: String,
-        length: Option<u32>,
-        descending: bool,
-    },
-    /// `{expression: "lower(Note)"}`.
-    Expression(String),
 }
 
 /// A key (primary key or index) as declared, for the key checks.
@@ -191,23 +178,6 @@ fn kind_name(kind: IndexKind) -> &'static str {
     }
 }
 
-/// `Name(10)` -> `Some(("Name", "10"))`.
-fn split_prefix(entry: &str) -> Option<(&str, &str)> {
-    let open = entry.find('(')?;
-    let len = entry[open + 1..].strip_suffix(')')?;
-    Some((entry[..open].trim(), len.trim()))
-}
-
-/// The column a key list starts with, as written (for the auto_increment rule).
-pub(super) fn leading_column(values: &[Value]) -> Option<Ident> {
-    let name = match values.first()? {
-        Value::String(s) => split_prefix(s).map_or(s.trim(), |(name, _)| name),
-        Value::Mapping(m) => m.get("column").and_then(Value::as_str)?,
-        _ => return None,
-    };
-    Some(Ident::new(name))
-}
-
 /// Reads the written key parts; reports every malformed one.
 fn parse_entries(values: &[Value], object: &str, sink: &mut Sink) -> Option<Vec<Entry>> {
     let mut out = Vec::new();
@@ -222,69 +192,6 @@ fn parse_entries(values: &[Value], object: &str, sink: &mut Sink) -> Option<Vec<
         }
     }
     sound.then_some(out)
-}
-
-fn parse_entry(value: &Value) -> Result<Entry, String> {
-    const FORM: &str = "a key part is a column name, `{column: Name}` with optional `order: asc|desc` and `length: N`, or `{expression: \"...\"}`";
-    let map = match value {
-        Value::String(s) => {
-            if let Some((name, len)) = split_prefix(s) {
-                return Err(format!("`{s}` has a prefix length ({len}); the catalog declares exact indexes only: index the whole column `{name}` (if the key is too wide, key a short digest column instead), or declare the prefix on purpose as `{{column: {name}, length: {len}}}`"));
-            }
-            return Ok(Entry::Column {
-                name: s.trim().to_string(),
-                length: None,
-                descending: false,
-            });
-        }
-        Value::Mapping(m) => m,
-        _ => return Err(format!("key part is not a name or a mapping: {FORM}")),
-    };
-    for key in map.keys() {
-        if !key.as_str().is_some_and(|k| PART_KEYS.contains(&k)) {
-            let shown = key
-                .as_str()
-                .map_or_else(|| format!("{key:?}"), str::to_string);
-            return Err(format!("key part has the unknown key `{shown}`: {FORM}"));
-        }
-    }
-    let text = |key: &str| -> Result<Option<String>, String> {
-        match map.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("key part `{key}` must be a string: {FORM}")),
-        }
-    };
-    let descending = match text("order")?.map(|o| o.to_ascii_lowercase()).as_deref() {
-        None | Some("asc") => false,
-        Some("desc") => true,
-        Some(other) => {
-            return Err(format!(
-                "key part `order: {}` is not `asc` or `desc`",
-                other.escape_debug()
-            ))
-        }
-    };
-    let length = match map.get("length") {
-        None => None,
-        Some(v) => match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
-            Some(n) if n > 0 => Some(n),
-            _ => return Err("key part `length` must be a positive whole number of characters (bytes for binary columns)".into()),
-        },
-    };
-    match (text("column")?, text("expression")?) {
-        (Some(name), None) => Ok(Entry::Column {
-            name: name.trim().to_string(),
-            length,
-            descending,
-        }),
-        (None, Some(expression)) if length.is_none() && !descending => {
-            Ok(Entry::Expression(expression))
-        }
-        (None, Some(_)) => Err("an expression key part takes no `length` or `order`: put the whole computation in `expression`".into()),
-        (Some(_), Some(_)) => Err(format!("key part has both `column` and `expression`: {FORM}")),
-        (None, None) => Err(format!("key part has neither `column` nor `expression`: {FORM}")),
-    }
 }
 
 /// Checks every part of a key; returns its parts when all of them are sound.
@@ -360,7 +267,7 @@ fn lint_key(
         return None;
     }
     if spec.index_kind == IndexKind::BTree {
-        check_width(spec, &widths, limits, sink);
+        super::widths::check_width(&spec.object, &widths, limits, sink);
     }
     Some(parts)
 }
@@ -560,125 +467,4 @@ fn check_consumer_scope(spec: &KeySpec, column: &Column, sink: &mut Sink) {
         }
     };
     sink.error(Some(spec.object.clone()), message);
-}
-
-/// Bytes of one key part (a whole column, or its declared prefix), with its
-/// description (`Scope varchar(255) utf8mb4`).
-fn key_part_bytes(column: &Column, prefix: Option<u32>) -> Option<(String, u32)> {
-    let max = match column.charset.as_deref() {
-        Some(cs) => collation::charset(cs)?.max_bytes,
-        None => 1,
-    };
-    let bytes = match prefix {
-        Some(n) => n * max,
-        None => column.ty.key_bytes(max)?,
-    };
-    let charset = column
-        .charset
-        .as_deref()
-        .map(|cs| format!(" {cs}"))
-        .unwrap_or_default();
-    let prefix = prefix.map(|n| format!(" prefix {n}")).unwrap_or_default();
-    Some((
-        format!("{} {}{charset}{prefix}", column.name, column.ty),
-        bytes,
-    ))
-}
-
-/// Total key bytes of whole `columns`, when every one is known.
-pub(super) fn key_bytes(columns: &[&Column]) -> Option<(u32, Vec<(String, u32)>)> {
-    let parts: Vec<(&Column, Option<u32>)> = columns.iter().map(|c| (*c, None)).collect();
-    part_bytes(&parts)
-}
-
-fn part_bytes(parts: &[(&Column, Option<u32>)]) -> Option<(u32, Vec<(String, u32)>)> {
-    let parts: Option<Vec<(String, u32)>> =
-        parts.iter().map(|(c, p)| key_part_bytes(c, *p)).collect();
-    let parts = parts?;
-    Some((parts.iter().map(|(_, b)| b).sum(), parts))
-}
-
-fn check_width(spec: &KeySpec, parts: &[(&Column, Option<u32>)], limits: Limits, sink: &mut Sink) {
-    let Some((total, parts)) = part_bytes(parts) else {
-        return;
-    };
-    if total <= limits.max_index_bytes {
-        return;
-    }
-    let detail: Vec<String> = parts.iter().map(|(d, b)| format!("{d} = {b}")).collect();
-    sink.error(
-        Some(spec.object.clone()),
-        format!(
-            "key is {total} bytes, over the {}-byte limit: {}; narrow the widest columns or key a short digest column (e.g. char(64)) instead",
-            limits.max_index_bytes,
-            detail.join(", ")
-        ),
-    );
-}
-
-/// An auto_increment column must lead the primary key or some index.
-pub(super) fn check_auto_increment_keys(
-    declared: &[Declared],
-    primary_key: &[String],
-    indexes: &[RawIndex],
-    sink: &mut Sink,
-) {
-    let pk: Vec<Value> = primary_key.iter().cloned().map(Value::String).collect();
-    let leads: Vec<Ident> = std::iter::once(pk.as_slice())
-        .chain(indexes.iter().map(|i| i.columns.as_slice()))
-        .filter_map(leading_column)
-        .collect();
-    for column in declared
-        .iter()
-        .filter_map(|d| d.column.as_ref())
-        .filter(|c| c.auto_increment)
-    {
-        if !leads.contains(&column.name) {
-            sink.error(
-                Some(format!("column `{}`", column.name)),
-                "an auto_increment column must be the first column of the primary key or of an index: put it first in `primary_key` (e.g. `primary_key: [Id]`)",
-            );
-        }
-    }
-}
-
-/// Warns about an index with the same kind, ordered parts and uniqueness as
-/// an earlier one, or the same parts as the primary key.
-pub(super) fn warn_duplicate_indexes(
-    indexes: &[Index],
-    primary_key: &[IndexPart],
-    sink: &mut Sink,
-) {
-    for (i, index) in indexes.iter().enumerate() {
-        let object = Some(format!("index `{}`", index.name));
-        let columns = || {
-            index
-                .parts
-                .iter()
-                .map(|p| match p {
-                    IndexPart::Column { name, .. } => name.to_string(),
-                    IndexPart::Expression(e) => format!("({e})"),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !primary_key.is_empty() && index.kind == IndexKind::BTree && index.parts == primary_key {
-            sink.warning(
-                object,
-                format!("has the same columns ({}) as the primary key, which is already unique: remove the index", columns()),
-            );
-        } else if let Some(earlier) = indexes[..i]
-            .iter()
-            .find(|e| e.unique == index.unique && e.kind == index.kind && e.parts == index.parts)
-        {
-            sink.warning(
-                object,
-                format!(
-                    "duplicates index `{}`: same ordered columns ({}) and uniqueness; remove one of them",
-                    earlier.name,
-                    columns()
-                ),
-            );
-        }
-    }
 }

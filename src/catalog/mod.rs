@@ -24,9 +24,11 @@ pub(crate) use defaults::default_problem;
 mod checks;
 mod foreign_keys;
 pub(crate) use foreign_keys::foreign_key_problem;
+mod key_rules;
 mod keys;
 pub mod limits;
 mod queries;
+mod widths;
 pub use queries::{FixtureSpec, Query};
 pub(crate) mod raw;
 mod sink;
@@ -241,7 +243,7 @@ pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32
             _ => None,
         })
         .collect();
-    keys::key_bytes(&columns?).map(|(total, _)| total)
+    widths::key_bytes(&columns?).map(|(total, _)| total)
 }
 
 #[cfg(test)]

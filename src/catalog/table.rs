@@ -72,7 +72,7 @@ pub(super) fn build_table(
         .map(|pk| keys::lint_primary_key(pk.columns(), &declared, limits, sink));
     let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
     let checks = checks::lint_checks(&raw.checks, &declared, sink);
-    keys::check_auto_increment_keys(&declared, pk_columns, &raw.indexes, sink);
+    super::key_rules::check_auto_increment_keys(&declared, pk_columns, &raw.indexes, sink);
     let shape = super::tidb::TableShape {
         columns: &known,
         primary_key: pk_columns,
@@ -80,7 +80,7 @@ pub(super) fn build_table(
     };
     let tidb = super::tidb::lint(&raw, &shape, &defaults.flavors, sink);
     let pk_parts = primary_key.flatten().unwrap_or_default();
-    keys::warn_duplicate_indexes(&indexes, &pk_parts, sink);
+    super::key_rules::warn_duplicate_indexes(&indexes, &pk_parts, sink);
     let foreign_keys = super::foreign_keys::lint_foreign_keys(
         &raw.foreign_keys,
         &declared,

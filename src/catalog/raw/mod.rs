@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
+pub(crate) mod key_parts;
 mod reader;
 pub(super) use reader::{read, FileKind};
 
