@@ -136,6 +136,24 @@ pub enum Error {
         /// What was not understood.
         what: String,
     },
+    /// The server is set so that it would not keep what the catalog
+    /// declares (TiDB with `tidb_enable_check_constraint` OFF drops a
+    /// CHECK): apply refused before any DDL.
+    #[error(
+        "table `{table}`, {object}: the server's `{setting}` is `{value}`: {why}; nothing was done"
+    )]
+    ServerSetting {
+        /// Table.
+        table: String,
+        /// Object (`check `X``).
+        object: String,
+        /// The server variable.
+        setting: &'static str,
+        /// Its value as the server reported it.
+        value: String,
+        /// What the server would do, and the setting that fixes it.
+        why: &'static str,
+    },
     /// Apply stopped: a step failed or new drift appeared mid-run.
     #[error("apply stopped at table `{table}`, {object}: {message}")]
     ApplyStopped {

@@ -127,15 +127,16 @@ fixtures! {
     bad_generated: "bad-generated", 10, 0;
     bad_spatial: "bad-spatial", 8, 1;
     bad_flavor_features: "bad-flavor-features", 6, 0;
-    bad_fulltext_parser: "bad-fulltext-parser", 4, 0;
+    bad_fulltext_parser: "bad-fulltext-parser", 5, 0;
     fulltext_parser_mariadb: "fulltext-parser-mariadb", 1, 0;
     bad_tidb_features: "bad-tidb-features", 25, 0;
     tidb_features_without_tidb: "tidb-features-without-tidb", 3, 0;
     tidb_features_warning: "tidb-features-warning", 0, 1;
-    refused_generated: "refused-generated", 9, 0;
+    tidb_fulltext_check: "tidb-fulltext-check", 1, 0;
+    refused_generated: "refused-generated", 10, 0;
     refused_check: "refused-check", 9, 0;
     refused_keys_defaults: "refused-keys-defaults", 8, 1;
-    refused_engines: "refused-engines", 7, 0;
+    refused_engines: "refused-engines", 8, 0;
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod lock;
 mod progress;
 mod report;
 mod step;
+mod tidb_checks;
 
 use std::time::{Duration, Instant};
 
@@ -211,6 +212,7 @@ async fn run(
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
+    tidb_checks::require_switch(session, flavor, &plan.steps).await?;
     if opts.dry_run {
         report.steps = plan
             .steps

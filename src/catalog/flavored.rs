@@ -105,15 +105,31 @@ fn needs(table: &Table) -> Vec<Need> {
         // self-managed TiDB has no FULLTEXT indexes (see FullTextParser).
         if let Some(parser) = i.kind.parser() {
             match parser {
+                // TiDB: the FULLTEXT index itself is refused below.
                 FullTextParser::Ngram => out.push(Need {
                     object: format!("index `{}`", i.name),
-                    lacking: MYSQL_ONLY,
-                    message: "`parser: ngram` on a catalog that targets MariaDB or TiDB: only MySQL has the ngram \
-                         FULLTEXT parser (MariaDB 10.11 answers WITH PARSER ngram with error 1128, TiDB has no FULLTEXT \
-                         indexes): list only `flavors: [mysql]` in catalog.yaml or remove `parser`"
+                    lacking: NOT_MARIADB,
+                    message: "`parser: ngram` on a catalog that targets MariaDB: only MySQL has the ngram \
+                         FULLTEXT parser (MariaDB 10.11 answers WITH PARSER ngram with error 1128): list only \
+                         `flavors: [mysql]` in catalog.yaml or remove `parser`"
                         .to_string(),
                 }),
             }
+        }
+        // Self-managed TiDB 8.5 parses FULLTEXT and drops it with warning
+        // 1214 "The used table type doesn't support FULLTEXT indexes"
+        // (pingcap/tidb pkg/ddl: `ErrTableCantHandleFt` appended as a
+        // warning in CREATE TABLE and ALTER TABLE ... ADD FULLTEXT): apply
+        // would succeed and leave the table without the index.
+        if i.kind.is_fulltext() {
+            out.push(Need {
+                object: format!("index `{}`", i.name),
+                lacking: NOT_TIDB,
+                message: "a FULLTEXT index on a catalog that targets TiDB, which parses FULLTEXT and drops it \
+                     (warning 1214; self-managed TiDB has no full-text indexes): list only \
+                     `flavors: [mysql, mariadb]` in catalog.yaml or remove the index"
+                    .to_string(),
+            });
         }
         if i.parts
             .iter()
@@ -135,7 +151,8 @@ fn needs(table: &Table) -> Vec<Need> {
         out.push(Need {
             object: format!("check `{}`", c.name),
             lacking: NOT_MARIADB,
-            message: "`enforced: false` on a catalog that targets MariaDB, which has no NOT ENFORCED CHECK                  constraints (error 1064): remove `enforced`, or list only `flavors: [mysql, tidb]` in catalog.yaml"
+            message: "`enforced: false` on a catalog that targets MariaDB, which has no NOT ENFORCED CHECK \
+                 constraints (error 1064): remove `enforced`, or list only `flavors: [mysql, tidb]` in catalog.yaml"
                 .to_string(),
         });
     }

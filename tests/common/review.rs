@@ -110,11 +110,27 @@ pub fn cases() -> Vec<Case> {
         new,
         kinds,
     };
+    // TiDB drops FULLTEXT indexes: a revision holding one targets MySQL and
+    // MariaDB (NEW keeps a catalog.yaml of its own where it has one).
+    let no_tidb_settings = format!("{SETTINGS}flavors: [mysql, mariadb]\n");
+    let no_tidb = |mut files: Vec<(&'static str, String)>| {
+        if !files.iter().any(|(n, _)| *n == "catalog.yaml") {
+            files.push(("catalog.yaml", no_tidb_settings.clone()));
+        }
+        files
+    };
     let with_checks = |name, new, kinds: Vec<FindingKind>| Case {
         name,
         old: checked.clone(),
-        old_settings: SETTINGS.into(),
-        new,
+        old_settings: no_tidb_settings.clone(),
+        new: no_tidb(new),
+        kinds,
+    };
+    let fulltext_case = |name, new, kinds: Vec<FindingKind>| Case {
+        name,
+        old: BASE.into(),
+        old_settings: no_tidb_settings.clone(),
+        new: no_tidb(new),
         kinds,
     };
     // A self-referencing foreign key on ParentId (ON DELETE `action`).
@@ -307,12 +323,12 @@ pub fn cases() -> Vec<Case> {
             edit("columns: [Name]}", "columns: [Name], visible: false}"),
             vec![P::IndexInvisible.into()],
         ),
-        case(
+        fulltext_case(
             "index kind",
             edit("columns: [Name]}", "columns: [Name], kind: fulltext}"),
             vec![P::IndexKind.into()],
         ),
-        case(
+        fulltext_case(
             "first fulltext added",
             edit(
                 idx,
