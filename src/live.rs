@@ -19,11 +19,31 @@ pub async fn diff_all(
     schema: &str,
     tables: &[Table],
 ) -> Result<Vec<TableDiff>> {
-    let live = inspect::inspect_catalog_tables(session, schema, tables).await?;
-    Ok(tables
-        .iter()
-        .zip(live)
-        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+    let mut out = diff_all_schemas(session, &[schema], tables).await?;
+    out.pop().unwrap_or_else(|| Ok(Vec::new()))
+}
+
+/// [`diff_all`] in each of `schemas` on one server, read together
+/// ([`inspect::inspect_catalog_schemas`]): the result per schema, in order;
+/// a schema whose tables cannot be read as a shape the model knows has its
+/// own error, a failed statement fails the call.
+pub async fn diff_all_schemas(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    tables: &[Table],
+) -> Result<Vec<Result<Vec<TableDiff>>>> {
+    let live = inspect::inspect_catalog_schemas(session, schemas, tables).await?;
+    Ok(live
+        .into_iter()
+        .map(|read| {
+            read.map(|live| {
+                tables
+                    .iter()
+                    .zip(live)
+                    .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+                    .collect()
+            })
+        })
         .collect())
 }
 

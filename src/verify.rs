@@ -26,7 +26,7 @@ use crate::db::{bounded, Session};
 use crate::diff::{Problem, ProblemKind};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
-use crate::live::diff_all;
+use crate::live::diff_all_schemas;
 use crate::model::Table;
 
 /// The outcome of verify.
@@ -78,8 +78,38 @@ pub async fn verify(
     catalog: &Catalog,
     consumer: Option<&str>,
 ) -> Result<VerifyReport> {
+    let mut out = verify_schemas(session, &[schema], catalog, consumer).await?;
+    out.pop()
+        .unwrap_or_else(|| Err(Error::Usage("no schema to verify".into())))
+}
+
+/// [`verify`] of each of `schemas` on one server, their tables read
+/// together (statements grow with the tables read, not with the schemas:
+/// [`crate::inspect::inspect_catalog_schemas`]): the report per schema, in
+/// order, each the one [`verify`] of that schema alone gives. A schema
+/// whose tables cannot be read (an unknown shape) has its own error; a
+/// failed statement fails the call.
+pub async fn verify_schemas(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    catalog: &Catalog,
+    consumer: Option<&str>,
+) -> Result<Vec<Result<VerifyReport>>> {
     let tables = scope(catalog, consumer)?;
-    let diffs = diff_all(session, schema, &tables).await?;
+    let diffs = diff_all_schemas(session, schemas, &tables).await?;
+    Ok(diffs
+        .into_iter()
+        .map(|d| d.map(|d| report(session, catalog, consumer, d)))
+        .collect())
+}
+
+/// The report of one schema's diffs.
+fn report(
+    session: &Session<'_>,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    diffs: Vec<crate::diff::TableDiff>,
+) -> VerifyReport {
     let mut problems: Vec<Problem> = diffs
         .iter()
         .flat_map(|d| d.problems.iter().cloned())
@@ -93,7 +123,7 @@ pub async fn verify(
     unmanaged.retain(|p| !catalog_names(catalog, p));
     problems.sort();
     unmanaged.sort();
-    Ok(VerifyReport {
+    VerifyReport {
         ok: problems.is_empty(),
         flavor: session.flavor(),
         server: session.identity().clone(),
@@ -105,7 +135,7 @@ pub async fn verify(
             .filter(|d| d.needs_diff())
             .filter_map(|d| d.live)
             .collect(),
-    })
+    }
 }
 
 /// Whether an unmanaged finding names a column or index the full catalog declares.

@@ -8,77 +8,19 @@ mod common;
 
 use std::time::Duration;
 
+use common::counters::{create, deltas, generated, status, WORK};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
-use schema_catalog::ddl;
 use schema_catalog::verify::verify;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A catalog of `n` tables `gen_<i>` (key, two columns, one index), from
-/// in-memory files.
-fn generated(n: usize) -> Catalog {
-    let files: Vec<(String, String)> = (0..n)
-        .map(|i| {
-            (
-                format!("gen_{i:03}.yaml"),
-                format!(
-                    "table: gen_{i:03}\ncolumns:\n  - name: Id\n    type: bigint unsigned\n    nullable: false\n  \
-                     - name: Lane\n    type: varchar(64)\n    nullable: false\n  - name: Note\n    type: text\n\
-                     primary_key: [Id]\nindexes:\n  - name: idx_gen_{i:03}_lane\n    columns: [Lane]\n"
-                ),
-            )
-        })
-        .collect();
-    let pairs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    catalog::from_files("generated", &pairs).expect("the generated catalog is valid")
-}
-
 async fn session(db: &TestDb) -> Session<'static> {
     let target = db::parse_url(&db.url()).expect("test URL parses");
     db::connect(&target, TIMEOUT).await.expect("connect")
-}
-
-/// Creates the catalog's tables with plain DDL.
-async fn create(db: &TestDb, cat: &Catalog, flavor: schema_catalog::Flavor) {
-    let creates: Vec<String> = cat
-        .tables
-        .iter()
-        .map(|t| ddl::create_table(&t.table, flavor))
-        .collect();
-    db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
-        .await;
-}
-
-/// Every session counter whose name starts with one of `prefixes`.
-async fn status(s: &mut Session<'_>, prefixes: &[&str]) -> Vec<(String, u64)> {
-    let rows: Vec<(String, String)> = s.conn().query("SHOW SESSION STATUS").await.expect("status");
-    let mut out: Vec<(String, u64)> = rows
-        .into_iter()
-        .filter(|(n, _)| prefixes.iter().any(|p| n.starts_with(p)))
-        .filter_map(|(n, v)| v.parse().ok().map(|v| (n, v)))
-        .collect();
-    out.sort();
-    assert!(!out.is_empty(), "no counters named {prefixes:?}");
-    out
-}
-
-/// `after - before`, counter by counter.
-fn deltas(before: &[(String, u64)], after: &[(String, u64)]) -> Vec<(String, u64)> {
-    before
-        .iter()
-        .zip(after)
-        .map(|((n, b), (m, a))| {
-            assert_eq!(n, m);
-            (n.clone(), a - b)
-        })
-        .collect()
 }
 
 const ROUND_TRIPS: &[&str] = &["Com_stmt_execute", "Com_stmt_prepare", "Questions"];
@@ -107,8 +49,7 @@ async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
     let small = generated(3);
     let large = generated(50);
     let db = TestDb::new().await;
-    let flavor = session(&db).await.flavor();
-    create(&db, &large, flavor).await;
+    create(&db, &large).await;
     let three = verify_statements(&db, &small).await;
     let fifty = verify_statements(&db, &large).await;
     eprintln!("verify, 3 tables: {three:?}\nverify, 50 tables: {fifty:?}");
@@ -121,36 +62,9 @@ async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
     assert_eq!(execs, 1, "TABLES, COLUMNS and index rows in one statement");
 }
 
-/// A catalog larger than one statement holds is read in chunks of
-/// `TABLES_PER_STATEMENT` tables: one execution per chunk (here 200 tables:
-/// 64 + 64 + 64 + 8, two distinct statements prepared), so no statement
-/// grows without bound and the round trips stay a fixed number per chunk.
-#[tokio::test]
-async fn a_large_verify_issues_one_statement_per_chunk() {
-    use schema_catalog::inspect::TABLES_PER_STATEMENT;
-    let n = 200;
-    let large = generated(n);
-    let db = TestDb::new().await;
-    let flavor = session(&db).await.flavor();
-    create(&db, &large, flavor).await;
-    let counts = verify_statements(&db, &large).await;
-    eprintln!("verify, {n} tables: {counts:?}");
-    let count = |name: &str| counts.iter().find(|(n, _)| n == name).unwrap().1;
-    assert_eq!(
-        TABLES_PER_STATEMENT, 64,
-        "the counts below assume 64 tables per statement"
-    );
-    assert_eq!(
-        count("Com_stmt_execute"),
-        4,
-        "one execution per chunk of 64 tables"
-    );
-    assert_eq!(
-        count("Com_stmt_prepare"),
-        2,
-        "a full chunk's statement and the rest's"
-    );
-}
+// A catalog larger than one statement of equality groups holds reads the
+// schema's size first and is read listed or in chunks: its statements are
+// pinned in tests/inspect_shapes.rs.
 
 /// A FULLTEXT index's parser is read from SHOW CREATE TABLE, only for a
 /// table whose live shape has one: a verify of three tables, one of them
@@ -170,8 +84,8 @@ async fn a_fulltext_table_costs_one_show_create() {
                  - name: Lane\n    type: varchar(64)\n    nullable: false\n  - name: Note\n    type: text\n\
                  primary_key: [Id]\nindexes:\n  - name: idx_{name}_lane\n    columns: [Lane]\n"
             );
-            if name == "gen_000" {
-                yaml.push_str("  - name: ft_gen_000_note\n    kind: fulltext\n    columns: [Note]\n");
+            if name == "gen_0000" {
+                yaml.push_str("  - name: ft_gen_0000_note\n    kind: fulltext\n    columns: [Note]\n");
             }
             (format!("{name}.yaml"), yaml)
         })
@@ -185,9 +99,8 @@ async fn a_fulltext_table_costs_one_show_create() {
     let fulltext = catalog::from_files("fulltext", &pairs).expect("valid");
     let with = TestDb::new().await;
     let without = TestDb::new().await;
-    let flavor = session(&with).await.flavor();
-    create(&with, &fulltext, flavor).await;
-    create(&without, &plain, flavor).await;
+    create(&with, &fulltext).await;
+    create(&without, &plain).await;
     let base = verify_statements(&without, &plain).await;
     let ft = verify_statements(&with, &fulltext).await;
     eprintln!("verify, 3 tables: {base:?}\nverify, 3 tables, one FULLTEXT: {ft:?}");
@@ -197,16 +110,6 @@ async fn a_fulltext_table_costs_one_show_create() {
     assert_eq!(count("Com_stmt_execute"), 1, "{extra:?}");
     assert_eq!(count("Com_stmt_prepare"), 1, "{extra:?}");
 }
-
-/// The server's work counters (handler reads, tables and definitions
-/// opened, temporary tables, rows read where the server counts them).
-const WORK: &[&str] = &[
-    "Handler_read",
-    "Opened_table",
-    "Created_tmp",
-    "Rows_read",
-    "Rows_tmp_read",
-];
 
 /// Work counters of the second of two verifies on one session (the first
 /// warms the table-definition cache and the statement cache).
@@ -243,8 +146,7 @@ async fn server_work_does_not_grow_with_unrelated_tables() {
     let cat = generated(3);
     let db = TestDb::new().await;
     let other = TestDb::new().await;
-    let flavor = session(&db).await.flavor();
-    create(&db, &cat, flavor).await;
+    create(&db, &cat).await;
 
     let alone = verify_work(&db, &cat).await;
     let control_alone = schema_wide_work(&db).await;
@@ -466,7 +368,7 @@ async fn a_verify_is_6_round_trips_whatever_the_catalog_size() {
         6
     };
     let large = generated(50);
-    create(&db, &large, db.flavor).await;
+    create(&db, &large).await;
     for cat in [generated(3), large] {
         let n = cat.tables.len();
         let (round_trips, packets) = through_proxy(&db, |url| async move {

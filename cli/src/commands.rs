@@ -83,7 +83,13 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             consumer,
             ..
         } => {
-            let opts = ApplyOptions::default();
+            // Each chunk's reads: the server ends one at --timeout, and it
+            // is tried again within another --timeout (a busy server).
+            let opts = ApplyOptions {
+                read_timeout: timeout(cli),
+                busy_timeout: timeout(cli),
+                ..ApplyOptions::default()
+            };
             crate::fleet::run(cli, file, FleetCommand::Verify, opts, consumer.as_deref()).await
         }
         Command::Verify {

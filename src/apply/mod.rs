@@ -406,6 +406,23 @@ async fn start(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<Option<
     Ok(counters)
 }
 
+/// Gives a read-only session (fleet verify's) apply's read budgets: the
+/// server ends a read at `opts.read_timeout`, and such a read is tried
+/// again within `opts.busy_timeout`, as apply's own reads are; the
+/// client's deadline is a backstop [`CLIENT_GRACE`] past the server's.
+/// One round trip (one text-protocol statement of constant settings).
+pub(crate) async fn read_budgets(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<()> {
+    let budgets = busy::budgets_statement(session.flavor(), opts.lock_wait, opts.read_timeout);
+    session
+        .run("setting the session's lock and statement budgets", |c| {
+            c.query_drop(budgets)
+        })
+        .await?;
+    session.set_timeout(opts.read_timeout.max(Duration::from_secs(1)) + CLIENT_GRACE);
+    session.retry_reads_within(Some(opts.busy_timeout));
+    Ok(())
+}
+
 /// How far past the server's read budget the client's own deadline lies:
 /// long enough for the server's error to arrive on a busy machine.
 const CLIENT_GRACE: Duration = Duration::from_secs(2);

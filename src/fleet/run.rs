@@ -219,9 +219,25 @@ impl Ctx<'_> {
             lanes[t.server].push(t);
         }
         let per_server = self.fleet.parallel.per_server;
+        let verify = self.opts.command == FleetCommand::Verify;
+        let chunk = self.schemas_per_read();
         let lanes: Vec<Vec<TargetReport>> =
             stream::iter(lanes.into_iter().filter(|l| !l.is_empty()))
                 .map(|lane| async move {
+                    if verify {
+                        // A lane's schemas are verified a chunk at a time,
+                        // each chunk read together on one session.
+                        let chunks: Vec<Vec<&Target>> =
+                            lane.chunks(chunk).map(<[&Target]>::to_vec).collect();
+                        return stream::iter(chunks)
+                            .map(|c| self.verify_chunk(c))
+                            .buffered(per_server)
+                            .collect::<Vec<_>>()
+                            .await
+                            .into_iter()
+                            .flatten()
+                            .collect();
+                    }
                     stream::iter(lane)
                         .map(|t| self.run_target(t))
                         .buffered(per_server)
@@ -234,11 +250,22 @@ impl Ctx<'_> {
         lanes.into_iter().flatten().collect()
     }
 
-    async fn run_target(&self, t: &Target) -> TargetReport {
+    /// Schemas verified together: as many as one inspection statement
+    /// holds with the (scoped) catalog's tables of each.
+    fn schemas_per_read(&self) -> usize {
+        let tables = crate::verify::scope(self.catalog, self.opts.consumer.as_deref())
+            .map_or(self.catalog.tables.len(), |t| t.len());
+        crate::inspect::schemas_per_statement(tables)
+    }
+
+    /// The report of a target that does not run: its server could not be
+    /// read, its schema is missing, the run was interrupted or halted.
+    fn skipped(&self, t: &Target) -> Option<TargetReport> {
         // A server that could not be read fails its targets without a try.
-        let report = if let Some(e) = &self.states[t.server].error {
-            self.finish(t, None, Instant::now(), Err(e.clone()))
-        } else if self.states[t.server]
+        if let Some(e) = &self.states[t.server].error {
+            return Some(self.finish(t, None, Instant::now(), Err(e.clone())));
+        }
+        if self.states[t.server]
             .missing
             .contains(&t.schema.to_lowercase())
         {
@@ -246,29 +273,29 @@ impl Ctx<'_> {
                 schema: t.schema.clone(),
                 host: self.fleet.servers[t.server].target.host_port(),
             };
-            self.finish(t, None, Instant::now(), Err(e.to_string()))
-        } else if self.opts.cancel.is_cancelled() {
-            self.not_started(
+            return Some(self.finish(t, None, Instant::now(), Err(e.to_string())));
+        }
+        if self.opts.cancel.is_cancelled() {
+            return Some(self.not_started(
                 t,
                 "the run was interrupted before this target started".into(),
-            )
-        } else if self.halted.load(Ordering::SeqCst) {
-            self.not_started(
-                t,
-                "another target did not succeed and on_error is stop; this one was not started"
-                    .into(),
-            )
-        } else {
-            let name = self.name(t);
-            self.emit(&FleetEvent::Started {
-                server: t.server,
-                name: &name,
-            });
-            let started = Instant::now();
-            let offset = self.t0.elapsed().as_millis() as u64;
-            let result = self.execute(t).await.map_err(|e| e.to_string());
-            self.finish(t, Some(offset), started, result)
-        };
+            ));
+        }
+        if self.halted.load(Ordering::SeqCst) {
+            return Some(
+                self.not_started(
+                    t,
+                    "another target did not succeed and on_error is stop; this one was not started"
+                        .into(),
+                ),
+            );
+        }
+        None
+    }
+
+    /// Records a finished target: halts the run under `on_error: stop`
+    /// when it did not succeed, tells the caller.
+    fn done(&self, t: &Target, report: &TargetReport) {
         if !report.outcome.is_success()
             && report.outcome != TargetOutcome::NotStarted
             && self.fleet.on_error == OnError::Stop
@@ -277,8 +304,142 @@ impl Ctx<'_> {
         }
         self.emit(&FleetEvent::Finished {
             server: t.server,
-            report: &report,
+            report,
         });
+    }
+
+    /// Verifies a chunk of one server's targets: their schemas read
+    /// together on one session ([`crate::verify::verify_schemas`]), each
+    /// target's report the one a single verify of it gives.
+    async fn verify_chunk(&self, chunk: Vec<&Target>) -> Vec<TargetReport> {
+        let mut out: Vec<Option<TargetReport>> = chunk.iter().map(|t| self.skipped(t)).collect();
+        let run: Vec<&Target> = chunk
+            .iter()
+            .zip(&out)
+            .filter(|(_, r)| r.is_none())
+            .map(|(t, _)| *t)
+            .collect();
+        if let Some(first) = run.first() {
+            let offset = self.t0.elapsed().as_millis() as u64;
+            for t in &run {
+                let name = self.name(t);
+                self.emit(&FleetEvent::Started {
+                    server: t.server,
+                    name: &name,
+                });
+            }
+            let started = Instant::now();
+            let schemas: Vec<&str> = run.iter().map(|t| t.schema.as_str()).collect();
+            let results = self.verify_on(first.server, &schemas).await;
+            let mut results = results.into_iter();
+            for (slot, t) in out.iter_mut().zip(&chunk) {
+                if slot.is_none() {
+                    let result = results
+                        .next()
+                        .unwrap_or_else(|| Err("no verify result".into()));
+                    *slot = Some(self.finish(t, Some(offset), started, result));
+                }
+            }
+        }
+        let mut reports = Vec::with_capacity(chunk.len());
+        for (t, r) in chunk.iter().zip(out) {
+            let r = r.expect("every target has its report");
+            self.done(t, &r);
+            reports.push(r);
+        }
+        reports
+    }
+
+    /// One read of `schemas` on server `server`, on an idle session of it
+    /// (or a new one, given apply's read budgets: a read the busy server
+    /// ends at its statement time limit is tried again within the busy
+    /// budget, as apply's reads are).
+    async fn verify_on(
+        &self,
+        server: usize,
+        schemas: &[&str],
+    ) -> Vec<std::result::Result<Done, String>> {
+        let fail = |e: String| schemas.iter().map(|_| Err(e.clone())).collect();
+        let idle = self.idle[server]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        let mut session = match idle {
+            Some(s) => s,
+            None => {
+                let connected = async {
+                    let mut s =
+                        db::connect(&self.fleet.servers[server].target, self.opts.timeout).await?;
+                    apply::read_budgets(&mut s, &self.opts.apply).await?;
+                    Ok::<_, crate::Error>(s)
+                };
+                match connected.await {
+                    Ok(s) => s,
+                    Err(e) => return fail(e.to_string()),
+                }
+            }
+        };
+        let what = match schemas {
+            [one] => format!(
+                "verify of {}/{one}",
+                self.fleet.servers[server].target.host_port()
+            ),
+            _ => format!(
+                "verify of {} schemas of {}",
+                schemas.len(),
+                self.fleet.servers[server].target.host_port()
+            ),
+        };
+        let work = db::bounded(
+            self.opts.timeout + self.opts.apply.busy_timeout,
+            &what,
+            crate::verify::verify_schemas(
+                &mut session,
+                schemas,
+                self.catalog,
+                self.opts.consumer.as_deref(),
+            ),
+        );
+        let results = tokio::select! {
+            r = work => r,
+            () = self.opts.cancel.cancelled() => {
+                return schemas.iter().map(|_| Ok(Done::Interrupted)).collect();
+            }
+        };
+        match results {
+            Ok(Ok(reports)) => {
+                self.idle[server]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(session);
+                reports
+                    .into_iter()
+                    .map(|r| {
+                        r.map(|v| Done::Verify(Box::new(v)))
+                            .map_err(|e| e.to_string())
+                    })
+                    .collect()
+            }
+            Ok(Err(e)) | Err(e) => fail(e.to_string()),
+        }
+    }
+
+    async fn run_target(&self, t: &Target) -> TargetReport {
+        let report = match self.skipped(t) {
+            Some(r) => r,
+            None => {
+                let name = self.name(t);
+                self.emit(&FleetEvent::Started {
+                    server: t.server,
+                    name: &name,
+                });
+                let started = Instant::now();
+                let offset = self.t0.elapsed().as_millis() as u64;
+                let result = self.execute(t).await.map_err(|e| e.to_string());
+                self.finish(t, Some(offset), started, result)
+            }
+        };
+        self.done(t, &report);
         report
     }
 
@@ -324,38 +485,10 @@ impl Ctx<'_> {
                     () = cancel.cancelled() => Ok(Done::Interrupted),
                 }
             }
-            FleetCommand::Verify => {
-                let idle = self.idle[t.server]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .pop();
-                let mut session = match idle {
-                    Some(s) => s,
-                    None => {
-                        db::connect(&self.fleet.servers[t.server].target, self.opts.timeout).await?
-                    }
-                };
-                let what = format!("verify of {}", self.name(t));
-                let work = db::bounded(
-                    self.opts.timeout,
-                    &what,
-                    crate::verify::verify(
-                        &mut session,
-                        &t.schema,
-                        self.catalog,
-                        self.opts.consumer.as_deref(),
-                    ),
-                );
-                let report = tokio::select! {
-                    r = work => r??,
-                    () = cancel.cancelled() => return Ok(Done::Interrupted),
-                };
-                self.idle[t.server]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(session);
-                Ok(Done::Verify(Box::new(report)))
-            }
+            // Verify runs a chunk of targets at a time (`verify_chunk`).
+            FleetCommand::Verify => Err(crate::Error::Usage(
+                "fleet verify runs its targets in chunks, not one by one".into(),
+            )),
         }
     }
 

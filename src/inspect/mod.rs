@@ -1,15 +1,31 @@
 //! Bounded live inspection: the catalog's tables are read with prepared
-//! `information_schema` statements, one per chunk of tables (see `sql`
-//! for their shape): a `UNION ALL` of five branches per table (TABLES, COLUMNS,
-//! index rows, KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS), every branch
-//! filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?` (`CONSTRAINT_SCHEMA`
-//! for REFERENTIAL_CONSTRAINTS), at most [`TABLES_PER_STATEMENT`] tables
-//! per statement. The servers' information_schema optimisation turns each branch into
-//! a lookup of that one table (MariaDB: "Scanned 0 databases", MySQL:
-//! single-row index lookups in the data dictionary), so the cost does not
-//! grow with the number of other tables on the server, and the round trips
-//! grow only by one per chunk. An `IN` list is not used: both servers
-//! then scan the whole schema.
+//! `information_schema` statements (see `sql` for their shape): per group
+//! of tables, a `UNION ALL` of five branches (TABLES, COLUMNS, index rows,
+//! KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS), in one of two shapes
+//! ([`Shape`]):
+//!
+//! - **Each** (a catalog of up to [`TABLES_PER_STATEMENT`] tables, or a
+//!   small part of a large schema): one group per table, every branch
+//!   filtered by `TABLE_SCHEMA = ? AND TABLE_NAME = ?` (`CONSTRAINT_SCHEMA`
+//!   for REFERENTIAL_CONSTRAINTS). The servers' information_schema
+//!   optimisation turns each branch into a lookup of that one table
+//!   (MariaDB: "Scanned 0 databases", MySQL: single-row index lookups in the
+//!   data dictionary), so the cost does not grow with the number of other
+//!   tables on the server; at most [`TABLES_PER_STATEMENT`] tables per
+//!   statement.
+//! - **Listed** (a catalog that is a large part of its schema,
+//!   [`LISTED_RATIO`]): one group per [`NAMES_PER_STATEMENT`] tables,
+//!   every branch filtered by `TABLE_SCHEMA = ? AND TABLE_NAME IN (...)`;
+//!   rows carry their table's name and are filed by it. The server lists
+//!   the schema's tables (names only: MariaDB's directory, MySQL's
+//!   data-dictionary rows of that schema) and reads only the named ones:
+//!   flat in other schemas, slowly growing with the schema, and 4 to 16
+//!   times cheaper per table than equality groups (docs/scale.md).
+//!
+//! A read larger than one statement of equality groups first reads the
+//! size of each schema (one bounded COUNT per schema, names only) to
+//! choose. Several schemas read together (`verify --fleet`) share
+//! statements: each row's `branch` names its group, so its schema.
 //!
 //! Values are decoded explicitly from the binary protocol (see
 //! `row::RowReader`).
@@ -19,8 +35,10 @@
 //! index's parser (only for tables whose live shape has a FULLTEXT index,
 //! on every flavor) and TiDB's table options (every table, on TiDB).
 
+mod decode;
 mod options;
 mod row;
+mod shape;
 mod show_create;
 mod sql;
 mod tidb;
@@ -31,18 +49,18 @@ use crate::coltype::ColumnType;
 use crate::db::{ServerInfo, Session};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
-use crate::model::{Check, Column, ForeignKey, ReferentialAction, Table, TableKind};
-use crate::normalize::{self, RawIndexRow};
+use crate::model::Table;
 
-use row::{check_clauses, raw_column};
+use decode::{assemble, gather, Gathered};
 pub(crate) use row::{params, raw_index_row, RowReader};
-pub(crate) use show_create::{fill_parsers, has_fulltext, ShowCreate};
-pub(crate) use sql::IndexSource;
-use sql::{
-    inspection_sql, inspection_sql_with, pairs_with, COLUMN_FIELDS, CONSTRAINT_FIELDS,
-    FOREIGN_KEY_FIELDS, INDEX_FIELDS, REFERENTIAL_FIELDS, SRC_COLUMN, SRC_CONSTRAINT,
-    SRC_FOREIGN_KEY, SRC_INDEX, SRC_REFERENTIAL, SRC_TABLE, TABLE_FIELDS,
+pub use shape::{
+    schemas_per_statement, shape_for, Shape, LISTED_RATIO, NAMES_PER_STATEMENT,
+    TABLES_PER_STATEMENT,
 };
+use shape::{sizes, sizes_first, statements, Sized, Unit};
+pub(crate) use show_create::{fill_parsers, has_fulltext, ShowCreate};
+use sql::inspection_sql;
+pub(crate) use sql::IndexSource;
 
 /// The statement [`inspect_table`] runs on this server, for EXPLAIN and
 /// audits. Its parameters are the schema and the table name, repeated once
@@ -77,11 +95,30 @@ pub async fn inspect_catalog_tables(
     schema: &str,
     wants: &[Table],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<(Ident, bool, bool)> = wants
+    one(inspect_catalog_schemas(session, &[schema], wants).await?)
+}
+
+/// [`inspect_catalog_tables`] in each of `schemas` on one server, read
+/// together: the schemas' groups share statements (each row carries its
+/// group's position, so its schema), so the statements grow with the
+/// tables read, one per [`NAMES_PER_STATEMENT`], not with the schemas.
+/// The same reads and the same tables as one [`inspect_catalog_tables`]
+/// per schema; a schema whose rows cannot be read (an unknown shape) gets
+/// its own error.
+pub async fn inspect_catalog_schemas(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    wants: &[Table],
+) -> Result<Vec<SchemaRead>> {
+    let wants: Vec<Want> = wants
         .iter()
-        .map(|t| (t.name.clone(), needs_checks(t), !t.checks.is_empty()))
+        .map(|t| Want {
+            name: t.name.clone(),
+            checks: needs_checks(t),
+            constraints: !t.checks.is_empty(),
+        })
         .collect();
-    read(session, schema, &names).await
+    read(session, schemas, &wants).await
 }
 
 /// Reads one table: `None` when it does not exist. One prepared statement,
@@ -95,325 +132,248 @@ pub async fn inspect_table(
     Ok(out.pop().and_then(|(_, t)| t))
 }
 
-/// The live checks without MariaDB's implicit `json_valid(col)` check of a
-/// json column (named after the column): that one belongs to the type.
-fn explicit_checks(mut checks: Vec<Check>, table: &Table) -> Vec<Check> {
-    checks.sort_by_key(|c| c.name.key());
-    checks
-        .into_iter()
-        .filter(|c| {
-            let implicit = table.column(&c.name).is_some_and(|col| {
-                col.ty == ColumnType::Json
-                    && crate::model::shape::same_expression(
-                        &c.expression,
-                        &format!("json_valid({})", quote_ident(col.name.as_str())),
-                    )
-            });
-            !implicit
-        })
-        .collect()
-}
-
-/// A REFERENTIAL_CONSTRAINTS row: a foreign key's rules, as text.
-#[derive(Debug, Clone)]
-struct Rules {
-    name: Ident,
-    update: String,
-    delete: String,
-}
-
-/// Gives each foreign key its ON UPDATE / ON DELETE rules. A key without
-/// its REFERENTIAL_CONSTRAINTS row, or a rule the model does not know,
-/// fails closed.
-fn apply_rules(fks: &mut [ForeignKey], rules: &[Rules], table: &Ident) -> Result<()> {
-    for fk in fks.iter_mut() {
-        let unknown = |what: String| crate::Error::UnknownShape {
-            table: table.to_string(),
-            object: format!("foreign key `{}`", fk.name),
-            what,
-        };
-        let r = rules
-            .iter()
-            .find(|r| r.name == fk.name)
-            .ok_or_else(|| unknown("no REFERENTIAL_CONSTRAINTS row".into()))?;
-        fk.on_update = ReferentialAction::parse(&r.update)
-            .ok_or_else(|| unknown(format!("UPDATE_RULE `{}`", r.update)))?;
-        fk.on_delete = ReferentialAction::parse(&r.delete)
-            .ok_or_else(|| unknown(format!("DELETE_RULE `{}`", r.delete)))?;
-    }
-    Ok(())
-}
-
-/// Adds one KEY_COLUMN_USAGE row to the table's foreign keys (rows come in
-/// ORDINAL_POSITION order, so each key's columns in key order; the rules
-/// come from REFERENTIAL_CONSTRAINTS, see [`apply_rules`]). A row without a
-/// referenced table is a primary or unique key's: skipped.
-fn foreign_key_row(r: &RowReader<'_>, schema: &str, out: &mut Vec<ForeignKey>) -> Result<()> {
-    let (Some(name), Some(column), Some(table), Some(ref_column)) = (
-        r.opt_text("constraint_name")?,
-        r.opt_text("col_name")?,
-        r.opt_text("ref_table")?,
-        r.opt_text("ref_col")?,
-    ) else {
-        return Ok(());
-    };
-    let name = Ident::new(name);
-    if let Some(fk) = out.iter_mut().find(|f| f.name == name) {
-        fk.columns.push(Ident::new(column));
-        fk.referenced_columns.push(Ident::new(ref_column));
-        return Ok(());
-    }
-    let referenced_schema = r
-        .opt_text("ref_schema")?
-        .filter(|s| s != schema)
-        .map(Ident::new);
-    out.push(ForeignKey {
-        name: name.clone(),
-        columns: vec![Ident::new(column)],
-        referenced_schema,
-        referenced_table: Ident::new(table),
-        referenced_columns: vec![Ident::new(ref_column)],
-        on_delete: ReferentialAction::Restrict,
-        on_update: ReferentialAction::Restrict,
-    });
-    Ok(())
-}
-
-/// What the TABLES branch found for one name.
-struct Head {
-    name: String,
-    table_type: String,
-    collation: String,
-    engine: Option<String>,
-    comment: Option<String>,
-    checks: Vec<String>,
-    create_options: String,
-}
-
 /// Reads the named tables, in the order given, with one statement per
-/// [`TABLES_PER_STATEMENT`] tables (see the module docs); none for an
-/// empty list.
+/// [`TABLES_PER_STATEMENT`] tables, or schema-narrowed (see [`Shape`]);
+/// none for an empty list.
 pub async fn inspect_tables(
     session: &mut Session<'_>,
     schema: &str,
     names: &[Ident],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<(Ident, bool, bool)> = names.iter().map(|n| (n.clone(), true, true)).collect();
-    read(session, schema, &names).await
+    let wants: Vec<Want> = names
+        .iter()
+        .map(|n| Want {
+            name: n.clone(),
+            checks: true,
+            constraints: true,
+        })
+        .collect();
+    one(read(session, &[schema], &wants).await?)
 }
 
-/// Tables per inspection statement. A `UNION ALL` of five equality
-/// branches per table is planned and run in time that grows faster than
-/// its branch count on both servers (issue 22: 1,024 tables in one
-/// statement took 3-22 s), so a large catalog is read in statements of
-/// at most this many tables, one round trip each; a catalog of up to this
-/// many tables is still one statement (tests/inspect_round_trips.rs pins
-/// 3, 50 and a chunked count).
-pub const TABLES_PER_STATEMENT: usize = 64;
+/// The one schema's result of a [`read`] of one schema.
+fn one(mut out: Vec<SchemaRead>) -> SchemaRead {
+    out.pop().unwrap_or_else(|| Ok(Vec::new()))
+}
 
-/// Reads `(name, with MariaDB's json CHECK clauses, with the table's
-/// constraints)` tables, in the order given: one statement per
-/// [`TABLES_PER_STATEMENT`] tables.
+/// One catalog table to read: its name, whether its MariaDB CHECK clauses
+/// are read (json vs longtext) and whether its TABLE_CONSTRAINTS rows are.
+#[derive(Debug, Clone)]
+struct Want {
+    name: Ident,
+    checks: bool,
+    constraints: bool,
+}
+
+/// One schema's tables as read, in the order asked for: each name with
+/// its live table (`None`: no such table), or the error that schema's
+/// read ended with.
+pub type SchemaRead = Result<Vec<(Ident, Option<Table>)>>;
+
+/// Reads `wants` in each of `schemas` (the result per schema, in order;
+/// each in the order of `wants`). A schema's shape is chosen by its size
+/// ([`shape_for`]) when the read is larger than one statement of one-table
+/// groups ([`sizes_first`]), and every statement holds groups of several
+/// schemas up to [`NAMES_PER_STATEMENT`], so the statements per server
+/// grow by one per [`NAMES_PER_STATEMENT`] tables read, not per schema.
+/// A statement that fails fails the whole read; what one schema's rows
+/// cannot be read as (an unknown shape) fails that schema only.
 async fn read(
     session: &mut Session<'_>,
-    schema: &str,
-    tables: &[(Ident, bool, bool)],
-) -> Result<Vec<(Ident, Option<Table>)>> {
-    let mut out = Vec::with_capacity(tables.len());
-    for chunk in tables.chunks(TABLES_PER_STATEMENT) {
-        out.extend(read_chunk(session, schema, chunk).await?);
+    schemas: &[&str],
+    wants: &[Want],
+) -> Result<Vec<SchemaRead>> {
+    if wants.is_empty() {
+        return Ok(schemas.iter().map(|_| Ok(Vec::new())).collect());
+    }
+    let flavor = session.flavor();
+    let sized: Vec<Sized> = if sizes_first(flavor, schemas.len(), wants.len()) {
+        sizes(session, schemas, wants.len()).await?
+    } else {
+        vec![
+            Sized {
+                shape: Shape::Each,
+                fold: false,
+            };
+            schemas.len()
+        ]
+    };
+    let shapes: Vec<Shape> = sized.iter().map(|s| s.shape).collect();
+    let mut slots: Vec<Option<Table>> = vec![None; schemas.len() * wants.len()];
+    let mut failed: Vec<Option<crate::Error>> = (0..schemas.len()).map(|_| None).collect();
+    for units in statements(&shapes, wants.len()) {
+        read_statement(
+            session,
+            schemas,
+            wants,
+            &sized,
+            &units,
+            &mut slots,
+            &mut failed,
+        )
+        .await?;
+    }
+    let mut out = Vec::with_capacity(schemas.len());
+    let mut slots = slots.into_iter();
+    for (s, failed) in schemas.iter().zip(failed) {
+        let mut tables: Vec<(Ident, Option<Table>)> = wants
+            .iter()
+            .map(|w| (w.name.clone(), slots.next().flatten()))
+            .collect();
+        out.push(match failed {
+            Some(e) => Err(e),
+            None => fill(session, s, &mut tables).await.map(|()| tables),
+        });
     }
     Ok(out)
 }
 
-/// Reads one chunk of [`read`]'s tables in one statement.
-async fn read_chunk(
+/// What information_schema does not show, from SHOW CREATE TABLE: TiDB's
+/// table options, FULLTEXT parsers.
+async fn fill(
     session: &mut Session<'_>,
     schema: &str,
-    tables: &[(Ident, bool, bool)],
-) -> Result<Vec<(Ident, Option<Table>)>> {
-    let names: Vec<&Ident> = tables.iter().map(|(n, _, _)| n).collect();
-    let checks: Vec<bool> = tables.iter().map(|(_, c, _)| *c).collect();
-    let constraints: Vec<bool> = tables.iter().map(|(_, _, c)| *c).collect();
-    if names.is_empty() {
-        return Ok(Vec::new());
+    out: &mut [(Ident, Option<Table>)],
+) -> Result<()> {
+    let mut shown = ShowCreate::default();
+    if session.flavor() == crate::Flavor::TiDb {
+        tidb::fill(session, schema, out, &mut shown).await?;
     }
+    show_create::fill_fulltext_parsers(session, schema, &mut shown, out).await
+}
+
+/// Runs one statement of `units` and files each table it read into
+/// `slots` (schema `s`, want `w` at `s * wants.len() + w`), or its
+/// schema's error into `failed`.
+#[allow(clippy::too_many_arguments)]
+async fn read_statement(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    wants: &[Want],
+    sized: &[Sized],
+    units: &[Unit],
+    slots: &mut [Option<Table>],
+    failed: &mut [Option<crate::Error>],
+) -> Result<()> {
     let info = session.info().clone();
     let flavor = info.flavor;
-    let n = names.len();
-    let what = match names.as_slice() {
-        [one] => format!(
-            "reading table {}.{}",
-            quote_ident(schema),
-            quote_ident(one.as_str())
-        ),
-        _ => format!("reading {n} tables of {}", quote_ident(schema)),
-    };
-    let values: Vec<Value> = tables
+    let groups: Vec<sql::Group> = units
         .iter()
-        .flat_map(|(t, checks, constraints)| {
-            (0..pairs_with(flavor, *checks, *constraints)).flat_map(move |_| [schema, t.as_str()])
+        .map(|u| sql::Group {
+            filter: match u.shape {
+                Shape::Each => sql::Filter::One,
+                Shape::Listed => sql::Filter::List(u.tables.len()),
+            },
+            checks: u.tables.iter().filter(|t| wants[**t].checks).count(),
+            constraints: u.tables.iter().filter(|t| wants[**t].constraints).count(),
         })
-        .map(Value::from)
         .collect();
+    let (sql, plan) = sql::statement(&info, &groups);
+    let names = |u: &Unit, keep: fn(&Want) -> bool| -> Vec<Value> {
+        u.tables
+            .iter()
+            .map(|t| &wants[*t])
+            .filter(|w| keep(w))
+            .map(|w| Value::from(w.name.as_str()))
+            .collect()
+    };
+    let values: Vec<Value> = plan
+        .iter()
+        .flat_map(|(g, p)| {
+            let u = &units[*g];
+            match p {
+                sql::Param::Schema => vec![Value::from(schemas[u.schema])],
+                sql::Param::Tables => names(u, |_| true),
+                sql::Param::CheckTables => names(u, |w| w.checks),
+                sql::Param::ConstraintTables => names(u, |w| w.constraints),
+            }
+        })
+        .collect();
+    let tables: usize = units.iter().map(|u| u.tables.len()).sum();
+    let first = &units[0];
+    let what = if units.iter().all(|u| u.schema == first.schema) {
+        let schema = quote_ident(schemas[first.schema]);
+        match (tables, first.tables.as_slice()) {
+            (1, [t]) => format!(
+                "reading table {schema}.{}",
+                quote_ident(wants[*t].name.as_str())
+            ),
+            _ => format!("reading {tables} tables of {schema}"),
+        }
+    } else {
+        let n = units.last().map_or(0, |u| u.schema) - first.schema + 1;
+        format!("reading {tables} tables of {n} schemas")
+    };
     let rows = session
-        .exec_rows(
-            &what,
-            &inspection_sql_with(&info, &checks, &constraints),
-            mysql_async::Params::Positional(values),
-        )
+        .exec_rows(&what, &sql, mysql_async::Params::Positional(values))
         .await?;
 
-    let mut heads: Vec<Option<Head>> = (0..n).map(|_| None).collect();
-    let mut raw_columns: Vec<Vec<&mysql_async::Row>> = vec![Vec::new(); n];
-    let mut index_rows: Vec<Vec<RawIndexRow>> = vec![Vec::new(); n];
-    let mut table_checks: Vec<Vec<Check>> = vec![Vec::new(); n];
-    let mut table_fks: Vec<Vec<ForeignKey>> = vec![Vec::new(); n];
-    let mut table_rules: Vec<Vec<Rules>> = vec![Vec::new(); n];
-    for row in &rows {
-        let plain = RowReader::new(row, &what);
-        let i = plain.branch(n)?;
-        match plain.opt_u64("src")? {
-            Some(SRC_TABLE) => {
-                let r = RowReader::slotted(row, &what, TABLE_FIELDS);
-                heads[i] = Some(Head {
-                    name: r
-                        .opt_text("table_name")?
-                        .unwrap_or_else(|| names[i].to_string()),
-                    table_type: r.opt_text("table_type")?.unwrap_or_default(),
-                    collation: r.opt_text("table_collation")?.unwrap_or_default(),
-                    engine: r.opt_text("engine")?,
-                    comment: r.opt_text("table_comment")?.filter(|c| !c.is_empty()),
-                    checks: check_clauses(r.opt_text("check_clauses")?.as_deref(), &what)?,
-                    create_options: r.opt_text("create_options")?.unwrap_or_default(),
-                });
-            }
-            // Rows come in src order: every table's head is read first, so
-            // its CHECK clauses are known when its columns are normalised.
-            Some(SRC_COLUMN) => raw_columns[i].push(row),
-            Some(SRC_INDEX) => {
-                let mut index = raw_index_row(&RowReader::slotted(row, &what, INDEX_FIELDS))?;
-                // MySQL backslash-escapes quotes in STATISTICS.EXPRESSION
-                // (`_utf8mb4\'\'`), as in CHECK_CLAUSE (verified on
-                // MySQL 9.7); TiDB's is read as it is.
-                if flavor == crate::Flavor::MySql {
-                    index.expression = index
-                        .expression
-                        .map(|e| crate::expr::unescape_mysql_default(&e));
-                }
-                index_rows[i].push(index)
-            }
-            Some(SRC_CONSTRAINT) => {
-                let r = RowReader::slotted(row, &what, CONSTRAINT_FIELDS);
-                let is_check = r
-                    .opt_text("constraint_type")?
-                    .is_some_and(|t| t.eq_ignore_ascii_case("CHECK"));
-                if let (true, Some(name), Some(clause)) = (
-                    is_check,
-                    r.opt_text("constraint_name")?,
-                    r.opt_text("check_clause")?,
-                ) {
-                    // MySQL backslash-escapes quotes in CHECK_CLAUSE, as
-                    // in an expression default's COLUMN_DEFAULT.
-                    let expression = match flavor {
-                        crate::Flavor::MariaDb => clause,
-                        _ => crate::expr::unescape_mysql_default(&clause),
-                    };
-                    let enforced = r
-                        .opt_text("enforced")?
-                        .is_none_or(|e| !e.eq_ignore_ascii_case("NO"));
-                    table_checks[i].push(Check {
-                        name: Ident::new(name),
-                        expression,
-                        enforced,
-                    });
-                }
-            }
-            Some(SRC_FOREIGN_KEY) => {
-                let r = RowReader::slotted(row, &what, FOREIGN_KEY_FIELDS);
-                foreign_key_row(&r, schema, &mut table_fks[i])?;
-            }
-            Some(SRC_REFERENTIAL) => {
-                let r = RowReader::slotted(row, &what, REFERENTIAL_FIELDS);
-                if let Some(name) = r.opt_text("constraint_name")? {
-                    table_rules[i].push(Rules {
-                        name: Ident::new(name),
-                        update: r.opt_text("update_rule")?.unwrap_or_default(),
-                        delete: r.opt_text("delete_rule")?.unwrap_or_default(),
-                    });
-                }
-            }
-            other => {
-                return Err(crate::Error::Database {
-                    context: what.clone(),
-                    code: None,
-                    message: format!("unexpected row source {other:?}"),
-                    source: None,
-                })
+    // Where a row of group `g` belongs: a one-table group's is its table;
+    // a listed group's is found by the name the row carries.
+    let mut by_name: std::collections::HashMap<(usize, String), usize> =
+        std::collections::HashMap::new();
+    for (g, u) in units.iter().enumerate() {
+        if u.shape == Shape::Listed {
+            let fold = sized[u.schema].fold;
+            for (k, t) in u.tables.iter().enumerate() {
+                let name = wants[*t].name.as_str();
+                let key = if fold {
+                    name.to_lowercase()
+                } else {
+                    name.to_string()
+                };
+                by_name.insert((g, key), k);
             }
         }
     }
-
-    let base = |h: &Head| TableKind::from_table_type(&h.table_type) == TableKind::Base;
-    let mut out = Vec::with_capacity(n);
-    for (i, (((head, (raw_columns, index_rows)), checks), (mut foreign_keys, rules))) in heads
-        .into_iter()
-        .zip(raw_columns.into_iter().zip(index_rows))
-        .zip(table_checks)
-        .zip(table_fks.into_iter().zip(table_rules))
-        .enumerate()
-    {
-        let table = match head {
-            None => None,
-            // A view or sequence under the catalog table's name: drift,
-            // never a table to alter.
-            Some(h) if !base(&h) => Some(Table::not_a_table(Ident::new(h.name), &h.table_type)),
-            Some(h) => {
-                let columns = raw_columns
-                    .into_iter()
-                    .map(|row| {
-                        let r = RowReader::slotted(row, &what, COLUMN_FIELDS);
-                        let raw = raw_column(&r)?;
-                        normalize::column(flavor, &raw, &h.checks).map_err(|what| {
-                            crate::Error::UnknownShape {
-                                table: h.name.clone(),
-                                object: format!("column `{}`", raw.name),
-                                what,
-                            }
-                        })
-                    })
-                    .collect::<Result<Vec<Column>>>()?;
-                let (primary_key, indexes) = normalize::indexes(&index_rows);
-                let kind = options::table_kind(flavor, &h.create_options, h.engine.as_deref());
-                let mut t = Table {
-                    name: Ident::new(h.name),
-                    kind,
-                    comment: h.comment,
-                    engine: h.engine,
-                    charset: crate::collation::charset_named_by(&h.collation),
-                    collation: h.collation,
-                    columns,
-                    primary_key,
-                    indexes,
-                    checks: Vec::new(),
-                    foreign_keys: Vec::new(),
-                    tidb: None,
-                    required_by: Vec::new(),
+    let mut gathered: Vec<Vec<Gathered<'_>>> = units
+        .iter()
+        .map(|u| (0..u.tables.len()).map(|_| Gathered::default()).collect())
+        .collect();
+    for row in &rows {
+        let plain = RowReader::new(row, &what);
+        let g = plain.branch(units.len())?;
+        let u = &units[g];
+        if failed[u.schema].is_some() {
+            continue;
+        }
+        let k = match u.shape {
+            Shape::Each => Some(0),
+            Shape::Listed => {
+                let tbl = plain.opt_text("tbl")?.unwrap_or_default();
+                let key = if sized[u.schema].fold {
+                    tbl.to_lowercase()
+                } else {
+                    tbl
                 };
-                t.checks = explicit_checks(checks, &t);
-                apply_rules(&mut foreign_keys, &rules, &t.name)?;
-                foreign_keys.sort_by_key(|f| f.name.key());
-                t.foreign_keys = foreign_keys;
-                t.normalize();
-                Some(t)
+                by_name.get(&(g, key)).copied()
             }
         };
-        out.push(((*names[i]).clone(), table));
+        // A listed row of a table the read does not name (another case of
+        // a name on a case-insensitive collation) is not one of ours.
+        let Some(k) = k else { continue };
+        let want = &wants[u.tables[k]];
+        if let Err(e) = gather(
+            row,
+            &what,
+            flavor,
+            schemas[u.schema],
+            want,
+            &mut gathered[g][k],
+        ) {
+            failed[u.schema] = Some(e);
+        }
     }
-    let mut shown = ShowCreate::default();
-    if flavor == crate::Flavor::TiDb {
-        tidb::fill(session, schema, &mut out, &mut shown).await?;
+    for (u, gathered) in units.iter().zip(gathered) {
+        for (t, g) in u.tables.iter().zip(gathered) {
+            if failed[u.schema].is_some() {
+                break;
+            }
+            match assemble(g, &what, flavor) {
+                Ok(table) => slots[u.schema * wants.len() + t] = table,
+                Err(e) => failed[u.schema] = Some(e),
+            }
+        }
     }
-    show_create::fill_fulltext_parsers(session, schema, &mut shown, &mut out).await?;
-    Ok(out)
+    Ok(())
 }

@@ -223,11 +223,34 @@ impl IndexSource {
     }
 }
 
-/// One branch: `src`, `branch` and `ord` (numbers and column names
+/// How a group of branches names its tables: one table by equality, or
+/// a list of `n` tables of the schema by `IN` (rows then name their table
+/// in `tbl`, and the client files them by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Filter {
+    /// `TABLE_NAME = ?`.
+    One,
+    /// `TABLE_NAME IN (?, ...)`, `n` names.
+    List(usize),
+}
+
+impl Filter {
+    fn sql(self, schema_column: &str) -> String {
+        match self {
+            Filter::One => format!("{schema_column} = ? AND TABLE_NAME = ?"),
+            Filter::List(n) => format!(
+                "{schema_column} = ? AND TABLE_NAME IN ({})",
+                vec!["?"; n].join(", ")
+            ),
+        }
+    }
+}
+
+/// One branch: `src`, `branch`, `tbl` and `ord` (numbers and column names
 /// generated here, never input), then every expression as text in its
 /// slot, the rest NULL.
-fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str) -> String {
-    branch_on(src, i, ord, exprs, from, "TABLE_SCHEMA")
+fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str, filter: Filter) -> String {
+    branch_on(src, i, ord, exprs, from, "TABLE_SCHEMA", filter)
 }
 
 /// [`branch`] for a view whose schema column is `schema_column`.
@@ -238,6 +261,7 @@ fn branch_on(
     exprs: &[&str],
     from: &str,
     schema_column: &str,
+    filter: Filter,
 ) -> String {
     let slots: Vec<String> = SLOTS
         .iter()
@@ -248,9 +272,11 @@ fn branch_on(
         })
         .collect();
     format!(
-        "SELECT {src} AS src, {i} AS branch, {ord} AS ord, {} \
-         FROM information_schema.{from} WHERE {schema_column} = ? AND TABLE_NAME = ?",
-        slots.join(", ")
+        "SELECT {src} AS src, {i} AS branch, {ord} AS ord, \
+         CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS tbl, {} \
+         FROM information_schema.{from} WHERE {}",
+        slots.join(", "),
+        filter.sql(schema_column)
     )
 }
 
@@ -273,12 +299,45 @@ const MARIADB_CHECKS: &str =
     "(SELECT JSON_ARRAYAGG(CHECK_CLAUSE) FROM information_schema.CHECK_CONSTRAINTS \
      WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?)";
 
+/// `src` of a MariaDB CHECK_CONSTRAINTS row of a listed group (its
+/// tables' CHECK clauses; a one-table group reads them in its TABLES row).
+pub(crate) const SRC_CHECK: u64 = 6;
+
+/// What the slots of a CHECK_CONSTRAINTS row hold.
+pub(crate) const CHECK_FIELDS: &[&str] = &["check_clause"];
+
+/// One group of branches of an inspection statement: one table by
+/// equality, or a list of tables of one schema by `IN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Group {
+    /// How the group names its tables.
+    pub(crate) filter: Filter,
+    /// How many of its tables have their CHECK clauses read (MariaDB only;
+    /// they tell a json column from a longtext one).
+    pub(crate) checks: usize,
+    /// How many of its tables have their TABLE_CONSTRAINTS rows read.
+    pub(crate) constraints: usize,
+}
+
+/// A parameter of an inspection statement, for the group it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Param {
+    /// The group's schema.
+    Schema,
+    /// Every table name of the group, in order.
+    Tables,
+    /// The names of the group's tables whose CHECK clauses are read.
+    CheckTables,
+    /// The names of the group's tables whose constraints are read.
+    ConstraintTables,
+}
+
 /// The statement reading one table per entry of `checks` on this server,
-/// rows in `src`, `branch`, `ord` order. `checks[i]`: whether table `i`'s
-/// CHECK clauses are read (MariaDB only; they tell a json column from a
-/// longtext one, and reading them opens the whole table). Parameters, per
-/// table in turn: schema and table name once per pair of `?` (see
-/// [`pairs_per_table`]).
+/// rows in `src`, `branch`, `tbl`, `ord` order. `checks[i]`: whether table
+/// `i`'s CHECK clauses are read (MariaDB only; they tell a json column
+/// from a longtext one, and reading them opens the whole table).
+/// Parameters, per table in turn: schema and table name once per pair of
+/// `?`.
 pub(crate) fn inspection_sql(info: &ServerInfo, checks: &[bool]) -> String {
     inspection_sql_with(info, checks, &vec![false; checks.len()])
 }
@@ -290,7 +349,24 @@ pub(crate) fn inspection_sql_with(
     checks: &[bool],
     constraints: &[bool],
 ) -> String {
+    let groups: Vec<Group> = checks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Group {
+            filter: Filter::One,
+            checks: usize::from(*c),
+            constraints: usize::from(constraints.get(i).copied().unwrap_or(false)),
+        })
+        .collect();
+    statement(info, &groups).0
+}
+
+/// The statement reading `groups` (group `i`'s rows have `branch` `i`),
+/// rows in `src`, `branch`, `tbl`, `ord` order, and its parameters in
+/// order, each with the group it is for.
+pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(usize, Param)>) {
     let (index_from, index_exprs) = IndexSource::for_server(info).columns();
+    let maria = info.flavor == Flavor::MariaDb;
     let table_exprs = |checks: bool| {
         [
             "TABLE_NAME",
@@ -298,11 +374,7 @@ pub(crate) fn inspection_sql_with(
             "TABLE_COLLATION",
             "ENGINE",
             "TABLE_COMMENT",
-            if checks && info.flavor == Flavor::MariaDb {
-                MARIADB_CHECKS
-            } else {
-                "NULL"
-            },
+            if checks { MARIADB_CHECKS } else { "NULL" },
             // `partitioned` on MySQL and MariaDB (and, a TiDB assumption not
             // runnable here, on TiDB, whose TABLES has the same column).
             "CREATE_OPTIONS",
@@ -333,53 +405,112 @@ pub(crate) fn inspection_sql_with(
         "REFERENCED_COLUMN_NAME",
     ];
     let referential_exprs = ["CONSTRAINT_NAME", "UPDATE_RULE", "DELETE_RULE"];
-    let branches: Vec<String> = checks
-        .iter()
-        .enumerate()
-        .flat_map(|(i, checks)| {
-            let mut b = vec![
-                branch(SRC_TABLE, i, "0", &table_exprs(*checks), "TABLES"),
-                branch(SRC_COLUMN, i, "ORDINAL_POSITION", &column_exprs, "COLUMNS"),
-                branch(SRC_INDEX, i, "SEQ_IN_INDEX", &index_exprs, index_from),
-                branch(
-                    SRC_FOREIGN_KEY,
-                    i,
-                    "ORDINAL_POSITION",
-                    &foreign_key_exprs,
-                    "KEY_COLUMN_USAGE",
-                ),
-                // REFERENTIAL_CONSTRAINTS names its schema CONSTRAINT_SCHEMA
-                // (MySQL, MariaDB and, a TiDB assumption not runnable here,
-                // TiDB v6.6+); a branch of its own keeps both names constant,
-                // which a correlated lookup would not (MariaDB would then
-                // scan every schema's tables per row).
-                branch_on(
-                    SRC_REFERENTIAL,
-                    i,
-                    "0",
-                    &referential_exprs,
-                    "REFERENTIAL_CONSTRAINTS",
-                    "CONSTRAINT_SCHEMA",
-                ),
-            ];
-            if constraints.get(i).copied().unwrap_or(false) {
-                b.push(branch(
-                    SRC_CONSTRAINT,
-                    i,
-                    "0",
-                    &constraint_exprs,
-                    "TABLE_CONSTRAINTS",
-                ));
-            }
-            b
-        })
-        .collect();
-    format!("{} ORDER BY src, branch, ord", branches.join(" UNION ALL "))
+    let mut branches = Vec::new();
+    let mut params = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let listed = matches!(g.filter, Filter::List(_));
+        let pair = |params: &mut Vec<(usize, Param)>, names: Param| {
+            params.extend([(i, Param::Schema), (i, names)]);
+        };
+        // A one-table group reads its CHECK clauses in its TABLES row (a
+        // subquery bound by schema and table); a listed group in a branch
+        // of its own.
+        let inline_checks = maria && !listed && g.checks > 0;
+        if inline_checks {
+            pair(&mut params, Param::Tables);
+        }
+        branches.push(branch(
+            SRC_TABLE,
+            i,
+            "0",
+            &table_exprs(inline_checks),
+            "TABLES",
+            g.filter,
+        ));
+        pair(&mut params, Param::Tables);
+        branches.push(branch(
+            SRC_COLUMN,
+            i,
+            "ORDINAL_POSITION",
+            &column_exprs,
+            "COLUMNS",
+            g.filter,
+        ));
+        pair(&mut params, Param::Tables);
+        branches.push(branch(
+            SRC_INDEX,
+            i,
+            "SEQ_IN_INDEX",
+            &index_exprs,
+            index_from,
+            g.filter,
+        ));
+        pair(&mut params, Param::Tables);
+        branches.push(branch(
+            SRC_FOREIGN_KEY,
+            i,
+            "ORDINAL_POSITION",
+            &foreign_key_exprs,
+            "KEY_COLUMN_USAGE",
+            g.filter,
+        ));
+        pair(&mut params, Param::Tables);
+        // REFERENTIAL_CONSTRAINTS names its schema CONSTRAINT_SCHEMA
+        // (MySQL, MariaDB and, a TiDB assumption not runnable here, TiDB
+        // v6.6+); a branch of its own keeps both names constant, which a
+        // correlated lookup would not (MariaDB would then scan every
+        // schema's tables per row).
+        branches.push(branch_on(
+            SRC_REFERENTIAL,
+            i,
+            "0",
+            &referential_exprs,
+            "REFERENTIAL_CONSTRAINTS",
+            "CONSTRAINT_SCHEMA",
+            g.filter,
+        ));
+        pair(&mut params, Param::Tables);
+        if maria && listed && g.checks > 0 {
+            branches.push(branch_on(
+                SRC_CHECK,
+                i,
+                "0",
+                &["CHECK_CLAUSE"],
+                "CHECK_CONSTRAINTS",
+                "CONSTRAINT_SCHEMA",
+                Filter::List(g.checks),
+            ));
+            pair(&mut params, Param::CheckTables);
+        }
+        if g.constraints > 0 {
+            let filter = match g.filter {
+                Filter::One => Filter::One,
+                Filter::List(_) => Filter::List(g.constraints),
+            };
+            branches.push(branch(
+                SRC_CONSTRAINT,
+                i,
+                "0",
+                &constraint_exprs,
+                "TABLE_CONSTRAINTS",
+                filter,
+            ));
+            pair(&mut params, Param::ConstraintTables);
+        }
+    }
+    (
+        format!(
+            "{} ORDER BY src, branch, tbl, ord",
+            branches.join(" UNION ALL ")
+        ),
+        params,
+    )
 }
 
 /// How many (schema, table) parameter pairs one table takes in
 /// [`inspection_sql`]: TABLES (and MariaDB's CHECK subquery when `checks`),
 /// COLUMNS, index rows, KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS rows.
+#[cfg(test)]
 pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
     if checks && flavor == Flavor::MariaDb {
         6
@@ -389,8 +520,27 @@ pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
 }
 
 /// [`pairs_per_table`] with the constraint branch when `constraints`.
+#[cfg(test)]
 pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usize {
     pairs_per_table(flavor, checks) + usize::from(constraints)
+}
+
+/// The size read: how many tables each of `schemas` schemas holds, one
+/// branch per schema (`branch` its position), each bounded by
+/// `TABLE_SCHEMA = ?` and reading names only (MariaDB lists the schema's
+/// directory and opens no table; MySQL counts its data-dictionary rows),
+/// with the server's `lower_case_table_names` (how listed rows are filed
+/// by name). Parameters: each schema in turn.
+pub(crate) fn size_sql(schemas: usize) -> String {
+    (0..schemas)
+        .map(|i| {
+            format!(
+                "SELECT {i} AS branch, COUNT(*) AS tables, @@lower_case_table_names AS lctn \
+                 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ")
 }
 
 #[cfg(test)]
@@ -448,7 +598,7 @@ mod tests {
                 "{v}"
             );
             assert!(sql.contains("SELECT 2 AS src, 49 AS branch, SEQ_IN_INDEX AS ord"));
-            assert!(sql.ends_with(" ORDER BY src, branch, ord"));
+            assert!(sql.ends_with(" ORDER BY src, branch, tbl, ord"));
             let single = IndexSource::for_server(&info).sql();
             assert!(
                 single.contains("WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND "),
@@ -462,7 +612,8 @@ mod tests {
         // CHECK clauses only for the tables that ask for them.
         let some = inspection_sql(&maria, &[false, true, false]);
         assert_eq!(some.matches("CHECK_CONSTRAINTS").count(), 1);
-        assert!(some.contains("SELECT 0 AS src, 1 AS branch, 0 AS ord, CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS a, \
+        assert!(some.contains("SELECT 0 AS src, 1 AS branch, 0 AS ord, CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS tbl, \
+            CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS a, \
             CONVERT(TABLE_TYPE USING utf8mb4) COLLATE utf8mb4_bin AS b, CONVERT(TABLE_COLLATION USING utf8mb4) COLLATE utf8mb4_bin AS c, \
             CONVERT(ENGINE USING utf8mb4) COLLATE utf8mb4_bin AS d, CONVERT(TABLE_COMMENT USING utf8mb4) COLLATE utf8mb4_bin AS e, \
             CONVERT((SELECT JSON_ARRAYAGG"));
@@ -485,6 +636,72 @@ mod tests {
                 "{v}"
             );
         }
+    }
+
+    /// A listed group: every branch bounded by the schema and one IN list
+    /// of the group's names (CHECK clauses and constraints of the tables
+    /// that ask for them only), its parameters the schema then the names;
+    /// groups of one table and listed groups share a statement.
+    #[test]
+    fn listed_groups_are_bounded_by_schema_and_names() {
+        for v in VERSIONS {
+            let info = info(v);
+            let groups = [
+                Group {
+                    filter: Filter::List(3),
+                    checks: 1,
+                    constraints: 2,
+                },
+                Group {
+                    filter: Filter::One,
+                    checks: 0,
+                    constraints: 0,
+                },
+            ];
+            let (sql, params) = statement(&info, &groups);
+            let upper = sql.to_uppercase();
+            assert!(
+                !upper.contains(" JOIN ") && !upper.contains("NOT EXISTS"),
+                "{v}"
+            );
+            let in3 = "TABLE_NAME IN (?, ?, ?)";
+            assert_eq!(sql.matches(in3).count(), 5, "{v}: {sql}");
+            assert_eq!(
+                sql.matches("TABLE_NAME IN (?, ?)").count(),
+                1,
+                "{v}: the constraint branch lists its 2 tables"
+            );
+            let maria = info.flavor == Flavor::MariaDb;
+            assert_eq!(
+                sql.matches("FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (?)")
+                    .count(),
+                usize::from(maria),
+                "{v}"
+            );
+            assert_eq!(
+                sql.matches('?').count(),
+                {
+                    let listed = 5 * 4 + 3 + if maria { 2 } else { 0 };
+                    listed + 2 * 5
+                },
+                "{v}"
+            );
+            let expanded: usize = params
+                .iter()
+                .map(|(g, p)| match (g, p) {
+                    (_, Param::Schema) => 1,
+                    (0, Param::Tables) => 3,
+                    (0, Param::CheckTables) => 1,
+                    (0, Param::ConstraintTables) => 2,
+                    (_, _) => 1,
+                })
+                .sum();
+            assert_eq!(expanded, sql.matches('?').count(), "{v}");
+            assert!(sql.contains("SELECT 0 AS src, 1 AS branch"), "{v}");
+            assert!(sql.ends_with(" ORDER BY src, branch, tbl, ord"), "{v}");
+        }
+        assert_eq!(size_sql(2).matches("WHERE TABLE_SCHEMA = ?").count(), 2);
+        assert!(size_sql(2).contains("SELECT 1 AS branch, COUNT(*) AS tables"));
     }
 
     #[test]
@@ -524,8 +741,9 @@ mod tests {
         };
         let index_branch = |i: usize| {
             format!(
-                "SELECT 2 AS src, {i} AS branch, SEQ_IN_INDEX AS ord, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} \
+                "SELECT 2 AS src, {i} AS branch, SEQ_IN_INDEX AS ord, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} \
                  FROM information_schema.TIDB_INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+                conv("TABLE_NAME", "tbl"),
                 conv("KEY_NAME", "a"),
                 conv("NON_UNIQUE", "b"),
                 conv("SEQ_IN_INDEX", "c"),

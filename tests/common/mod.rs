@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod applied;
+pub mod counters;
 pub mod fault;
 pub mod heavy;
 pub mod relay;

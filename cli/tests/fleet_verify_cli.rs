@@ -1,0 +1,159 @@
+//! `catalog verify --fleet` reads the schemas of one server together: the
+//! statements each server receives stay the same as its tenants grow (10
+//! and 40 schemas of the shipped catalog on each of MariaDB 3306 and MySQL
+//! 3307, counted by a relay in front of each server), and each target's
+//! report is the one `catalog verify` of that schema alone gives, drift
+//! included.
+
+mod cli_support;
+
+#[path = "../../tests/common/relay.rs"]
+mod relay;
+
+use cli_support::fleet::{server, Schemas, SERVERS};
+use serde_json::Value;
+
+/// The shipped catalog.
+fn catalog_dir() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog").to_string()
+}
+
+/// A fleet file of `servers` (url, name) each with `schemas` listed,
+/// `per_server` targets at once on each.
+fn fleet_yaml(servers: &[(String, String)], schemas: &[String], per_server: usize) -> String {
+    let mut text = String::from("servers:\n");
+    for (url, name) in servers {
+        text.push_str(&format!("  - url: {url}\n    name: {name}\n    schemas:\n"));
+        for s in schemas {
+            text.push_str(&format!("      - {s}\n"));
+        }
+    }
+    text + &format!("parallel: {{servers: 2, per_server: {per_server}}}\n")
+}
+
+/// Runs the binary with `args`.
+async fn run(args: &[&str]) -> std::process::Output {
+    cli_support::run(args.iter().map(|s| s.to_string()).collect()).await
+}
+
+/// Runs `command --fleet` with the shipped catalog on the fleet `yaml`:
+/// (exit code, the JSON report).
+async fn fleet(command: &str, yaml: &str) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fleet.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let file = file.display().to_string();
+    let out = run(&[
+        command,
+        "--catalog",
+        &catalog_dir(),
+        "--fleet",
+        &file,
+        "--format",
+        "json",
+        "--timeout",
+        "60",
+    ])
+    .await;
+    (out.status.code().unwrap_or(-1), cli_support::json(&out))
+}
+
+/// `catalog verify --format json` of one schema: its problems.
+async fn verify_alone(port: u16, schema: &str) -> Value {
+    let url = format!("{}/{schema}", server(port));
+    let out = run(&[
+        "--catalog",
+        &catalog_dir(),
+        "--database-url",
+        &url,
+        "--format",
+        "json",
+        "verify",
+    ])
+    .await;
+    cli_support::json(&out)["problems"].clone()
+}
+
+/// The prepared executions each server received, through its relay.
+async fn verify_through_relays(schemas: &[String]) -> (i32, Value, Vec<usize>) {
+    let mut relays = Vec::new();
+    for port in SERVERS {
+        relays.push(relay::Proxy::start(format!("127.0.0.1:{port}")).await);
+    }
+    let servers: Vec<(String, String)> = relays
+        .iter()
+        .zip(SERVERS)
+        .map(|(r, port)| {
+            (
+                format!("mysql://root@127.0.0.1:{}", r.port),
+                format!("s{port}"),
+            )
+        })
+        .collect();
+    let (code, doc) = fleet("verify", &fleet_yaml(&servers, schemas, 1)).await;
+    let mut executions = Vec::new();
+    for r in relays {
+        let connections = r.finish().await;
+        executions.push(
+            connections
+                .iter()
+                .flat_map(|c| c.commands())
+                .filter(|c| c == "execute")
+                .count(),
+        );
+    }
+    (code, doc, executions)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statements_per_server_stay_constant_as_tenants_grow_and_reports_match_verify() {
+    let schemas = Schemas::create(40).await;
+    let names = schemas.names();
+    let direct: Vec<(String, String)> = SERVERS
+        .iter()
+        .map(|p| (server(*p), format!("s{p}")))
+        .collect();
+    let (code, doc) = fleet("apply", &fleet_yaml(&direct, &names, 4)).await;
+    assert_eq!(code, 0, "{doc:#}");
+    // Drift in the 7th schema on each server: the shipped _System_WorkItem dropped.
+    let drifted = schemas.name(7);
+    for port in SERVERS {
+        schemas
+            .exec(port, &drifted, "DROP TABLE IF EXISTS _System_WorkItem")
+            .await;
+    }
+    let (code10, doc10, ten) = verify_through_relays(&names[..10]).await;
+    let (code40, doc40, forty) = verify_through_relays(&names).await;
+    eprintln!("prepared executions per server: 10 schemas {ten:?}, 40 schemas {forty:?}");
+    assert_eq!((code10, code40), (1, 1), "{doc40:#}");
+    assert_eq!(ten, forty, "statements per server grew with the tenants");
+    assert!(
+        forty.iter().all(|n| *n <= 4),
+        "the schema list, the size read, one inspection statement: {forty:?}"
+    );
+    for (doc, n) in [(&doc10, 10), (&doc40, 40)] {
+        let targets = doc["targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 2 * n);
+        for t in targets {
+            let schema = t["schema"].as_str().unwrap();
+            let want = if schema == drifted {
+                "refused"
+            } else {
+                "already_converged"
+            };
+            assert_eq!(t["outcome"], want, "{t}");
+        }
+    }
+    // The drifted targets' drift is what `catalog verify` of each reports.
+    for port in SERVERS {
+        let alone = verify_alone(port, &drifted).await;
+        assert!(!alone.as_array().unwrap().is_empty(), "{alone}");
+        let t = doc40["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["schema"] == drifted.as_str() && t["identity"]["port"] == port)
+            .unwrap();
+        assert_eq!(t["drift"], alone, "{port}");
+    }
+}
