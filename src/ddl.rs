@@ -7,7 +7,7 @@
 //! typed column type, charset/collation/engine names from closed sets
 //! (an unknown one, which only a live table can hold, is quoted as an
 //! identifier) and default expressions re-rendered from their parsed AST
-//! by the one printer ([`crate::sql::print::closed`]).
+//! by the one printer (`sql::print::closed`).
 //!
 //! Column definitions and index key-part lists each have exactly one renderer
 //! ([`column_definition`], [`key_parts`]), shared by `CREATE TABLE` and the

@@ -2,7 +2,7 @@
 //! plain literals: storage-engine names from a closed set, and catalog
 //! expressions (defaults, CHECK conditions, generated columns, key parts)
 //! read by the one lexer into exactly one expression and re-rendered from
-//! the AST by the one printer in its closed style ([`crate::sql::print`]):
+//! the AST by the one printer in its closed style (`sql::print`):
 //! every literal through [`crate::ident::quote_str`], function names plain
 //! words, operators from a closed list. Anything else is refused with the
 //! offending text.

@@ -2,7 +2,7 @@
 //! by `SHOW CREATE TABLE` on MySQL, MariaDB and TiDB) into the typed model.
 //!
 //! Parsing runs in two stages:
-//! 1. a textual pre-pass ([`prepare`], over [`crate::sql::lex`]) that
+//! 1. a textual pre-pass ([`prepare`], over `sql::lex`) that
 //!    handles what sqlparser cannot:
 //!    executable version comments `/*!NNNNN ... */` are unwrapped (MySQL runs
 //!    their content, so it is kept), TiDB feature comments `/*T![f] ... */`

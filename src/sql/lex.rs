@@ -94,16 +94,6 @@ impl Lexeme {
     pub fn is_space(&self) -> bool {
         matches!(self.kind, Kind::Token(Token::Whitespace(_)))
     }
-
-    /// Whether it is a plain comment (`/* */`, `-- `, `#`).
-    pub fn is_comment(&self) -> bool {
-        matches!(
-            self.kind,
-            Kind::Token(Token::Whitespace(
-                Whitespace::SingleLineComment { .. } | Whitespace::MultiLineComment(_)
-            ))
-        )
-    }
 }
 
 /// sqlparser's MySQL dialect for tokenizing, with comment hints left as

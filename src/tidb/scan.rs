@@ -1,5 +1,5 @@
 //! Finding TiDB's table-feature clauses in a `CREATE TABLE` token stream
-//! (the one lexer's tokens, [`crate::sql::lex`]): one scanner for the apply
+//! (the one lexer's tokens, `sql::lex`): one scanner for the apply
 //! chokepoint and the dump parser (after TiDB's `/*T![feature] ... */`
 //! comments are unwrapped). The scanner returns where each clause is, so
 //! the caller can take it out before sqlparser (which knows none of them)
