@@ -14,7 +14,8 @@
 #
 # Offline (N in OFFLINE_NS, default 1024 2048 4096 8192): `check` and `render`
 # of a, `plan --against` dump-a with catalog b, `diff --from a --to b`,
-# `import --from` dump-a; peak RSS of each at the largest N (/usr/bin/time).
+# `import --from` dump-a; peak RSS and CPU time of each at the largest N
+# (/usr/bin/time).
 #
 # Live (N in LIVE_NS, default 64 256 1024, on every URL of LIVE_URLS, default
 # the MariaDB at 3306 and the MySQL at 3307): schema scscale_N holds
@@ -151,9 +152,15 @@ median() {
 	printf '%s\n' "${out[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-# Peak resident set size in MB of one run.
+# Peak resident set size in MB and CPU seconds (user + system) of one run:
+# `144 MB 0.61 s`. CPU time is the steadier figure on a loaded machine,
+# where wall time is mostly waiting for a core.
 peak_mb() {
-	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }'
+	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '
+		/Maximum resident set size/ { rss = $2 }
+		/User time/ { cpu += $2 }
+		/System time/ { cpu += $2 }
+		END { printf "%.0f MB %.2f s", rss / 1024, cpu }'
 }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -181,7 +188,7 @@ if [ "$MODE" != live ]; then
 	d=$WORK/$last
 	rm -rf "$d/imp"
 	echo
-	echo "peak RSS at N=$last (MB): check $(peak_mb "$CATALOG_BIN" --catalog "$d/a" check)," \
+	echo "peak RSS and CPU time (user + system) at N=$last: check $(peak_mb "$CATALOG_BIN" --catalog "$d/a" check)," \
 		"render $(peak_mb "$CATALOG_BIN" --catalog "$d/a" render)," \
 		"plan --against $(peak_mb "$CATALOG_BIN" --catalog "$d/b" plan --against "$d/a.sql")," \
 		"diff $(peak_mb "$CATALOG_BIN" --catalog "$d/b" diff --from "$d/a")," \

@@ -5,14 +5,19 @@
 //! nothing first. Catalog lint refuses cycles among distinct tables
 //! ([`cycles`]), so an order always exists for a valid catalog.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use crate::ident::Ident;
 use crate::model::Table;
 
 /// For each table, the positions (in `tables`) of the other tables its
-/// foreign keys reference, in foreign-key order, each once.
+/// foreign keys reference, in foreign-key order, each once. Referenced
+/// tables are looked up by folded name (the first table of that name).
 fn edges(tables: &[&Table]) -> Vec<Vec<usize>> {
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(tables.len());
+    for (i, t) in tables.iter().enumerate() {
+        by_name.entry(t.name.folded()).or_insert(i);
+    }
     tables
         .iter()
         .enumerate()
@@ -23,7 +28,7 @@ fn edges(tables: &[&Table]) -> Vec<Vec<usize>> {
                 .iter()
                 .filter(|f| f.referenced_schema.is_none())
             {
-                if let Some(j) = tables.iter().position(|p| p.name == fk.referenced_table) {
+                if let Some(&j) = by_name.get(fk.referenced_table.folded()) {
                     if j != i && !out.contains(&j) {
                         out.push(j);
                     }
@@ -64,44 +69,31 @@ pub fn creation_order(tables: &[&Table]) -> Vec<usize> {
 /// first table by name. Groups come in name order of their first table.
 pub fn cycles(tables: &[&Table]) -> Vec<Vec<Ident>> {
     let edges = edges(tables);
-    let n = tables.len();
-    let reach: Vec<Vec<bool>> = (0..n)
-        .map(|s| {
-            let mut seen = vec![false; n];
-            let mut stack = edges[s].clone();
-            while let Some(v) = stack.pop() {
-                if !seen[v] {
-                    seen[v] = true;
-                    stack.extend(edges[v].iter().copied());
-                }
-            }
-            seen
-        })
-        .collect();
-    let mut done = vec![false; n];
-    let mut starts: Vec<usize> = Vec::new();
-    let mut by_name: Vec<usize> = (0..n).collect();
-    by_name.sort_by(|a, b| tables[*a].name.cmp(&tables[*b].name));
-    for &i in &by_name {
-        if done[i] || !reach[i][i] {
-            continue;
-        }
-        for j in 0..n {
-            if reach[i][j] && reach[j][i] {
-                done[j] = true;
-            }
-        }
-        starts.push(i);
+    let group = strongly_connected(&edges);
+    // A group of two or more tables holds a cycle (self references are
+    // not edges). Its start: its first table by name.
+    let mut size = vec![0usize; tables.len()];
+    for &g in &group {
+        size[g] += 1;
     }
+    let mut start: Vec<Option<usize>> = vec![None; tables.len()];
+    for (i, &g) in group.iter().enumerate() {
+        if size[g] > 1 && start[g].is_none_or(|s| tables[i].name < tables[s].name) {
+            start[g] = Some(i);
+        }
+    }
+    let mut starts: Vec<usize> = start.into_iter().flatten().collect();
+    starts.sort_by(|a, b| tables[*a].name.cmp(&tables[*b].name));
     starts
         .into_iter()
         .map(|s| {
-            // Breadth-first from s's successors back to s.
-            let mut parent: Vec<Option<usize>> = vec![None; n];
+            // Breadth-first from s's successors back to s, within its group
+            // (no table outside it leads back to s).
+            let mut parent: HashMap<usize, usize> = HashMap::new();
             let mut queue: VecDeque<usize> = VecDeque::new();
-            for &v in &edges[s] {
-                if parent[v].is_none() {
-                    parent[v] = Some(s);
+            for &v in edges[s].iter().filter(|v| group[**v] == group[s]) {
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(v) {
+                    e.insert(s);
                     queue.push_back(v);
                 }
             }
@@ -109,27 +101,83 @@ pub fn cycles(tables: &[&Table]) -> Vec<Vec<Ident>> {
                 if v == s {
                     break;
                 }
-                for &w in &edges[v] {
-                    if parent[w].is_none() {
-                        parent[w] = Some(v);
+                for &w in edges[v].iter().filter(|w| group[**w] == group[s]) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(w) {
+                        e.insert(v);
                         queue.push_back(w);
                     }
                 }
             }
             let mut path = Vec::new();
-            let mut v = parent[s];
+            let mut v = parent.get(&s).copied();
             while let Some(p) = v {
                 if p == s {
                     break;
                 }
                 path.push(p);
-                v = parent[p];
+                v = parent.get(&p).copied();
             }
             path.push(s);
             path.reverse();
             path.into_iter().map(|i| tables[i].name.clone()).collect()
         })
         .collect()
+}
+
+/// The strongly connected group of each node (Tarjan's algorithm, without
+/// recursion, so a long chain of foreign keys cannot exhaust the stack):
+/// linear in tables and foreign keys.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut group = vec![UNSEEN; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    let mut groups = 0;
+    // (node, position of the next edge to follow)
+    let mut calls: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        calls.push((root, 0));
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            if *e == 0 && index[v] == UNSEEN {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = edges[v].get(*e) {
+                *e += 1;
+                if index[w] == UNSEEN {
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    group[w] = groups;
+                    if w == v {
+                        break;
+                    }
+                }
+                groups += 1;
+            }
+        }
+    }
+    group
 }
 
 #[cfg(test)]
@@ -194,5 +242,26 @@ mod tests {
             .collect();
         assert_eq!(found, vec![vec!["A", "B", "C"], vec!["D", "E"]]);
         assert_eq!(creation_order(&refs).len(), 6, "every table once");
+    }
+
+    /// A cycle through many tables is found without recursion (no stack to
+    /// exhaust) and named from its first table by name; a table outside the
+    /// group that references into it is not on the cycle; names fold.
+    #[test]
+    fn a_long_cycle_is_found_from_its_first_table() {
+        let n = 20_000;
+        let name = |i: usize| format!("T{:05}", i % n);
+        let mut tables: Vec<Table> = (0..n)
+            .rev()
+            .map(|i| table(&name(i), &[&name(i + 1).to_lowercase()]))
+            .collect();
+        tables.push(table("A_outside", &["t00007"]));
+        let refs: Vec<&Table> = tables.iter().collect();
+        let found = cycles(&refs);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].len(), n);
+        assert_eq!(found[0][0].as_str(), "T00000");
+        assert_eq!(found[0][1].as_str(), "T00001");
+        assert_eq!(found[0][n - 1].as_str(), "T19999");
     }
 }

@@ -13,6 +13,8 @@
 //!
 //! A parent in `external_tables` is another owner's, verified by them.
 
+use std::collections::HashMap;
+
 use crate::model::ForeignKey;
 
 use super::foreign_keys::{keys_on, unique_indexes_on};
@@ -22,15 +24,16 @@ use super::CatalogTable;
 /// Reports each foreign key that a scope holding its table would verify
 /// without something the key needs.
 pub(super) fn lint_consumer_scopes(tables: &[CatalogTable], problems: &mut Vec<super::Problem>) {
-    for ct in tables {
+    let by_name: HashMap<&str, &crate::model::Table> = tables
+        .iter()
+        .map(|t| (t.table.name.folded(), &t.table))
+        .collect();
+    for ct in tables.iter().filter(|t| !t.table.foreign_keys.is_empty()) {
         let child = &ct.table;
         let mut sink = Sink::new(&ct.file, problems);
         sink.table = Some(child.name.to_string());
         for fk in &child.foreign_keys {
-            let parent = tables
-                .iter()
-                .map(|t| &t.table)
-                .find(|t| t.name == fk.referenced_table);
+            let parent = by_name.get(fk.referenced_table.folded()).copied();
             for (what, item) in needs(fk, child, parent) {
                 if let Some(lacking) = lacking(&child.required_by, item) {
                     sink.error(

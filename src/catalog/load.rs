@@ -2,9 +2,10 @@
 //! in-memory files ([`from_files`], [`check_files`]), through one reader and
 //! one lint.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+use super::queries::RawQuery;
 use super::raw::{self, FileKind, RawCatalogFile, RawTable};
 use super::sink::Sink;
 use super::{table, Catalog, CatalogTable, CheckReport, Defaults, Limits, Problem, Severity};
@@ -144,8 +145,64 @@ fn yaml_files(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(names)
 }
 
-/// Reads a file of the catalog by name.
-type ReadFile<'a> = &'a dyn Fn(&str) -> std::io::Result<String>;
+/// Reads a file of the catalog by name (from the reader threads too).
+type ReadFile<'a> = &'a (dyn Fn(&str) -> std::io::Result<String> + Sync);
+
+/// A table file read and built: its path, the table it names (for its
+/// problems), the table and its raw queries when it could be read, and the
+/// problems found in it.
+type ReadTable = (
+    PathBuf,
+    Option<String>,
+    Option<(Table, Vec<RawQuery>)>,
+    Vec<Problem>,
+);
+
+/// Table files per reader thread, at least: a small catalog is read on the
+/// calling thread.
+const FILES_PER_READER: usize = 256;
+
+/// Reads and builds every table file, in order. Each file is independent
+/// of the others until they are all read (duplicates, CHECK names, queries
+/// and foreign keys are linted after), so a large catalog is read on up to
+/// one thread per core (at most 4), each taking a contiguous run of the
+/// files and keeping its own problems: the result is the same, in the same
+/// order, as one thread reading them one after the other.
+fn read_tables(
+    dir: &Path,
+    names: &[String],
+    read: ReadFile<'_>,
+    defaults: &Defaults,
+    limits: Limits,
+) -> Vec<ReadTable> {
+    let one = |name: &String| {
+        let file = dir.join(name);
+        let mut problems = Vec::new();
+        let mut sink = Sink::new(&file, &mut problems);
+        let table = read_table(name, read, defaults, limits, &mut sink);
+        let named = sink.table.take();
+        (file, named, table, problems)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let readers = cores.min(4).min(names.len() / FILES_PER_READER).max(1);
+    if readers == 1 {
+        return names.iter().map(one).collect();
+    }
+    let run = names.len().div_ceil(readers);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = names
+            .chunks(run)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
 
 fn read_catalog(
     dir: &Path,
@@ -168,10 +225,11 @@ fn read_catalog(
     let mut check_names: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut out = Vec::new();
     let mut raw_queries = Vec::new();
-    for name in tables {
-        let file = dir.join(&name);
+    for (file, named, table, found) in read_tables(dir, &tables, read, &defaults, limits) {
+        problems.extend(found);
         let mut sink = Sink::new(&file, problems);
-        let Some((table, queries)) = read_table(&name, read, &defaults, limits, &mut sink) else {
+        sink.table = named;
+        let Some((table, queries)) = table else {
             continue;
         };
         if let Some(first) = seen.get(&table.name.key()) {
@@ -208,13 +266,26 @@ fn read_catalog(
             queries: Vec::new(),
         });
     }
-    // Queries may name any catalog table, so they are linted once all are read.
-    let all: Vec<Table> = out.iter().map(|t| t.table.clone()).collect();
-    let refs: Vec<&Table> = all.iter().collect();
-    for (t, raw) in out.iter_mut().zip(raw_queries) {
-        let mut sink = Sink::new(&t.file, problems);
-        sink.table = Some(t.table.name.to_string());
-        t.queries = super::queries::lint_queries(raw, &t.table, &refs, &mut sink);
+    // Queries may name any catalog table, so they are linted once all are
+    // read, looking the tables up by folded name.
+    let by_name: HashMap<&str, &Table> = out
+        .iter()
+        .map(|t| (t.table.name.folded(), &t.table))
+        .collect();
+    let linted: Vec<_> = out
+        .iter()
+        .zip(raw_queries)
+        .map(|(t, raw)| {
+            if raw.is_empty() {
+                return Vec::new();
+            }
+            let mut sink = Sink::new(&t.file, problems);
+            sink.table = Some(t.table.name.to_string());
+            super::queries::lint_queries(raw, &t.table, &by_name, &mut sink)
+        })
+        .collect();
+    for (t, queries) in out.iter_mut().zip(linted) {
+        t.queries = queries;
     }
     // Foreign keys may reference any catalog table: checked once all are read.
     super::foreign_keys::lint_references(
@@ -250,7 +321,7 @@ fn read_table(
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
-) -> Option<(Table, Vec<super::queries::RawQuery>)> {
+) -> Option<(Table, Vec<RawQuery>)> {
     let text = read_text(name, read, sink)?;
     let mut raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
     let queries = std::mem::take(&mut raw.queries);

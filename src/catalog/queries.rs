@@ -2,7 +2,7 @@
 //! table, each naming the index that must be its access path. This module
 //! reads and lints them; `catalog explain` (src/explain/) judges their plans.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
@@ -128,12 +128,13 @@ fn param(v: &Value) -> Option<Param> {
     })
 }
 
-/// Lints the queries of `table` against the whole catalog (`all`), reporting
+/// Lints the queries of `table` against the whole catalog (`all`, by folded
+/// table name), reporting
 /// to `sink`, and returns the valid ones.
 pub(super) fn lint_queries(
     raw: Vec<RawQuery>,
     table: &Table,
-    all: &[&Table],
+    all: &HashMap<&str, &Table>,
     sink: &mut Sink,
 ) -> Vec<Query> {
     let mut out: Vec<Query> = Vec::new();
@@ -259,13 +260,13 @@ fn lint_shape(
     shape: &Shape,
     params: usize,
     table: &Table,
-    all: &[&Table],
+    all: &HashMap<&str, &Table>,
     obj: &str,
     sink: &mut Sink,
 ) {
     let mut named: Vec<&Table> = Vec::new();
     for t in &shape.tables {
-        match all.iter().find(|c| c.name == *t) {
+        match all.get(t.folded()) {
             Some(c) => named.push(c),
             None => sink.error(
                 Some(obj.to_string()),

@@ -3,7 +3,7 @@
 //! ([`reconcile`]: the referenced key, the child's index, cycles), so that
 //! an import always passes `catalog check`; and their raw YAML type ([`raw`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::catalog::raw::{RawForeignKey, RawReference};
 use crate::ident::{quote_ident, Ident};
@@ -53,9 +53,14 @@ pub(crate) fn reconcile(tables: &[Table]) -> (Vec<Refusal>, Vec<Ident>) {
     let mut refused: Vec<Refusal> = Vec::new();
     let mut external: BTreeSet<String> = BTreeSet::new();
     let mut external_names: Vec<Ident> = Vec::new();
+    // Parents by folded name (the first table of that name), not searched.
+    let mut by_name: HashMap<&str, &Table> = HashMap::with_capacity(tables.len());
+    for t in tables {
+        by_name.entry(t.name.folded()).or_insert(t);
+    }
     for t in tables {
         for fk in &t.foreign_keys {
-            let reason = match tables.iter().find(|p| p.name == fk.referenced_table) {
+            let reason = match by_name.get(fk.referenced_table.folded()).copied() {
                 Some(parent) => crate::catalog::foreign_key_problem(t, fk, Some(parent)),
                 None => {
                     if external.insert(fk.referenced_table.key()) {
@@ -70,24 +75,34 @@ pub(crate) fn reconcile(tables: &[Table]) -> (Vec<Refusal>, Vec<Ident>) {
         }
     }
     // What remains must not form a cycle: refuse the key closing each.
-    let kept: Vec<Table> = tables
+    // Only the tables that lose a refused key are copied.
+    let refused_keys: HashSet<(&str, &str)> = refused
+        .iter()
+        .map(|(t, f, _)| (t.folded(), f.folded()))
+        .collect();
+    let trimmed: Vec<Option<Table>> = tables
         .iter()
         .map(|t| {
-            let mut t = t.clone();
-            t.foreign_keys.retain(|f| {
-                !refused
-                    .iter()
-                    .any(|(tn, n, _)| *tn == t.name && *n == f.name)
-            });
-            t
+            let loses = |f: &crate::model::ForeignKey| {
+                refused_keys.contains(&(t.name.folded(), f.name.folded()))
+            };
+            t.foreign_keys.iter().any(loses).then(|| {
+                let mut t = t.clone();
+                t.foreign_keys.retain(|f| !loses(f));
+                t
+            })
         })
         .collect();
-    let refs: Vec<&Table> = kept.iter().collect();
+    let refs: Vec<&Table> = tables
+        .iter()
+        .zip(&trimmed)
+        .map(|(t, kept)| kept.as_ref().unwrap_or(t))
+        .collect();
     for cycle in crate::dependency::cycles(&refs) {
         let (Some(first), Some(next)) = (cycle.first(), cycle.get(1)) else {
             continue;
         };
-        let Some(t) = kept.iter().find(|t| &t.name == first) else {
+        let Some(t) = refs.iter().find(|t| &t.name == first) else {
             continue;
         };
         let mut path: Vec<String> = cycle.iter().map(|n| quote_ident(n.as_str())).collect();

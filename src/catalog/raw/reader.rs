@@ -71,7 +71,11 @@ pub(in crate::catalog) fn read<T: DeserializeOwned>(
     };
     report_unknown(text, &unknown, sink);
     let typed = if unknown.is_empty() && !text.trim().is_empty() {
-        serde_yaml::from_str::<T>(text)
+        // The value already read, not a second parse of the text (issue
+        // 22: the second parse was a quarter of `check`); the text again
+        // only when that fails, so a type error keeps its line and column
+        // and whatever the text reading accepts is still accepted.
+        T::deserialize(&value).or_else(|_| serde_yaml::from_str::<T>(text))
     } else {
         serde_yaml::from_value::<T>(value)
     };
