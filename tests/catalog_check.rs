@@ -322,3 +322,38 @@ fn mariadb_only_combinations_narrow_flavors_to_mariadb() {
     );
     assert_eq!(catalog::flavors_for(&[plain, child]), mariadb);
 }
+
+/// tinytext and tinyblob are keyed by a prefix, as text and blob are (the
+/// servers refuse them whole): import wrote `{column: name, length: 32}`
+/// for a tinytext key part and check refused it as taking no prefix.
+#[test]
+fn tiny_text_and_blob_key_parts_take_a_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "table: Notes
+columns:
+  - { name: Id, type: int, nullable: false }
+  - { name: Title, type: tinytext, nullable: false }
+  - { name: Tag, type: tinyblob, nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_title, columns: [{ column: Title, length: 32 }] }
+  - { name: idx_tag, columns: [{ column: Tag, length: 8 }] }
+",
+    )
+    .unwrap();
+    let report = catalog::check(dir.path());
+    assert_eq!(
+        count(&report, Severity::Error),
+        0,
+        "{}",
+        report.render_human()
+    );
+    assert_eq!(
+        count(&report, Severity::Warning),
+        2,
+        "{}",
+        report.render_human()
+    );
+}

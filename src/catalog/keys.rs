@@ -395,9 +395,11 @@ fn check_prefix(spec: &KeySpec, column: &Column, n: u32, sink: &mut Sink) -> boo
         | ColumnType::Varchar(s)
         | ColumnType::Binary(s)
         | ColumnType::Varbinary(s) => Some(s),
-        ColumnType::Text
+        ColumnType::TinyText
+        | ColumnType::Text
         | ColumnType::MediumText
         | ColumnType::LongText
+        | ColumnType::TinyBlob
         | ColumnType::Blob
         | ColumnType::MediumBlob
         | ColumnType::LongBlob => None,
