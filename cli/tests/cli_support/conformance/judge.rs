@@ -2,6 +2,8 @@
 //! from the two shapes (reachable by online additions or not), the outcome
 //! judged by the physical state afterwards.
 
+use std::collections::BTreeMap;
+
 use super::shape::{Key, Shape};
 
 /// Whether `desired` is reachable from `current` by online additions
@@ -19,30 +21,34 @@ pub fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
         }
     }
     let existing = |(t, _): &Key| current.tables.contains_key(t);
-    for (k, want) in &desired.foreign_keys {
-        match current.foreign_keys.get(k) {
-            Some(have) if have == want => {}
-            Some(have) => return Err(format!("foreign key {k:?}: {have:?} -> {want:?}")),
-            None if !existing(k) => {}
-            None => {
-                return Err(format!(
-                    "foreign key {k:?} added to an existing table (not online)"
-                ))
+    // A foreign key or CHECK: kept as is, or on a new table only.
+    fn kept_or_new<V: PartialEq + std::fmt::Debug>(
+        what: &str,
+        current: &BTreeMap<Key, V>,
+        desired: &BTreeMap<Key, V>,
+        existing: impl Fn(&Key) -> bool,
+    ) -> Result<(), String> {
+        for (k, want) in desired {
+            match current.get(k) {
+                Some(have) if have == want => {}
+                Some(have) => return Err(format!("{what} {k:?}: {have:?} -> {want:?}")),
+                None if !existing(k) => {}
+                None => {
+                    return Err(format!(
+                        "{what} {k:?} added to an existing table (not online)"
+                    ))
+                }
             }
         }
+        Ok(())
     }
-    for (k, want) in &desired.checks {
-        match current.checks.get(k) {
-            Some(have) if have == want => {}
-            Some(have) => return Err(format!("check {k:?}: {have:?} -> {want:?}")),
-            None if !existing(k) => {}
-            None => {
-                return Err(format!(
-                    "check {k:?} added to an existing table (not online)"
-                ))
-            }
-        }
-    }
+    kept_or_new(
+        "foreign key",
+        &current.foreign_keys,
+        &desired.foreign_keys,
+        existing,
+    )?;
+    kept_or_new("check", &current.checks, &desired.checks, existing)?;
     for (k, want) in &desired.columns {
         match current.columns.get(k) {
             Some(have) if have == want => {}
@@ -96,9 +102,9 @@ pub fn reachable(current: &Shape, desired: &Shape) -> Result<(), String> {
 pub fn contains_exactly(after: &Shape, desired: &Shape, current: &Shape) -> Result<(), String> {
     fn each<V: PartialEq + std::fmt::Debug, K: Ord + std::fmt::Debug>(
         what: &str,
-        after: &std::collections::BTreeMap<K, V>,
-        desired: &std::collections::BTreeMap<K, V>,
-        current: &std::collections::BTreeMap<K, V>,
+        after: &BTreeMap<K, V>,
+        desired: &BTreeMap<K, V>,
+        current: &BTreeMap<K, V>,
     ) -> Result<(), String> {
         for (k, want) in desired {
             if after.get(k) != Some(want) {
