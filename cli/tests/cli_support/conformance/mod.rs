@@ -78,6 +78,10 @@ fn catalog_bin() -> Command {
     cmd
 }
 
+/// A read deadline of 30 s for import and apply: the 5 s default cuts
+/// reads short on a busy 2-core machine, which would count as unsupported.
+const TIMEOUT: [&str; 2] = ["--timeout", "30"];
+
 async fn run(mut cmd: Command) -> Output {
     tokio::task::spawn_blocking(move || cmd.output().expect("run catalog"))
         .await
@@ -149,6 +153,7 @@ async fn run_case(case: &Case, database: Option<&str>, out_dir: &Path, flavor: F
     let _ = std::fs::remove_dir_all(out_dir);
     let mut import = catalog_bin();
     import
+        .args(TIMEOUT)
         .args(["--database-url", &desired_db.url(), "import", "--out"])
         .arg(out_dir);
     let import = run(import).await;
@@ -183,7 +188,7 @@ async fn run_case(case: &Case, database: Option<&str>, out_dir: &Path, flavor: F
     let current = shape::read(&current_db).await;
     let expect = judge::reachable(&current, &desired);
     let mut apply = catalog_bin();
-    apply.arg("--catalog").arg(out_dir).args([
+    apply.args(TIMEOUT).arg("--catalog").arg(out_dir).args([
         "--database-url",
         &current_db.url(),
         "--format",

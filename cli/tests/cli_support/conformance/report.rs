@@ -47,6 +47,10 @@ pub fn reason_class(why: &str) -> String {
         ),
     ];
     const CLASSES: &[(&str, &str)] = &[
+        (
+            "did not finish within",
+            "a read cut short at the deadline (machine load)",
+        ),
         ("partitioned", "partitioning"),
         ("foreign key", "foreign key"),
         ("generated column", "generated column"),
@@ -225,6 +229,10 @@ fn reasons_are_classed_by_what_declined() {
         (
             "desired does not run on mysql: Server error: `ERROR 1049 (42000): Unknown database 'x''",
             "corpus SQL does not run on this server (a database the case does not create)",
+        ),
+        (
+            "import: error: reading table `s`.`t` did not finish within 5 s; raise --timeout or check the server",
+            "a read cut short at the deadline (machine load)",
         ),
         ("flavor !mariadb", "the corpus marks it for another flavor"),
         ("max_version 5.7", "the corpus marks it for an older server"),
