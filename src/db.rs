@@ -341,15 +341,34 @@ impl<'c> Session<'c> {
     /// statement time limit is tried again until the budget is spent; the
     /// last server error is returned then, saying how often it was tried.
     pub async fn exec_rows(&mut self, what: &str, sql: &str, params: Params) -> Result<Vec<Row>> {
+        let sql = sql.to_string();
+        self.read(what, move |c| {
+            let (sql, params) = (sql.clone(), params.clone());
+            Box::pin(async move { c.exec(sql, params).await })
+        })
+        .await
+    }
+
+    /// Runs one read (`attempt`, called once per try) within the deadline,
+    /// under [`Session::retry_reads_within`] as [`Session::exec_rows`].
+    pub(crate) async fn read<T>(
+        &mut self,
+        what: &str,
+        mut attempt: impl for<'k> FnMut(
+            &'k mut Conn,
+        ) -> futures_util::future::BoxFuture<
+            'k,
+            std::result::Result<T, mysql_async::Error>,
+        >,
+    ) -> Result<T> {
         let Some(budget) = self.read_retry else {
-            return self.run(what, |c| c.exec(sql, params)).await;
+            return self.run(what, attempt).await;
         };
         let started = std::time::Instant::now();
         let mut pause = RETRY_FIRST_PAUSE;
         let mut tries = 1u32;
         loop {
-            let params = params.clone();
-            match self.run(what, |c| c.exec(sql, params)).await {
+            match self.run(what, &mut attempt).await {
                 Err(e) if is_statement_timeout(&e) => {
                     if started.elapsed() + pause >= budget {
                         return Err(retries_spent(e, tries, budget));

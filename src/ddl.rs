@@ -237,7 +237,7 @@ fn column_definition_with(column: &Column, auto_random: Option<&str>) -> String 
 /// An index definition after the keyword that introduces it:
 /// `[UNIQUE|FULLTEXT|SPATIAL] <keyword> `name` (parts) [WITH PARSER `p`] [COMMENT '...'] [INVISIBLE|IGNORED]`.
 /// `keyword` is `KEY` inside `CREATE TABLE` and `INDEX` after `ADD`.
-fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> String {
+pub(crate) fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> String {
     let prefix = match (index.kind, index.unique) {
         (IndexKind::FullText(_), _) => "FULLTEXT ",
         (IndexKind::Spatial, _) => "SPATIAL ",

@@ -136,6 +136,28 @@ fn without_introducers(tokens: Vec<Token>) -> Vec<Token> {
     out
 }
 
+/// MySQL's `information_schema` text of an expression (an expression
+/// default, GENERATION_EXPRESSION, CHECK_CLAUSE, STATISTICS.EXPRESSION):
+/// [`unescape_mysql_default`] of [`undouble_utf8`].
+pub fn mysql_expression(raw: &str) -> String {
+    unescape_mysql_default(&undouble_utf8(raw))
+}
+
+/// MySQL 9.7 encodes the UTF-8 of an expression's text twice in
+/// information_schema (probed, issue #20, found by
+/// tests/meaning_property.rs): `'é'` (`C3 A9`) reads as `'Ã©'`, each byte
+/// taken as a Latin-1 character. This undoes it: a text whose characters
+/// are all Latin-1, one at least outside ASCII, and whose bytes are valid
+/// UTF-8 is those bytes; any other text is returned as it is (the
+/// regenerate-and-compare net then finds what it does not explain).
+pub fn undouble_utf8(raw: &str) -> String {
+    if raw.is_ascii() || raw.chars().any(|c| u32::from(c) > 0xFF) {
+        return raw.to_string();
+    }
+    let bytes: Vec<u8> = raw.chars().map(|c| u32::from(c) as u8).collect();
+    String::from_utf8(bytes).unwrap_or_else(|_| raw.to_string())
+}
+
 /// MySQL's `information_schema` text of an expression default: the
 /// expression with `'` and `\` backslash-escaped (`concat(_utf8mb4\'a\')`).
 pub fn unescape_mysql_default(raw: &str) -> String {
@@ -154,6 +176,22 @@ pub fn unescape_mysql_default(raw: &str) -> String {
 mod tests {
     use super::*;
     use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments, Value};
+
+    /// The minimal case tests/meaning_property.rs found on MySQL 9.7:
+    /// `concat(`Note`, 'é')` read back as `concat(`Note`,_utf8mb4\'Ã©\')`.
+    #[test]
+    fn mysql_expression_text_is_decoded_once() {
+        assert_eq!(
+            mysql_expression("concat(`Note`,_utf8mb4\\'\u{c3}\u{a9}\\')"),
+            "concat(`Note`,_utf8mb4'é')"
+        );
+        assert_eq!(undouble_utf8("ascii"), "ascii");
+        // Not Latin-1 throughout, or not UTF-8 bytes: kept.
+        assert_eq!(undouble_utf8("é€"), "é€");
+        assert_eq!(undouble_utf8("\u{e9}x"), "\u{e9}x");
+        // A four-byte character, as CHECK_CLAUSE shows it.
+        assert_eq!(undouble_utf8("\u{f0}\u{9f}\u{98}\u{80}"), "😀");
+    }
 
     #[test]
     fn a_generated_lone_string_drops_its_introducer() {

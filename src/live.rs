@@ -23,6 +23,27 @@ pub async fn diff_all(
     out.pop().unwrap_or_else(|| Ok(Vec::new()))
 }
 
+/// [`diff_all`], and with `net` the regenerate-and-compare net: one more
+/// round trip per 64 existing tables (see
+/// [`inspect::inspect_catalog_tables_with`]); a table the net refuses is
+/// `unrecognised` drift.
+pub async fn diff_all_with(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+    net: bool,
+) -> Result<Vec<TableDiff>> {
+    if !net {
+        return diff_all(session, schema, tables).await;
+    }
+    let live = inspect::inspect_catalog_tables_with(session, schema, tables, true).await?;
+    Ok(tables
+        .iter()
+        .zip(live)
+        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+        .collect())
+}
+
 /// [`diff_all`] in each of `schemas` on one server, read together
 /// ([`inspect::inspect_catalog_schemas`]): the result per schema, in order;
 /// a schema whose tables cannot be read as a shape the model knows has its

@@ -110,7 +110,8 @@ pub fn generation(flavor: Flavor, extra: &str, expression: Option<&str>) -> Opti
     let text = expression.unwrap_or("");
     let text = match flavor {
         Flavor::MariaDb => text.to_string(),
-        Flavor::MySql | Flavor::TiDb => crate::expr::unescape_mysql_default(text),
+        Flavor::MySql => crate::expr::mysql_expression(text),
+        Flavor::TiDb => crate::expr::unescape_mysql_default(text),
     };
     // MySQL wraps the expression in parentheses, MariaDB does not.
     Some(Generated {
@@ -145,7 +146,7 @@ pub fn column_default(
         // MySQL reports an expression default with `'` and `\` escaped
         // and charset introducers on its strings: `concat(_utf8mb4\'a\')`.
         Flavor::MySql if has_word(extra, "DEFAULT_GENERATED") => {
-            DefaultValue::parse_sql(&crate::expr::unescape_mysql_default(raw))
+            DefaultValue::parse_sql(&crate::expr::mysql_expression(raw))
         }
         Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => DefaultValue::parse_sql(raw),
         // TiDB assumption (checked against pingcap/tidb's infoschema reader,

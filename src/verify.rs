@@ -83,6 +83,34 @@ pub async fn verify(
         .unwrap_or_else(|| Err(Error::Usage("no schema to verify".into())))
 }
 
+/// How verify reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Also run the regenerate-and-compare net (`catalog verify --strict`):
+    /// each existing table's `SHOW CREATE TABLE` is compared with its
+    /// inspected model, and a table showing an attribute the model does
+    /// not explain is `unrecognised` drift. One more round trip per 64
+    /// tables (one bounded statement per table): for CI, not for a
+    /// service's startup (default off).
+    pub strict: bool,
+}
+
+/// [`verify`] with options ([`VerifyOptions::strict`]: the net).
+pub async fn verify_with(
+    session: &mut Session<'_>,
+    schema: &str,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    opts: &VerifyOptions,
+) -> Result<VerifyReport> {
+    if !opts.strict {
+        return verify(session, schema, catalog, consumer).await;
+    }
+    let tables = scope(catalog, consumer)?;
+    let diffs = crate::live::diff_all_with(session, schema, &tables, true).await?;
+    Ok(report(session, catalog, consumer, diffs))
+}
+
 /// [`verify`] of each of `schemas` on one server, their tables read
 /// together (statements grow with the tables read, not with the schemas:
 /// [`crate::inspect::inspect_catalog_schemas`]): the report per schema, in

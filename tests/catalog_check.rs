@@ -111,6 +111,7 @@ fixtures! {
     row_too_large: "row-too-large", 2, 0;
     comment_too_long: "comment-too-long", 3, 0;
     identifier_outside_bmp: "identifier-outside-bmp", 3, 0;
+    text_outside_bmp: "text-outside-bmp", 6, 0;
     identifier_trailing_space: "identifier-trailing-space", 3, 0;
     bad_key_part: "bad-key-part", 7, 0;
     bad_prefix: "bad-prefix", 3, 0;

@@ -14,7 +14,7 @@ use mysql_async::prelude::*;
 use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
-use schema_catalog::verify::verify;
+use schema_catalog::verify::{verify, verify_with, VerifyOptions};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -300,11 +300,13 @@ fn assert_packets(what: &str, got: &[String], want: &[&str]) {
 /// 50 tables: login, settings, identity, the lock (prepare, execute), the
 /// session's budgets with its DDL counters (one query of two statements),
 /// the preflight inspection (prepare, execute; with no step to run it is
-/// the final verify too), the DDL counters again, the release (prepare,
-/// execute) and COM_QUIT. 12 round trips on MariaDB, 13 on MySQL (its
+/// the final verify too), the regenerate-and-compare net's `SHOW CREATE
+/// TABLE` of every table (one text query of one statement per table, up
+/// to 64 tables), the DDL counters again, the release (prepare, execute)
+/// and COM_QUIT. 13 round trips on MariaDB, 14 on MySQL (its
 /// server_uuid). The proxy counts them as the latency bench does.
 #[tokio::test]
-async fn a_no_op_apply_is_12_round_trips_whatever_the_catalog_size() {
+async fn a_no_op_apply_is_13_round_trips_whatever_the_catalog_size() {
     let db = TestDb::new().await;
     let body = [
         "prepare: SELECT GET_LOCK(?, ?)",
@@ -312,15 +314,16 @@ async fn a_no_op_apply_is_12_round_trips_whatever_the_catalog_size() {
         "query: SET SESSION lock_wait_timeout = 2, innodb_lock_wait_timeout = 2, max_*; SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')",
         "prepare: SELECT 0 AS src, 0 AS branch",
         "execute",
+        "query: SHOW CREATE TABLE `*`.`gen_0000`; SHOW CREATE TABLE `*`.`gen_0001`; SHOW CREATE TABLE",
         "query: SHOW SESSION STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')",
         "prepare: SELECT RELEASE_LOCK(?)",
         "execute",
     ];
     let want = expected(db.flavor, &body);
     let trips = if db.flavor == schema_catalog::Flavor::MySql {
-        13
+        14
     } else {
-        12
+        13
     };
     for n in [3, 50] {
         let cat = generated(n);
@@ -357,32 +360,47 @@ async fn a_no_op_apply_is_12_round_trips_whatever_the_catalog_size() {
 /// statement (prepare, execute), COM_QUIT.
 #[tokio::test]
 async fn a_verify_is_6_round_trips_whatever_the_catalog_size() {
+    verify_round_trips(false).await;
+}
+
+/// `verify --strict` adds the net's `SHOW CREATE TABLE` of every table in
+/// one text query (up to 64 tables): 7 round trips (8 on MySQL) for 3
+/// tables and for 50.
+#[tokio::test]
+async fn a_strict_verify_is_7_round_trips_whatever_the_catalog_size() {
+    verify_round_trips(true).await;
+}
+
+async fn verify_round_trips(strict: bool) {
     let db = TestDb::new().await;
-    let want = expected(
-        db.flavor,
-        &["prepare: SELECT 0 AS src, 0 AS branch", "execute"],
-    );
+    let mut body = vec!["prepare: SELECT 0 AS src, 0 AS branch", "execute"];
+    if strict {
+        body.push("query: SHOW CREATE TABLE `*`.`gen_0000`; SHOW CREATE TABLE `*`.`gen_0001`; SHOW CREATE TABLE");
+    }
+    let want = expected(db.flavor, &body);
     let trips = if db.flavor == schema_catalog::Flavor::MySql {
         7
     } else {
         6
-    };
+    } + u64::from(strict);
     let large = generated(50);
     create(&db, &large).await;
+    let opts = VerifyOptions { strict };
     for cat in [generated(3), large] {
         let n = cat.tables.len();
+        let opts = &opts;
         let (round_trips, packets) = through_proxy(&db, |url| async move {
             // As `catalog verify` runs it: connect, verify, disconnect.
             let target = db::parse_url(&url).expect("proxy URL parses");
             let mut s = db::connect(&target, TIMEOUT).await.expect("connect");
-            let report = verify(&mut s, &target.schema, &cat, None)
+            let report = verify_with(&mut s, &target.schema, &cat, None, opts)
                 .await
                 .expect("verify runs");
             assert!(report.ok, "{:#?}", report.problems);
             s.disconnect().await.expect("disconnect");
         })
         .await;
-        eprintln!("verify, {n} tables: {round_trips} round trips: {packets:#?}");
+        eprintln!("verify (strict: {strict}), {n} tables: {round_trips} round trips: {packets:#?}");
         assert_packets(&format!("verify of {n} tables"), &packets, &want);
         assert_eq!(round_trips, trips, "verify of {n} tables: {packets:#?}");
     }

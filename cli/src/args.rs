@@ -420,6 +420,13 @@ pub enum Command {
         /// live schema (EXPLAIN only, within the same --timeout budget).
         #[arg(long, conflicts_with = "fleet")]
         plans: bool,
+        /// Also run the regenerate-and-compare net: each existing table's
+        /// SHOW CREATE TABLE is compared with its inspected model, and a
+        /// table showing an attribute the model does not explain fails as
+        /// `unrecognised`. One more bounded statement per table: for CI,
+        /// not for a service's startup (docs/verify.md).
+        #[arg(long, conflicts_with = "fleet")]
+        strict: bool,
         /// Run on every target of a fleet file (servers, schemas, stages;
         /// docs/fleet.md) instead of the --database-url schema. Takes
         /// --format jsonl and markdown too.

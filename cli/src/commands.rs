@@ -93,8 +93,14 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             crate::fleet::run(cli, file, FleetCommand::Verify, opts, consumer.as_deref()).await
         }
         Command::Verify {
-            consumer, plans, ..
-        } => verify_cmd(cli, consumer.as_deref(), *plans).await,
+            consumer,
+            plans,
+            strict,
+            ..
+        } => {
+            let opts = verify::VerifyOptions { strict: *strict };
+            verify_cmd(cli, consumer.as_deref(), *plans, &opts).await
+        }
         Command::Diff {
             from, to, flavor, ..
         } => crate::review::diff(cli, from, to.as_deref(), flavor),
@@ -149,7 +155,12 @@ async fn plan(cli: &Cli) -> Result<u8> {
     Ok(report_plan(cli, &tables, &plan, &target.display))
 }
 
-async fn verify_cmd(cli: &Cli, consumer: Option<&str>, plans: bool) -> Result<u8> {
+async fn verify_cmd(
+    cli: &Cli,
+    consumer: Option<&str>,
+    plans: bool,
+    opts: &verify::VerifyOptions,
+) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
     let explain_opts = plans.then(|| schema_catalog::explain::ExplainOptions {
@@ -164,7 +175,8 @@ async fn verify_cmd(cli: &Cli, consumer: Option<&str>, plans: bool) -> Result<u8
         &format!("verify of {}", target.display),
         async {
             let mut session = db::connect(&target, timeout(cli)).await?;
-            let report = verify::verify(&mut session, &target.schema, &catalog, consumer).await?;
+            let report =
+                verify::verify_with(&mut session, &target.schema, &catalog, consumer, opts).await?;
             // --plans: the same judgement as `catalog explain`, EXPLAIN only.
             let plans = match &explain_opts {
                 Some(opts) if report.ok => {

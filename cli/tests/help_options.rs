@@ -51,7 +51,12 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
             true,
             true,
         ),
-        ("verify", vec!["consumer", "plans", "fleet"], true, true),
+        (
+            "verify",
+            vec!["consumer", "plans", "strict", "fleet"],
+            true,
+            true,
+        ),
         ("diff", vec!["from", "to", "flavor"], true, false),
     ]
 }

@@ -195,3 +195,51 @@ fn missing_schema_exits_3() {
     let out = verify(&url, &[]);
     assert_database_error(&out, "sc_no_such_schema_for_verify");
 }
+
+/// `verify --strict` runs the regenerate-and-compare net: a table with an
+/// attribute only SHOW CREATE TABLE shows (MariaDB: `WITH SYSTEM
+/// VERSIONING`; MySQL: `AUTOEXTEND_SIZE`, with CREATE_OPTIONS empty)
+/// passes plain verify (exit 0) and fails `--strict` (exit 1) as
+/// `unrecognised`, naming the clause; the schema is unchanged.
+#[tokio::test]
+async fn strict_runs_the_net() {
+    let probe = common::TestDb::new().await;
+    let (alter, clause) = if probe.is_mariadb() {
+        (
+            "ALTER TABLE _System_FileUploadOperation ADD SYSTEM VERSIONING",
+            "SYSTEM VERSIONING",
+        )
+    } else {
+        (
+            "ALTER TABLE _System_FileUploadOperation AUTOEXTEND_SIZE=4M",
+            "AUTOEXTEND_SIZE",
+        )
+    };
+    let db = shipped_schema_with(&[alter]).await;
+    let before = db.snapshot().await;
+    let out = verify(&db.url(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let strict = |extra: &[&str]| {
+        catalog()
+            .args(["--database-url", &db.url()])
+            .args(extra)
+            .args(["verify", "--strict"])
+            .output()
+            .unwrap()
+    };
+    let out = strict(&[]);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(text(&out.stdout).contains(clause), "{}", show(&out));
+    let out = strict(&["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = doc["problems"].as_array().expect("problems array");
+    assert_eq!(problems.len(), 1, "{doc}");
+    assert_eq!(problems[0]["table"], "_System_FileUploadOperation");
+    assert_eq!(problems[0]["kind"], "unrecognised");
+    assert!(
+        problems[0]["actual"].as_str().unwrap().contains(clause),
+        "{doc}"
+    );
+    assert_eq!(db.snapshot().await, before, "verify changed the schema");
+}

@@ -27,7 +27,7 @@ use crate::acquire::{Connector, Opener};
 use crate::db::Session;
 use crate::error::Result;
 use crate::flavor::Flavor;
-use crate::live::diff_all;
+use crate::live::{diff_all, diff_all_with};
 use crate::model::Table;
 use crate::plan;
 use step::{run_step, StepCtx, StepError, StepFailure, Waits};
@@ -194,7 +194,11 @@ async fn run(
     counter_before: Option<u64>,
 ) -> Result<ApplyReport> {
     let flavor = session.flavor();
-    let diffs = diff_all(session, schema, tables).await?;
+    // The preflight read is netted: each existing table's SHOW CREATE
+    // TABLE is compared with its inspected model, so a table with an
+    // attribute the model does not read is refused (`unrecognised`), never
+    // altered as if it matched.
+    let diffs = diff_all_with(session, schema, tables, true).await?;
     let plan = plan::plan(&diffs, flavor);
     let mut report = ApplyReport {
         flavor,

@@ -28,6 +28,7 @@ mod key_rules;
 mod keys;
 pub mod limits;
 mod queries;
+mod storable;
 mod widths;
 pub use queries::{FixtureSpec, Query};
 pub(crate) mod raw;

@@ -111,6 +111,7 @@ pub(super) fn build_table(
     table.normalize();
     super::limits::lint(&table, sink);
     super::flavored::lint(&table, &defaults.flavors, sink);
+    super::storable::lint(&table, &defaults.flavors, sink);
     Some(table)
 }
 

@@ -14,9 +14,11 @@ use crate::model::TableKind;
 use super::SourceTable;
 
 /// The statement listing the base tables of a schema (one bounded read,
-/// equality on TABLE_SCHEMA). Parameter: the schema.
+/// equality on TABLE_SCHEMA), MariaDB's system-versioned ones among them
+/// (TABLE_TYPE `SYSTEM VERSIONED`): those are read and refused, never
+/// left out without a word. Parameter: the schema.
 pub const LIST_TABLES_SQL: &str = "SELECT TABLE_NAME AS table_name FROM information_schema.TABLES \
-     WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME";
+     WHERE TABLE_SCHEMA = ? AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') ORDER BY TABLE_NAME";
 
 /// Reads the source tables of a live schema: one listing read, then per
 /// table (only those named in `only`, when not empty) the three inspection
@@ -76,6 +78,15 @@ pub async fn read_live(
                 {
                     table.kind = TableKind::Base;
                 }
+                // The regenerate-and-compare net: a table whose text
+                // shows what the inspected model does not explain is
+                // refused (`unrecognised`), naming the clause. A table
+                // with features is refused by them already.
+                if table.kind == TableKind::Base && parsed.features.is_empty() {
+                    if let Some(what) = inspect::net_difference(&table, &parsed, flavor) {
+                        table.kind = TableKind::Unrecognised(what);
+                    }
+                }
                 // Keep the server's index order (SHOW CREATE TABLE order).
                 let pos = |n: &Ident| parsed.table.indexes.iter().position(|i| &i.name == n);
                 table
@@ -91,7 +102,10 @@ pub async fn read_live(
             }
             Err(e) => vec![Feature {
                 object: "table".into(),
-                what: format!("a definition this tool cannot read ({e})"),
+                what: format!(
+                    "a definition this tool cannot read ({})",
+                    inspect::with_line(&text, &e.to_string())
+                ),
             }],
         };
         out.push(SourceTable { table, features });

@@ -158,9 +158,7 @@ pub(super) fn gather<'r>(
             // (`_utf8mb4\'\'`), as in CHECK_CLAUSE (verified on
             // MySQL 9.7); TiDB's is read as it is.
             if flavor == crate::Flavor::MySql {
-                index.expression = index
-                    .expression
-                    .map(|e| crate::expr::unescape_mysql_default(&e));
+                index.expression = index.expression.map(|e| crate::expr::mysql_expression(&e));
             }
             g.indexes.push(index)
         }
@@ -184,6 +182,7 @@ pub(super) fn gather<'r>(
                 // in an expression default's COLUMN_DEFAULT.
                 let expression = match flavor {
                     crate::Flavor::MariaDb => clause,
+                    crate::Flavor::MySql => crate::expr::mysql_expression(&clause),
                     _ => crate::expr::unescape_mysql_default(&clause),
                 };
                 let enforced = r

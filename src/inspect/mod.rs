@@ -36,6 +36,7 @@
 //! on every flavor) and TiDB's table options (every table, on TiDB).
 
 mod decode;
+mod net;
 mod options;
 mod row;
 mod shape;
@@ -52,6 +53,7 @@ use crate::ident::{quote_ident, Ident};
 use crate::model::Table;
 
 use decode::{assemble, gather, Gathered};
+pub(crate) use net::with_line;
 pub(crate) use row::{params, raw_index_row, RowReader};
 pub use shape::{
     schemas_per_statement, shape_for, Shape, LISTED_RATIO, NAMES_PER_STATEMENT,
@@ -96,6 +98,37 @@ pub async fn inspect_catalog_tables(
     wants: &[Table],
 ) -> Result<Vec<(Ident, Option<Table>)>> {
     one(inspect_catalog_schemas(session, &[schema], wants).await?)
+}
+
+/// [`inspect_catalog_tables`], and with `net` the regenerate-and-compare
+/// net (`net`): the `SHOW CREATE TABLE` of every existing base table (one
+/// text query per [`TABLES_PER_STATEMENT`] tables, each statement bounded,
+/// under the session's timeout and read retries), compared with its
+/// inspected model; a table whose text shows what the model does not
+/// explain is returned as [`crate::model::TableKind::Unrecognised`],
+/// naming the clause. Not on TiDB (see `net`).
+pub async fn inspect_catalog_tables_with(
+    session: &mut Session<'_>,
+    schema: &str,
+    wants: &[Table],
+    net: bool,
+) -> Result<Vec<(Ident, Option<Table>)>> {
+    let mut out = inspect_catalog_tables(session, schema, wants).await?;
+    if net {
+        net::check_all(session, schema, wants, &mut out).await?;
+    }
+    Ok(out)
+}
+
+/// Why `have`, inspected with everything read (as [`inspect_tables`]
+/// reads), is not what the server's `SHOW CREATE TABLE` shows (`parsed`);
+/// `None` when they agree (see `net`). Used by live import.
+pub(crate) fn net_difference(
+    have: &Table,
+    parsed: &crate::dump::ParsedTable,
+    flavor: crate::Flavor,
+) -> Option<String> {
+    net::difference_from(have, parsed, flavor, net::Read::ALL)
 }
 
 /// [`inspect_catalog_tables`] in each of `schemas` on one server, read

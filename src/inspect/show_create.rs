@@ -16,6 +16,8 @@
 //! [`ShowCreate`] keeps each table's text for the rest of one inspection,
 //! so a TiDB table with a FULLTEXT index is shown once.
 
+use mysql_async::prelude::*;
+
 use crate::db::Session;
 use crate::dump::{parse_create_table_with, ParseOptions};
 use crate::error::{Error, Result};
@@ -38,7 +40,8 @@ pub(crate) fn show_create_sql(schema: &str, table: &Ident) -> String {
 /// The `SHOW CREATE TABLE` texts read during one inspection.
 #[derive(Default)]
 pub(crate) struct ShowCreate {
-    shown: Vec<(Ident, String)>,
+    /// By folded table name.
+    shown: std::collections::HashMap<String, String>,
 }
 
 impl ShowCreate {
@@ -49,26 +52,88 @@ impl ShowCreate {
         schema: &str,
         table: &Ident,
     ) -> Result<String> {
-        if let Some((_, text)) = self.shown.iter().find(|(n, _)| n == table) {
+        if let Some(text) = self.shown.get(table.folded()) {
             return Ok(text.clone());
         }
         let what = format!("reading SHOW CREATE TABLE {}", quote_ident(table.as_str()));
         let rows = session
             .exec_rows(&what, &show_create_sql(schema, table), params(&[]))
             .await?;
-        let text = match rows.first() {
-            Some(row) => RowReader::new(row, &what).opt_text("Create Table")?,
-            None => None,
-        };
-        let text = text.ok_or_else(|| Error::Database {
-            context: what.clone(),
-            code: None,
-            message: "SHOW CREATE TABLE returned no statement".into(),
-            source: None,
-        })?;
-        self.shown.push((table.clone(), text.clone()));
+        let text = statement_of(&rows, &what, table)?;
+        self.shown.insert(table.folded().to_string(), text.clone());
         Ok(text)
     }
+}
+
+impl ShowCreate {
+    /// Reads the texts of `tables` not read yet, [`TABLES_PER_STATEMENT`]
+    /// `SHOW CREATE TABLE` statements per text query: one round trip per
+    /// chunk (the net's reads, see `super::net`), each statement bounded
+    /// (one table by name), the query within the session's deadline and
+    /// read retries. A table dropped meanwhile fails the read.
+    ///
+    /// [`TABLES_PER_STATEMENT`]: super::TABLES_PER_STATEMENT
+    pub(crate) async fn prefetch(
+        &mut self,
+        session: &mut Session<'_>,
+        schema: &str,
+        tables: &[Ident],
+    ) -> Result<()> {
+        let missing: Vec<&Ident> = tables
+            .iter()
+            .filter(|t| !self.shown.contains_key(t.folded()))
+            .collect();
+        for chunk in missing.chunks(super::TABLES_PER_STATEMENT) {
+            let sql = chunk
+                .iter()
+                .map(|t| show_create_sql(schema, t))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let what = format!(
+                "reading SHOW CREATE TABLE of {} tables of {}",
+                chunk.len(),
+                quote_ident(schema)
+            );
+            let n = chunk.len();
+            let sets = session
+                .read(&what, move |c| {
+                    let sql = sql.clone();
+                    Box::pin(async move {
+                        let mut result = c.query_iter(sql).await?;
+                        let mut sets: Vec<Vec<mysql_async::Row>> = Vec::with_capacity(n);
+                        for _ in 0..n {
+                            sets.push(result.collect().await?);
+                        }
+                        result.drop_result().await?;
+                        Ok(sets)
+                    })
+                })
+                .await?;
+            for (table, rows) in chunk.iter().zip(sets) {
+                let text = statement_of(&rows, &what, table)?;
+                self.shown.insert(table.folded().to_string(), text);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `Create Table` text of a `SHOW CREATE TABLE` result: an error
+/// naming `table` when there is none.
+fn statement_of(rows: &[mysql_async::Row], what: &str, table: &Ident) -> Result<String> {
+    let text = match rows.first() {
+        Some(row) => RowReader::new(row, what).opt_text("Create Table")?,
+        None => None,
+    };
+    text.ok_or_else(|| Error::Database {
+        context: what.to_string(),
+        code: None,
+        message: format!(
+            "SHOW CREATE TABLE {} returned no statement",
+            quote_ident(table.as_str())
+        ),
+        source: None,
+    })
 }
 
 /// Whether `indexes` holds a FULLTEXT index (whose parser only `SHOW
