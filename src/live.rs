@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::acquire::Acquire;
 use crate::db::{bounded, Session};
-use crate::diff::{diff_table, TableDiff};
+use crate::diff::{diff_table_on, TableDiff};
 use crate::error::Result;
 use crate::inspect;
 use crate::model::Table;
@@ -54,6 +54,7 @@ pub async fn diff_all_schemas(
     tables: &[Table],
 ) -> Result<Vec<Result<Vec<TableDiff>>>> {
     let live = inspect::inspect_catalog_schemas(session, schemas, tables).await?;
+    let flavor = Some(session.flavor());
     Ok(live
         .into_iter()
         .map(|read| {
@@ -61,7 +62,7 @@ pub async fn diff_all_schemas(
                 tables
                     .iter()
                     .zip(live)
-                    .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+                    .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
                     .collect()
             })
         })

@@ -250,6 +250,7 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Resu
         invisible: has_word(&raw.extra, "INVISIBLE"),
         comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
         required_by: Vec::new(),
+        widen: crate::model::Widen::Off,
         ty,
     })
 }

@@ -3,7 +3,9 @@
 //! Order (SPEC "Apply" 4): missing tables first, one CREATE TABLE each with
 //! all their columns, indexes and foreign keys, each after the tables its
 //! foreign keys reference (otherwise by name, see `crate::dependency`); then, per existing table in name order,
-//! each missing column in its own ALTER, then each missing index in its own
+//! each missing column in its own ALTER, then each opted-in widening in its
+//! own ALTER (`MODIFY COLUMN` with the rule's online clause, never a
+//! fallback), then each missing index in its own
 //! ALTER (columns first: TiDB does not resolve a column added earlier in the
 //! same statement for an index declared later in it).
 
@@ -40,6 +42,9 @@ pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> Strin
             after,
         } => ddl::add_column_at(table, column, after.as_ref(), flavor, algo),
         Change::AddIndex { table, index } => ddl::add_index(table, index, flavor),
+        Change::WidenColumn {
+            table, column, how, ..
+        } => ddl::widen_column(table, column, how.algorithm),
     }
 }
 

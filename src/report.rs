@@ -86,10 +86,16 @@ pub struct RenderDoc {
 pub struct PlanStepDoc {
     /// Table.
     pub table: String,
-    /// `create_table`, `add_column` or `add_index`.
+    /// `create_table`, `add_column`, `add_index` or `widen_column`.
     pub kind: &'static str,
-    /// Object added (the table for `create_table`).
+    /// Object added or widened (the table for `create_table`).
     pub object: String,
+    /// `widen_column`: the live type (or default) before the step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `widen_column`: the catalog type (or default) after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
     /// The statement.
     pub sql: String,
 }
@@ -121,11 +127,16 @@ impl From<&Plan> for PlanDoc {
             steps: p
                 .steps
                 .iter()
-                .map(|s| PlanStepDoc {
-                    table: s.change.table().to_string(),
-                    kind: s.change.kind(),
-                    object: s.change.object().to_string(),
-                    sql: s.sql.clone(),
+                .map(|s| {
+                    let (from, to) = s.change.widened().unzip();
+                    PlanStepDoc {
+                        table: s.change.table().to_string(),
+                        kind: s.change.kind(),
+                        object: s.change.object().to_string(),
+                        from,
+                        to,
+                        sql: s.sql.clone(),
+                    }
                 })
                 .collect(),
             drift: p.drift.clone(),

@@ -72,6 +72,12 @@ fn assert_online_clauses(plan: &Plan) {
             (_, Change::AddColumn { .. }) => {
                 assert!(s.sql.ends_with(", ALGORITHM=INSTANT"), "{}", s.sql)
             }
+            (_, Change::WidenColumn { .. }) => assert!(
+                s.sql.ends_with(", ALGORITHM=INSTANT")
+                    || s.sql.ends_with(", ALGORITHM=INPLACE, LOCK=NONE"),
+                "{}",
+                s.sql
+            ),
             (_, Change::AddTable(_)) => assert!(
                 !s.sql.contains("ALGORITHM") && !s.sql.contains("LOCK="),
                 "{}",

@@ -111,6 +111,10 @@ fn classification_is_what_apply_does(name: &str, r: &Review) {
                         FindingKind::Review(ReviewKind::ColumnRenamed),
                     ],
                 ),
+                "widen_column" => (
+                    Some(&s.object),
+                    &[FindingKind::Apply(ProblemKind::MissingWidening)],
+                ),
                 _ => (
                     Some(&s.object),
                     &[
@@ -385,4 +389,46 @@ fn only_the_flavors_new_targets() {
         err.to_string(),
         "new targets mysql, mariadb (catalog.yaml `flavors`): none of the flavors to review"
     );
+}
+
+/// Issue 24: an opted-in widening's upgrade SQL is the one MODIFY COLUMN
+/// step per flavor, with the rule's online clause, and its from/to types.
+#[test]
+fn a_widening_upgrade_shows_its_step_per_flavor() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name == "widen varchar (defaults: widen)")
+        .expect("the case");
+    let (_o, _n, old, new) = case_revisions(&case);
+    let r = review(&old, &new, &Flavor::ALL);
+    assert!(r.deployable, "{:#?}", r.changes);
+    for u in &r.upgrades {
+        assert!(u.refused.is_empty(), "{:?}", u.refused);
+        let [s] = u.steps.as_slice() else {
+            panic!("{}: one step: {:?}", u.flavor, u.steps)
+        };
+        assert_eq!(
+            (s.kind.as_str(), s.object.as_str()),
+            ("widen_column", "State")
+        );
+        assert_eq!(
+            (s.from.as_deref(), s.to.as_deref()),
+            (Some("varchar(32)"), Some("varchar(63)"))
+        );
+        let clause = match u.flavor {
+            Flavor::MySql => ", ALGORITHM=INPLACE, LOCK=NONE",
+            Flavor::MariaDb => ", ALGORITHM=INSTANT",
+            Flavor::TiDb => " NULL",
+        };
+        assert!(
+            s.sql
+                .starts_with("ALTER TABLE `T` MODIFY COLUMN `State` varchar(63)")
+                && s.sql.ends_with(clause),
+            "{}: {}",
+            u.flavor,
+            s.sql
+        );
+    }
+    let md = schema_catalog::review::markdown::render(&DiffReport::new("new".into(), vec![r]));
+    assert!(md.contains("MODIFY COLUMN `State` varchar(63)"), "{md}");
 }

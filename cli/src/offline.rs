@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use schema_catalog::diff::diff_table;
+use schema_catalog::diff::diff_table_on;
 use schema_catalog::import::{self, ImportOptions, Imported};
 use schema_catalog::report::ImportDoc;
 use schema_catalog::{db, dump, Flavor, Table};
@@ -22,7 +22,7 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
     let tables: Vec<Table> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     let diffs: Vec<_> = tables
         .iter()
-        .map(|t| diff_table(t, dump.table(t.name.as_str())))
+        .map(|t| diff_table_on(t, dump.table(t.name.as_str()), Some(flavor)))
         .collect();
     let plan = schema_catalog::plan::plan(&diffs, flavor);
     Ok(report_plan(

@@ -149,8 +149,13 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
                 outln!("server: {server}");
             }
             for (i, s) in plan.steps.iter().enumerate() {
+                let widened = s
+                    .change
+                    .widened()
+                    .map(|(from, to)| format!(": {from} -> {to}"))
+                    .unwrap_or_default();
                 outln!(
-                    "\n-- {}. {} {}",
+                    "\n-- {}. {} {}{widened}",
                     i + 1,
                     s.change.kind(),
                     step_object(

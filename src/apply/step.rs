@@ -12,7 +12,7 @@ use super::{ApplyOptions, StepStatus};
 use crate::acquire::Opener;
 use crate::db::Session;
 use crate::ddl::ColumnAlgorithm;
-use crate::diff::{diff_table, Change, Problem, TableDiff};
+use crate::diff::{diff_table_on, Change, Problem, TableDiff};
 use crate::error::Error;
 use crate::flavor::Flavor;
 use crate::inspect;
@@ -249,7 +249,7 @@ async fn read_diff(
     want: &Table,
 ) -> Result<TableDiff, Error> {
     let have = inspect::inspect_table(session, schema, want.name.as_str()).await?;
-    Ok(diff_table(want, have.as_ref()))
+    Ok(diff_table_on(want, have.as_ref(), Some(session.flavor())))
 }
 
 fn check_no_drift(d: &TableDiff) -> Result<(), StepError> {

@@ -369,6 +369,7 @@ fn read_settings(
             collation,
             flavors: super::columns::flavors(&mut sink, raw.flavors.as_deref()),
             external_tables: external_tables(&mut sink, &raw.external_tables),
+            widen: d.widen.unwrap_or(false),
         };
         match raw.limits.max_index_bytes {
             Some(0) => sink.error(

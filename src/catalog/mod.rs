@@ -56,6 +56,10 @@ pub struct Defaults {
     /// Tables of the schema the catalog does not manage that its foreign
     /// keys may reference (`catalog.yaml` `external_tables`).
     pub external_tables: Vec<Ident>,
+    /// `catalog.yaml` `defaults: { widen: true }`: apply may widen any
+    /// column online by the rule table (types only; a column's own
+    /// `widen` overrides it). False: strictly additive.
+    pub widen: bool,
 }
 
 /// Catalog limits (`catalog.yaml`).
@@ -108,6 +112,7 @@ impl Default for Defaults {
             collation: "utf8mb4_bin".into(),
             flavors: crate::flavor::Flavor::ALL.to_vec(),
             external_tables: Vec::new(),
+            widen: false,
         }
     }
 }
@@ -345,6 +350,48 @@ primary_key: [Id]
         assert_eq!(catalog.limits.max_index_bytes, 1000);
         let t = &catalog.tables[0].table;
         assert_eq!(column(t, "Id").collation.as_deref(), Some("utf8mb3_bin"));
+    }
+
+    /// `defaults: { widen: true }` opts every column in to type widenings,
+    /// a column's own `widen` overrides it (true: types and default);
+    /// without either the catalog is strictly additive. A misspelt key is
+    /// still refused.
+    #[test]
+    fn widen_opt_in_from_defaults_and_columns() {
+        use crate::model::Widen;
+        let table = "table: W\ncolumns:\n  - {name: Id, type: int, nullable: false}\n  - {name: A, type: varchar(8)}\n  - {name: B, type: varchar(8), widen: true}\n  - {name: C, type: varchar(8), widen: false}\nprimary_key: [Id]\n";
+        let widen_of = |settings: &str| {
+            let mut files = vec![("w.yaml", table)];
+            if !settings.is_empty() {
+                files.push(("catalog.yaml", settings));
+            }
+            let report = check_files("widen", &files);
+            let t = report.catalog.expect("loads").tables.remove(0).table;
+            ["A", "B", "C"].map(|c| column(&t, c).widen)
+        };
+        assert_eq!(
+            widen_of(""),
+            [Widen::Off, Widen::TypesAndDefault, Widen::Off]
+        );
+        assert_eq!(
+            widen_of("defaults: {widen: true}\n"),
+            [Widen::Types, Widen::TypesAndDefault, Widen::Off]
+        );
+        let typo = check_files(
+            "typo",
+            &[
+                ("catalog.yaml", "defaults: {widn: true}\n"),
+                ("w.yaml", table),
+            ],
+        );
+        assert!(typo.catalog.is_none());
+        assert!(
+            typo.problems
+                .iter()
+                .any(|p| p.message.contains("did you mean `widen`")),
+            "{:?}",
+            typo.problems
+        );
     }
 
     #[test]

@@ -61,7 +61,13 @@ pub(super) fn build_table(
             "the table declares no columns: add a `columns` list with at least one column",
         );
     }
+    let widen: Vec<Option<bool>> = raw_columns.iter().map(|c| c.widen).collect();
     let mut declared = declare_columns(raw_columns, (&charset, &collation), sink);
+    for (d, w) in declared.iter_mut().zip(widen) {
+        if let Some(c) = d.column.as_mut() {
+            c.widen = widen_opt_in(w, defaults.widen);
+        }
+    }
     super::generated::lint_generated(generated, &mut declared, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
     super::columns::check_invisible(sink, &known);
@@ -113,6 +119,18 @@ pub(super) fn build_table(
     super::flavored::lint(&table, &defaults.flavors, sink);
     super::storable::lint(&table, &defaults.flavors, sink);
     Some(table)
+}
+
+/// A column's widening opt-in: its own `widen` (true: types and default;
+/// false: none), else the catalog's `defaults: { widen: true }` (types only).
+fn widen_opt_in(column: Option<bool>, catalog: bool) -> crate::model::Widen {
+    use crate::model::Widen;
+    match column {
+        Some(true) => Widen::TypesAndDefault,
+        Some(false) => Widen::Off,
+        None if catalog => Widen::Types,
+        None => Widen::Off,
+    }
 }
 
 /// `column \`Name\`` or, for an unnamed entry, `column #3`.
@@ -340,6 +358,8 @@ fn column_from_raw(
         invisible: rc.invisible,
         comment: rc.comment,
         required_by: rc.required_by,
+        // Set by `build_table` from the column's `widen` and the catalog's.
+        widen: crate::model::Widen::Off,
     })
 }
 

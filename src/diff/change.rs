@@ -29,27 +29,57 @@ pub enum Change {
         /// The catalog index.
         index: Index,
     },
+    /// ALTER TABLE ... MODIFY COLUMN with an online clause: a widening from
+    /// the rule table ([`super::widening`]), opted in by the catalog.
+    WidenColumn {
+        /// Table.
+        table: Ident,
+        /// The catalog column (the shape after the step).
+        column: Column,
+        /// The live column (the shape before it).
+        from: Column,
+        /// The rule and the online clause.
+        how: super::Widening,
+    },
 }
 
 impl Change {
     /// Whether the change leaves every existing row's bytes as they are and
     /// drops nothing. Apply accepts nothing else. A NOT NULL column with no
-    /// default on an existing table would need values for retained rows: not additive.
+    /// default on an existing table would need values for retained rows: not
+    /// additive. A widening from the rule table touches no row.
     pub fn is_additive(&self) -> bool {
         match self {
-            Change::AddTable(_) | Change::AddIndex { .. } => true,
+            Change::AddTable(_) | Change::AddIndex { .. } | Change::WidenColumn { .. } => true,
             Change::AddColumn { column, .. } => {
                 !column.auto_increment && (column.nullable || column.default.is_some())
             }
         }
     }
 
-    /// `create_table`, `add_column` or `add_index`.
+    /// `create_table`, `add_column`, `add_index` or `widen_column`.
     pub fn kind(&self) -> &'static str {
         match self {
             Change::AddTable(_) => "create_table",
             Change::AddColumn { .. } => "add_column",
             Change::AddIndex { .. } => "add_index",
+            Change::WidenColumn { .. } => "widen_column",
+        }
+    }
+
+    /// A widening's from and to types (`varchar(32)`, `varchar(64)`; the
+    /// defaults for a changed default); `None` for an addition.
+    pub fn widened(&self) -> Option<(String, String)> {
+        match self {
+            Change::WidenColumn {
+                column, from, how, ..
+            } if how.rule == super::WidenRule::Default => {
+                Some((super::default_text(from), super::default_text(column)))
+            }
+            Change::WidenColumn { column, from, .. } => {
+                Some((from.ty.to_string(), column.ty.to_string()))
+            }
+            _ => None,
         }
     }
 
@@ -57,7 +87,9 @@ impl Change {
     pub fn table(&self) -> &Ident {
         match self {
             Change::AddTable(t) => &t.name,
-            Change::AddColumn { table, .. } | Change::AddIndex { table, .. } => table,
+            Change::AddColumn { table, .. }
+            | Change::AddIndex { table, .. }
+            | Change::WidenColumn { table, .. } => table,
         }
     }
 
@@ -65,7 +97,7 @@ impl Change {
     pub fn subject(&self) -> Subject {
         match self {
             Change::AddTable(_) => Subject::Table,
-            Change::AddColumn { .. } => Subject::Column,
+            Change::AddColumn { .. } | Change::WidenColumn { .. } => Subject::Column,
             Change::AddIndex { .. } => Subject::Index,
         }
     }
@@ -82,7 +114,7 @@ impl Change {
     pub fn object(&self) -> &Ident {
         match self {
             Change::AddTable(t) => &t.name,
-            Change::AddColumn { column, .. } => &column.name,
+            Change::AddColumn { column, .. } | Change::WidenColumn { column, .. } => &column.name,
             Change::AddIndex { index, .. } => &index.name,
         }
     }
@@ -95,7 +127,8 @@ pub struct TableDiff {
     pub table: Ident,
     /// The live table as read (absent: `None`), kept for readable diffs.
     pub live: Option<Table>,
-    /// Additive changes, in apply order (columns before indexes).
+    /// Additive changes and opted-in widenings, in apply order (columns,
+    /// then widenings, before indexes).
     pub changes: Vec<Change>,
     /// Missing and drift problems (verify fails on any).
     pub problems: Vec<Problem>,

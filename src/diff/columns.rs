@@ -15,9 +15,17 @@ pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Probl
 /// Whether two columns have the same shape: the one column-match rule,
 /// used by apply's diff (a same-named column with any difference is
 /// drift) and by the release review (a rename candidate keeps its shape).
-/// Names, comments and consumers are not shape.
+/// Names, comments, consumers and the widening opt-in are not shape.
 pub fn same_column_shape(a: &Column, b: &Column) -> bool {
     column_differences(a, b).is_empty()
+}
+
+/// The kinds of attribute in which `have` differs from `want`.
+pub(super) fn differences(want: &Column, have: &Column) -> Vec<ProblemKind> {
+    column_differences(want, have)
+        .into_iter()
+        .map(|(k, _, _)| k)
+        .collect()
 }
 
 /// Each attribute in which `have` differs from `want`: its kind, the

@@ -14,6 +14,7 @@ mod columns;
 mod foreign_keys;
 mod indexes;
 mod table;
+mod widen;
 
 pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
 pub use change::{Change, TableDiff};
@@ -22,10 +23,75 @@ pub use columns::{column_not_online_reason, default_text, describe_column, same_
 pub use foreign_keys::describe_foreign_key;
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::{describe_index, not_online_reason};
+pub use widen::{widening, WidenAlgorithm, WidenRule, Widening};
+
+use crate::flavor::Flavor;
+
+/// A same-named column: exact, an allowed widening (a change and a
+/// missing widening), or drift (with why it is no widening, when the
+/// column opted in to one).
+fn column_or_widening(
+    d: &mut TableDiff,
+    want: &Table,
+    col: &crate::model::Column,
+    live: &crate::model::Column,
+    flavor: Option<Flavor>,
+) {
+    let mut drift = column_drift(want, col, live);
+    if drift.is_empty() {
+        return;
+    }
+    let Some(flavor) = flavor else {
+        d.problems.extend(drift);
+        return;
+    };
+    match widening(flavor, live, col) {
+        Ok(how) => {
+            let change = Change::WidenColumn {
+                table: want.name.clone(),
+                column: col.clone(),
+                from: live.clone(),
+                how,
+            };
+            d.problems.push(problem(
+                want,
+                col.name.as_str(),
+                ProblemKind::MissingWidening,
+                &describe_column(col),
+                &format!(
+                    "{} (apply widens it online: {} on {flavor})",
+                    describe_column(live),
+                    how.rule.name()
+                ),
+            ));
+            d.changes.push(change);
+        }
+        Err(why) => {
+            if let (Some(why), Some(first)) = (why, drift.first_mut()) {
+                first.actual = format!(
+                    "{}; not an online widening on {flavor}: {why}",
+                    first.actual
+                );
+            }
+            d.problems.extend(drift);
+        }
+    }
+}
 use indexes::{index_drift, primary_key_differs};
 
-/// Diffs one catalog table (`want`) against its live shape (`have`, `None` when absent).
+/// Diffs one catalog table (`want`) against its live shape (`have`, `None`
+/// when absent), strictly additively: no widening, whatever the catalog
+/// opts in to (no server flavor to judge one by). Verify, plan, apply and
+/// the review use [`diff_table_on`].
 pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
+    diff_table_on(want, have, None)
+}
+
+/// [`diff_table`] for a server of `flavor`: a column that opted in to
+/// widenings (catalog `widen`) and differs from the live one only as the
+/// rule table ([`widening`]) allows is a `widen_column` change and a
+/// `missing_widening` problem, not drift.
+pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> TableDiff {
     // Read from TiDB: compare with the table as TiDB holds it (unless its
     // AUTO_RANDOM is pending: the table predates it and keeps AUTO_INCREMENT).
     let on_tidb;
@@ -79,7 +145,7 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
     d.problems.extend(table::table_drift(want, have));
     for (i, col) in want.columns.iter().enumerate() {
         match have.column(&col.name) {
-            Some(live) => d.problems.extend(column_drift(want, col, live)),
+            Some(live) => column_or_widening(&mut d, want, col, live, flavor),
             None if column_not_online_reason(col).is_some() => d.problems.push(problem(
                 want,
                 col.name.as_str(),

@@ -32,6 +32,10 @@ pub enum ProblemKind {
     MissingColumn,
     /// A catalog index does not exist (apply adds it).
     MissingIndex,
+    /// The live column is narrower than the catalog's and the catalog opts
+    /// in to widening it: the rule table allows it online on this server
+    /// (apply runs a `widen_column` step).
+    MissingWidening,
     /// A NOT NULL column without a default is missing: retained rows have
     /// no value for it, so apply refuses.
     MissingNotNullColumn,
@@ -181,6 +185,7 @@ impl ProblemKind {
             | TidbPreSplitRegions
             | TidbTtl => Subject::Table,
             MissingColumn
+            | MissingWidening
             | MissingNotNullColumn
             | ColumnType
             | ColumnNullability
@@ -204,7 +209,7 @@ impl ProblemKind {
     pub fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
-            MissingTable | MissingColumn | MissingIndex => Severity::Missing,
+            MissingTable | MissingColumn | MissingIndex | MissingWidening => Severity::Missing,
             UnmanagedColumn | UnmanagedIndex | UnmanagedForeignKey | TidbAutoRandomPending => {
                 Severity::Unmanaged
             }

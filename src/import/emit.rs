@@ -60,6 +60,7 @@ fn catalog_file(imported: &Imported) -> RawCatalogFile {
             engine: d.engine.clone(),
             charset: Some(d.charset.clone()),
             collation: Some(d.collation.clone()),
+            widen: None,
         },
         ..RawCatalogFile::default()
     }

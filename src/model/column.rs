@@ -68,6 +68,24 @@ pub struct Column {
     pub comment: Option<String>,
     /// Consumers that require this column; empty = base contract.
     pub required_by: Vec<String>,
+    /// Whether apply may widen the live column to this shape online
+    /// (catalog `widen`; never read from a server, never compared).
+    pub widen: Widen,
+}
+
+/// A column's widening opt-in (issue 24). Without one the contract is
+/// strictly additive: a live column of another shape is drift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Widen {
+    /// Strictly additive (the default; every live column).
+    #[default]
+    Off,
+    /// `catalog.yaml` `defaults: { widen: true }`: type widenings from the
+    /// rule table ([`crate::diff::widening`]); not a changed default,
+    /// which the application may rely on.
+    Types,
+    /// The column's own `widen: true`: type widenings and a changed default.
+    TypesAndDefault,
 }
 
 impl Column {
@@ -86,6 +104,7 @@ impl Column {
             invisible: false,
             comment: None,
             required_by: Vec::new(),
+            widen: Widen::Off,
         }
     }
 

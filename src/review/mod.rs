@@ -127,7 +127,7 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
         .iter()
         .map(|(f, model)| upgrade::upgrade(model, new, *f))
         .collect();
-    let rollout = rollout::rollout(old_catalog, new, &installed[0].1);
+    let rollout = rollout::rollout(old_catalog, new, &installed[0].1, installed[0].0);
     let flavor = flavors.first().copied().unwrap_or(Flavor::TiDb);
     let table_diffs = upgrade::table_diffs(old_catalog, new, flavor, &from, &to);
     let deployable =

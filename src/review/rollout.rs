@@ -9,8 +9,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table, Severity};
+use crate::diff::{diff_table_on, Severity};
 use crate::dump::Dump;
+use crate::flavor::Flavor;
 use crate::model::Table;
 
 /// The rollout of one OLD -> NEW upgrade.
@@ -69,12 +70,13 @@ impl std::fmt::Display for Loss {
 
 /// The rollout from OLD to NEW; `installed` is OLD as a server holds it
 /// (its rendered model for the first flavor reviewed), which verify reads.
-pub fn rollout(old: &Catalog, new: &Catalog, installed: &Dump) -> Rollout {
+pub fn rollout(old: &Catalog, new: &Catalog, installed: &Dump, flavor: Flavor) -> Rollout {
     // (any problem, any drift) for the scope of `consumer`.
     let gate = |consumer: Option<&str>| {
         let mut problems = Vec::new();
         for t in new.scoped(consumer) {
-            problems.extend(diff_table(&t, installed.table(t.name.as_str())).problems);
+            problems
+                .extend(diff_table_on(&t, installed.table(t.name.as_str()), Some(flavor)).problems);
         }
         let drift = problems
             .iter()

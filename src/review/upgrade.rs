@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table, Problem};
+use crate::diff::{diff_table_on, Problem};
 use crate::dump::{self, Dump};
 use crate::error::Result;
 use crate::flavor::Flavor;
@@ -35,10 +35,16 @@ pub struct Upgrade {
 pub struct UpgradeStep {
     /// Table.
     pub table: String,
-    /// `create_table`, `add_column` or `add_index`.
+    /// `create_table`, `add_column`, `add_index` or `widen_column`.
     pub kind: String,
-    /// The object added.
+    /// The object added or widened.
     pub object: String,
+    /// `widen_column`: the type (or default) at OLD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `widen_column`: the type (or default) in NEW.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
     /// The statement (MySQL/MariaDB ADD COLUMN as first tried: INSTANT).
     pub sql: String,
 }
@@ -60,17 +66,22 @@ pub fn upgrade(model: &Dump, new: &Catalog, flavor: Flavor) -> Upgrade {
     let diffs: Vec<_> = new
         .tables
         .iter()
-        .map(|t| diff_table(&t.table, model.table(t.table.name.as_str())))
+        .map(|t| diff_table_on(&t.table, model.table(t.table.name.as_str()), Some(flavor)))
         .collect();
     let plan = crate::plan::plan(&diffs, flavor);
     let steps: Vec<UpgradeStep> = plan
         .steps
         .iter()
-        .map(|s| UpgradeStep {
-            table: s.change.table().as_str().to_string(),
-            kind: s.change.kind().to_string(),
-            object: s.change.object().as_str().to_string(),
-            sql: s.sql.clone(),
+        .map(|s| {
+            let (from, to) = s.change.widened().unzip();
+            UpgradeStep {
+                table: s.change.table().as_str().to_string(),
+                kind: s.change.kind().to_string(),
+                object: s.change.object().as_str().to_string(),
+                from,
+                to,
+                sql: s.sql.clone(),
+            }
         })
         .collect();
     let (steps, held_back) = if plan.is_refused() {

@@ -83,6 +83,12 @@ pub fn cases() -> Vec<Case> {
         vec![("t.yaml", old.replacen(from, to, 1))]
     };
     let edit = |from: &str, to: &str| on(BASE, from, to);
+    // NEW's catalog.yaml `settings` and BASE edited.
+    let settled = |settings: String, from: &str, to: &str| {
+        let mut files = vec![("catalog.yaml", settings)];
+        files.extend(edit(from, to));
+        files
+    };
     let checked = base_checked();
     let ngram_checked = checked.replacen("kind: fulltext}", "kind: fulltext, parser: ngram}", 1);
     // NEW's files with a catalog.yaml that targets MySQL only.
@@ -251,6 +257,38 @@ pub fn cases() -> Vec<Case> {
             "default",
             edit("default: \"''\"", "default: \"'x'\""),
             vec![P::ColumnDefault.into()],
+        ),
+        // Issue 24: opted-in widenings. utf8mb4 varchar(32) -> varchar(63)
+        // is 128 -> 252 bytes: in the rule table of every flavor.
+        case(
+            "widen varchar (defaults: widen)",
+            settled(
+                format!("{SETTINGS}  widen: true\n"),
+                "{name: State, type: varchar(32)}",
+                "{name: State, type: varchar(63)}",
+            ),
+            vec![P::MissingWidening.into()],
+        ),
+        // 128 -> 256 bytes crosses the length-byte class: refused as drift
+        // on MySQL and MariaDB (128-255 -> 256+).
+        case(
+            "widen refused across the 256-byte class",
+            settled(
+                format!("{SETTINGS}  widen: true\nflavors: [mysql, mariadb]\n"),
+                "{name: State, type: varchar(32)}",
+                "{name: State, type: varchar(64)}",
+            ),
+            vec![P::ColumnType.into()],
+        ),
+        // A changed default with the column's own `widen: true`.
+        case(
+            "widen default (column widen)",
+            settled(
+                format!("{SETTINGS}flavors: [mysql, mariadb]\n"),
+                "nullable: false, default: \"''\"}",
+                "nullable: false, default: \"'x'\", widen: true}",
+            ),
+            vec![P::MissingWidening.into()],
         ),
         case(
             "collation",

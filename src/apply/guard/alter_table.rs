@@ -21,6 +21,28 @@ pub(super) fn adds_column(at: &AlterTable, table: &Ident, column: &Column) -> Re
     }
 }
 
+/// The statement modifies exactly `column` of `table`, in place (no
+/// `FIRST` / `AFTER`).
+pub(super) fn modifies_column(
+    at: &AlterTable,
+    table: &Ident,
+    column: &Column,
+) -> Result<(), String> {
+    same_table(&at.name, table)?;
+    let op = one_addition(at.if_exists, &at.operations)?;
+    match op {
+        AlterTableOperation::ModifyColumn {
+            col_name,
+            column_position: None,
+            ..
+        } if col_name.value == column.name.as_str() => Ok(()),
+        other => Err(format!(
+            "does `{other}`, not a MODIFY of column `{}`",
+            column.name
+        )),
+    }
+}
+
 /// The statement adds exactly `index` to `table`.
 pub(super) fn adds_index(at: &AlterTable, table: &Ident, index: &Index) -> Result<(), String> {
     same_table(&at.name, table)?;

@@ -30,7 +30,7 @@ fn indexes(change: &Change) -> Vec<&Index> {
     match change {
         Change::AddTable(t) => t.indexes.iter().collect(),
         Change::AddIndex { index, .. } => vec![index],
-        Change::AddColumn { .. } => Vec::new(),
+        Change::AddColumn { .. } | Change::WidenColumn { .. } => Vec::new(),
     }
 }
 

@@ -11,6 +11,8 @@
 //!   clauses (`ALGORITHM=...`, `LOCK=...`).
 //! - `AddIndex`: one `ALTER TABLE t ADD [UNIQUE] INDEX i (...)` plus only the
 //!   online clauses.
+//! - `WidenColumn`: one `ALTER TABLE t MODIFY COLUMN c ...` (no position)
+//!   plus only the online clauses.
 //!
 //! On TiDB a `CREATE TABLE` also carries the table's TiDB features in
 //! TiDB's plain syntax (`AUTO_RANDOM(n)`, `CLUSTERED`, `SHARD_ROW_ID_BITS=n`,
@@ -82,6 +84,9 @@ fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), S
         (Change::AddIndex { table, index }, Statement::AlterTable(at)) => {
             alter_table::adds_index(&at, table, index)
         }
+        (Change::WidenColumn { table, column, .. }, Statement::AlterTable(at)) => {
+            alter_table::modifies_column(&at, table, column)
+        }
         (_, other) => Err(format!(
             "is a `{}` statement, not the step's {}",
             first_words(&other.to_string()),
@@ -142,6 +147,45 @@ mod tests {
                 let step = Step::new(change.clone(), flavor);
                 check_statement(change, &step.sql, flavor)
                     .unwrap_or_else(|e| panic!("{}: {e}", step.sql));
+            }
+        }
+    }
+
+    /// A widening step is one MODIFY COLUMN of its column, in place, with
+    /// only the online clauses.
+    #[test]
+    fn widen_steps_pass_and_nothing_else_does() {
+        use crate::diff::{WidenAlgorithm, WidenRule, Widening};
+        let t = table();
+        for algorithm in [
+            WidenAlgorithm::Instant,
+            WidenAlgorithm::InplaceNoLock,
+            WidenAlgorithm::TiDb,
+        ] {
+            let change = Change::WidenColumn {
+                table: t.name.clone(),
+                column: t.columns[1].clone(),
+                from: t.columns[1].clone(),
+                how: Widening {
+                    rule: WidenRule::VarcharLength,
+                    algorithm,
+                },
+            };
+            let step = Step::new(change.clone(), Flavor::MySql);
+            assert!(step.sql.contains(" MODIFY COLUMN `Note` "), "{}", step.sql);
+            check_statement(&change, &step.sql, Flavor::MySql)
+                .unwrap_or_else(|e| panic!("{}: {e}", step.sql));
+            for sql in [
+                "ALTER TABLE `T` MODIFY COLUMN `Note` int FIRST, ALGORITHM=INSTANT",
+                "ALTER TABLE `T` MODIFY COLUMN `Id` int, ALGORITHM=INSTANT",
+                "ALTER TABLE `T` MODIFY COLUMN `Note` int, DROP COLUMN `Id`",
+                "ALTER TABLE `T` ADD COLUMN `Note` int",
+                "ALTER TABLE `U` MODIFY COLUMN `Note` int",
+            ] {
+                assert!(
+                    check_statement(&change, sql, Flavor::MySql).is_err(),
+                    "{sql}"
+                );
             }
         }
     }

@@ -16,7 +16,7 @@ pub(super) use reader::{read, FileKind};
 /// Keys of `catalog.yaml`.
 pub(super) const CATALOG_KEYS: &[&str] = &["flavors", "external_tables", "defaults", "limits"];
 /// Keys of `catalog.yaml` `defaults`.
-pub(super) const DEFAULTS_KEYS: &[&str] = &["engine", "charset", "collation"];
+pub(super) const DEFAULTS_KEYS: &[&str] = &["engine", "charset", "collation", "widen"];
 /// Keys of `catalog.yaml` `limits`.
 pub(super) const LIMITS_KEYS: &[&str] = &["max_index_bytes"];
 /// Keys of a table file.
@@ -66,6 +66,7 @@ pub(super) const COLUMN_KEYS: &[&str] = &[
     "auto_random",
     "comment",
     "required_by",
+    "widen",
 ];
 /// Keys of one entry of `indexes`.
 pub(super) const INDEX_KEYS: &[&str] = &[
@@ -108,6 +109,9 @@ pub(crate) struct RawDefaults {
     pub charset: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collation: Option<String>,
+    /// Online widenings for every column (types only; issue 24).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widen: Option<bool>,
 }
 
 /// `catalog.yaml` `limits`.
@@ -343,6 +347,9 @@ pub(crate) struct RawColumn {
     pub comment: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
+    /// Online widenings of this column (types and default; issue 24).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widen: Option<bool>,
 }
 
 /// A column's `generated`.

@@ -57,6 +57,11 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             want,
             "apply builds it online on every installation".into(),
         ),
+        MissingWidening => (
+            was,
+            want,
+            "the catalog opts in to widening it (`widen`) and the rule table allows it online: apply runs one ALTER with ALGORITHM=INSTANT (MySQL VARCHAR: INPLACE, LOCK=NONE), no row is rewritten".into(),
+        ),
         MissingNotNullColumn => (
             ABSENT,
             want,

@@ -119,6 +119,9 @@ fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
         invisible: _,
         comment,
         required_by,
+        // Apply's diff: with it, a change the rule table allows is a
+        // missing widening (deployable), not drift.
+        widen: _,
     } = n;
     out.informational(
         table,

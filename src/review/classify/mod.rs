@@ -21,7 +21,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table, same_column_shape, Problem, ProblemKind};
+use crate::diff::{diff_table_on, same_column_shape, Problem, ProblemKind};
 use crate::dump::Dump;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
@@ -231,7 +231,7 @@ impl Out {
 pub(super) fn apply_problems(n: &Table, installed: &[Installed]) -> Vec<(Problem, Vec<Flavor>)> {
     let mut out: Vec<(Problem, Vec<Flavor>)> = Vec::new();
     for (flavor, model) in installed {
-        let d = diff_table(n, model.table(n.name.as_str()));
+        let d = diff_table_on(n, model.table(n.name.as_str()), Some(*flavor));
         for p in d.problems.into_iter().chain(d.unmanaged) {
             match out
                 .iter_mut()

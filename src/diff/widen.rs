@@ -1,0 +1,448 @@
+//! Online widenings (issue 24): the one rule table that says, per flavor,
+//! when a live column may be changed to the catalog's shape without the
+//! server touching a row, and with which online clause.
+//!
+//! A widening is considered only for a column that opted in (catalog
+//! `widen`, [`Widen`]) and whose only difference from the live column is
+//! its type (or, with the column's own opt-in, its default). Everything
+//! outside the table stays drift, refused before any DDL: narrowing, a
+//! change of length class, a reordered or removed member, a charset or
+//! collation change, integer widening on MySQL/MariaDB (both copy the
+//! table), and any second difference. The server is the last judge: the
+//! step names its algorithm, so a server that would copy or lock refuses
+//! it (error 1845/1846) and apply stops with nothing changed.
+
+use crate::coltype::{ColumnType, IntKind};
+use crate::flavor::Flavor;
+use crate::model::{Column, Widen};
+
+use super::ProblemKind;
+
+/// The online clause a widening step carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WidenAlgorithm {
+    /// `ALGORITHM=INSTANT`: a metadata-only change.
+    Instant,
+    /// `ALGORITHM=INPLACE, LOCK=NONE`: what MySQL does without a rebuild
+    /// for a VARCHAR lengthening (its online DDL table: "Only Modifies
+    /// Metadata: Yes", INSTANT: No).
+    InplaceNoLock,
+    /// TiDB: no clause (its lossless type changes are metadata-only).
+    TiDb,
+}
+
+/// What a widening changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WidenRule {
+    /// VARCHAR(n) to VARCHAR(m), m > n, within the allowed length-byte classes.
+    VarcharLength,
+    /// ENUM members appended at the end, storage size unchanged.
+    EnumAppend,
+    /// SET members appended at the end, storage size unchanged.
+    SetAppend,
+    /// The default set, changed or dropped.
+    Default,
+    /// A wider integer of the same signedness (TiDB only).
+    IntegerWidth,
+}
+
+impl WidenRule {
+    /// The rule's name in docs and reasons (`varchar_length` ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            WidenRule::VarcharLength => "varchar_length",
+            WidenRule::EnumAppend => "enum_append",
+            WidenRule::SetAppend => "set_append",
+            WidenRule::Default => "default",
+            WidenRule::IntegerWidth => "integer_width",
+        }
+    }
+}
+
+/// An allowed widening: the rule and the clause its step carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Widening {
+    /// Which row of the table.
+    pub rule: WidenRule,
+    /// The online clause.
+    pub algorithm: WidenAlgorithm,
+}
+
+/// Whether the live column `from` may be widened online to the catalog
+/// column `to` on `flavor`: the widening, or why not (`None` when the
+/// column did not opt in, or nothing but the opt-in could allow it).
+pub fn widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening, Option<String>> {
+    if to.widen == Widen::Off {
+        return Err(None);
+    }
+    let kinds: Vec<ProblemKind> = super::columns::differences(to, from);
+    match kinds.as_slice() {
+        [ProblemKind::ColumnType] => type_widening(flavor, from, to).map_err(Some),
+        [ProblemKind::ColumnDefault] if to.widen == Widen::TypesAndDefault => {
+            default_change(flavor).map_err(Some)
+        }
+        [ProblemKind::ColumnDefault] => Err(Some(
+            "a changed default is a widening only with the column's own `widen: true` (the application may rely on the old one)".into(),
+        )),
+        [] => Err(None),
+        _ => Err(Some(
+            "a widening changes one thing (the type, or the default), nothing else".into(),
+        )),
+    }
+}
+
+/// SET / DROP DEFAULT.
+fn default_change(flavor: Flavor) -> Result<Widening, String> {
+    let instant = Widening {
+        rule: WidenRule::Default,
+        algorithm: WidenAlgorithm::Instant,
+    };
+    match flavor {
+        // MySQL 8.0+ online DDL table, "Setting a column default value" /
+        // "Dropping a column default value": Instant Yes, metadata only
+        // (https://dev.mysql.com/doc/refman/8.0/en/innodb-online-ddl-operations.html);
+        // Vitess schemadiff capability.go: a MODIFY differing only in its
+        // DEFAULT is InstantChangeColumnDefaultFlavorCapability.
+        Flavor::MySql => Ok(instant),
+        // MariaDB "InnoDB Online DDL Operations with the INSTANT Alter
+        // Algorithm", ALTER TABLE ... ALTER COLUMN / MODIFY COLUMN setting or
+        // dropping a DEFAULT: INSTANT (metadata in the .frm only).
+        Flavor::MariaDb => Ok(instant),
+        Flavor::TiDb => Err(
+            "a changed default is not in TiDB's rule table (only lossless VARCHAR lengthening and integer widening are)".into(),
+        ),
+    }
+}
+
+fn type_widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening, String> {
+    let ok = |rule, algorithm| Ok(Widening { rule, algorithm });
+    match (&from.ty, &to.ty) {
+        (ColumnType::Varchar(a), ColumnType::Varchar(b)) => {
+            if b < a {
+                return Err(format!("varchar({a}) -> varchar({b}) narrows the column"));
+            }
+            let per_char = to
+                .charset
+                .as_deref()
+                .and_then(crate::collation::charset)
+                .map(|c| c.max_bytes)
+                .ok_or("the column's character set is not one the catalog knows the width of")?;
+            let (from_bytes, to_bytes) = (a * per_char, b * per_char);
+            let class = |bytes: u32| if bytes <= 255 { 1 } else { 2 };
+            match flavor {
+                // MySQL online DDL table, "Extending VARCHAR column size":
+                // In Place Yes, Rebuilds No, Only Modifies Metadata Yes,
+                // Instant No; "the number of length bytes required by a
+                // VARCHAR column must remain the same": 0-255 bytes take
+                // one, 256+ two (WL#6554; counted in bytes of the charset).
+                Flavor::MySql if class(from_bytes) == class(to_bytes) => {
+                    ok(WidenRule::VarcharLength, WidenAlgorithm::InplaceNoLock)
+                }
+                Flavor::MySql => Err(format!(
+                    "varchar({a}) -> varchar({b}) is {from_bytes} -> {to_bytes} bytes in {}: it crosses from 1 to 2 length bytes at 256, which MySQL does only with a table copy",
+                    to.charset.as_deref().unwrap_or_default()
+                )),
+                // MariaDB "InnoDB Online DDL Operations with the INSTANT
+                // Alter Algorithm", MODIFY COLUMN extending a VARCHAR
+                // (MDEV-15563): INSTANT unless the length bytes change; for
+                // ROW_FORMAT COMPACT/DYNAMIC/COMPRESSED a column of at most
+                // 127 bytes is already stored like a long one, so 0-127 ->
+                // 256+ is INSTANT too, while 128-255 -> 256+ is not.
+                Flavor::MariaDb
+                    if class(from_bytes) == class(to_bytes) || from_bytes <= 127 =>
+                {
+                    ok(WidenRule::VarcharLength, WidenAlgorithm::Instant)
+                }
+                Flavor::MariaDb => Err(format!(
+                    "varchar({a}) -> varchar({b}) is {from_bytes} -> {to_bytes} bytes in {}: from 128-255 bytes to 256 or more MariaDB needs a table copy",
+                    to.charset.as_deref().unwrap_or_default()
+                )),
+                // TiDB "ALTER TABLE ... MODIFY COLUMN": lossless changes
+                // (lengthening a VARCHAR with the same charset) are
+                // metadata-only (docs.pingcap.com/tidb/stable/sql-statement-modify-column).
+                // Not proven live: no TiDB server here.
+                Flavor::TiDb => ok(WidenRule::VarcharLength, WidenAlgorithm::TiDb),
+            }
+        }
+        (ColumnType::Enum(a), ColumnType::Enum(b)) | (ColumnType::Set(a), ColumnType::Set(b)) => {
+            let set = matches!(to.ty, ColumnType::Set(_));
+            if b.len() < a.len() || !b.starts_with(a) {
+                return Err(
+                    "members are removed or reordered: only members appended at the end keep every stored value".into(),
+                );
+            }
+            // Storage: ENUM 1 byte up to 255 members, else 2; SET (n + 7) / 8
+            // bytes (Vitess capability.go compares exactly these).
+            let size = |n: usize| {
+                if set {
+                    n.div_ceil(8)
+                } else if n <= 255 {
+                    1
+                } else {
+                    2
+                }
+            };
+            if size(a.len()) != size(b.len()) {
+                return Err(format!(
+                    "{} -> {} members changes the {} storage size, which needs a table copy",
+                    a.len(),
+                    b.len(),
+                    if set { "SET" } else { "ENUM" }
+                ));
+            }
+            let rule = if set {
+                WidenRule::SetAppend
+            } else {
+                WidenRule::EnumAppend
+            };
+            match flavor {
+                // MySQL online DDL table, "Modifying the definition of an
+                // ENUM or SET column": Instant Yes when members are added at
+                // the end and the storage size does not change; Vitess
+                // capability.go InstantExpandEnumCapability.
+                Flavor::MySql => ok(rule, WidenAlgorithm::Instant),
+                // MariaDB "InnoDB Online DDL Operations with the INSTANT
+                // Alter Algorithm": adding a new ENUM or SET value at the end
+                // is INSTANT when the storage size does not change (MDEV-15562 / 10.3.7).
+                Flavor::MariaDb => ok(rule, WidenAlgorithm::Instant),
+                Flavor::TiDb => Err(
+                    "appending members is not in TiDB's rule table (only lossless VARCHAR lengthening and integer widening are)".into(),
+                ),
+            }
+        }
+        (
+            ColumnType::Int {
+                kind: k1,
+                unsigned: u1,
+            },
+            ColumnType::Int {
+                kind: k2,
+                unsigned: u2,
+            },
+        ) => {
+            if u1 != u2 {
+                return Err("the sign changes: stored values may not fit".into());
+            }
+            if k2 < k1 {
+                return Err("the integer narrows".into());
+            }
+            match flavor {
+                // TiDB "ALTER TABLE ... MODIFY COLUMN": widening an integer
+                // without a sign change is lossless and metadata-only.
+                // Not proven live: no TiDB server here.
+                Flavor::TiDb => ok(WidenRule::IntegerWidth, WidenAlgorithm::TiDb),
+                // MySQL's online DDL table, "Changing the column data type":
+                // Instant No, In Place No, Rebuilds Yes; MariaDB extends an
+                // integer instantly only in ROW_FORMAT=REDUNDANT (MDEV-15563).
+                Flavor::MySql | Flavor::MariaDb => Err(format!(
+                    "{} -> {} copies the table on {flavor}",
+                    int_name(*k1),
+                    int_name(*k2)
+                )),
+            }
+        }
+        (a, b) => Err(format!(
+            "{a} -> {b} is not in the rule table (VARCHAR lengthening, ENUM/SET appends{})",
+            if flavor == Flavor::TiDb {
+                ", integer widening"
+            } else {
+                ""
+            }
+        )),
+    }
+}
+
+fn int_name(k: IntKind) -> String {
+    ColumnType::Int {
+        kind: k,
+        unsigned: false,
+    }
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn varchar(n: u32, charset: &str) -> Column {
+        let mut c = Column::new("c", ColumnType::Varchar(n));
+        c.charset = Some(charset.into());
+        c.collation = Some(format!("{charset}_bin"));
+        c
+    }
+
+    fn opted(mut c: Column, w: Widen) -> Column {
+        c.widen = w;
+        c
+    }
+
+    fn rule(f: Flavor, from: &Column, to: &Column) -> Option<(WidenRule, WidenAlgorithm)> {
+        widening(f, from, to).ok().map(|w| (w.rule, w.algorithm))
+    }
+
+    #[test]
+    fn without_opt_in_nothing_is_a_widening() {
+        let to = varchar(64, "utf8mb4");
+        assert_eq!(
+            widening(Flavor::MySql, &varchar(32, "utf8mb4"), &to),
+            Err(None)
+        );
+    }
+
+    #[test]
+    fn varchar_classes_per_flavor() {
+        use WidenAlgorithm::*;
+        let w = |n, cs| opted(varchar(n, cs), Widen::Types);
+        let v = WidenRule::VarcharLength;
+        // utf8mb4: 4 bytes a character. 32 -> 63: 128 -> 252 bytes.
+        for (from, to, cs, mysql, mariadb) in [
+            (32, 63, "utf8mb4", Some(InplaceNoLock), Some(Instant)),
+            (32, 64, "utf8mb4", None, None),          // 128 -> 256
+            (31, 64, "utf8mb4", None, Some(Instant)), // 124 -> 256
+            (64, 128, "utf8mb4", Some(InplaceNoLock), Some(Instant)),
+            (100, 255, "latin1", Some(InplaceNoLock), Some(Instant)),
+            (200, 256, "latin1", None, None),
+            (64, 32, "utf8mb4", None, None),
+        ] {
+            let (a, b) = (varchar(from, cs), w(to, cs));
+            assert_eq!(
+                rule(Flavor::MySql, &a, &b),
+                mysql.map(|x| (v, x)),
+                "{from}->{to} {cs}"
+            );
+            assert_eq!(
+                rule(Flavor::MariaDb, &a, &b),
+                mariadb.map(|x| (v, x)),
+                "{from}->{to} {cs}"
+            );
+        }
+        assert_eq!(
+            rule(Flavor::TiDb, &varchar(32, "utf8mb4"), &w(64, "utf8mb4")),
+            Some((v, TiDb))
+        );
+        // A charset change is two differences: refused everywhere.
+        let other = w(64, "latin1");
+        for f in Flavor::ALL {
+            assert!(widening(f, &varchar(32, "utf8mb4"), &other).is_err());
+        }
+    }
+
+    #[test]
+    fn members_appended_within_storage() {
+        let e = |m: &[&str]| {
+            Column::new(
+                "e",
+                ColumnType::Enum(m.iter().map(|s| s.to_string()).collect()),
+            )
+        };
+        let s = |n: usize| {
+            Column::new(
+                "s",
+                ColumnType::Set((0..n).map(|i| format!("m{i}")).collect()),
+            )
+        };
+        let to = opted(e(&["a", "b", "c"]), Widen::Types);
+        assert_eq!(
+            rule(Flavor::MySql, &e(&["a", "b"]), &to),
+            Some((WidenRule::EnumAppend, WidenAlgorithm::Instant))
+        );
+        assert!(
+            widening(Flavor::MariaDb, &e(&["b", "a"]), &to).is_err(),
+            "reordered"
+        );
+        assert!(
+            widening(Flavor::MariaDb, &e(&["a", "b", "c", "d"]), &to).is_err(),
+            "removed"
+        );
+        assert!(widening(Flavor::TiDb, &e(&["a", "b"]), &to).is_err());
+        let many = |n: usize| {
+            Column::new(
+                "e",
+                ColumnType::Enum((0..n).map(|i| format!("m{i}")).collect()),
+            )
+        };
+        assert!(widening(Flavor::MySql, &many(255), &opted(many(256), Widen::Types)).is_err());
+        assert_eq!(
+            rule(Flavor::MariaDb, &s(3), &opted(s(8), Widen::Types)),
+            Some((WidenRule::SetAppend, WidenAlgorithm::Instant))
+        );
+        assert!(widening(Flavor::MySql, &s(8), &opted(s(9), Widen::Types)).is_err());
+    }
+
+    #[test]
+    fn defaults_need_the_columns_own_opt_in() {
+        let from = Column::new("d", ColumnType::Varchar(8));
+        let mut to = from.clone();
+        to.default = Some(crate::model::DefaultValue::Literal("x".into()));
+        assert!(widening(Flavor::MySql, &from, &opted(to.clone(), Widen::Types)).is_err());
+        let to = opted(to, Widen::TypesAndDefault);
+        assert_eq!(
+            rule(Flavor::MariaDb, &from, &to),
+            Some((WidenRule::Default, WidenAlgorithm::Instant))
+        );
+        assert!(widening(Flavor::TiDb, &from, &to).is_err());
+        // Back: dropping it is the same rule.
+        assert!(widening(
+            Flavor::MySql,
+            &to.clone(),
+            &opted(from, Widen::TypesAndDefault)
+        )
+        .is_ok());
+    }
+
+    /// In the diff: without opt-in a longer catalog VARCHAR is drift, as
+    /// before issue 24; with it, a change and a missing widening (verify
+    /// still fails), or drift with the refusal's reason.
+    #[test]
+    fn the_diff_classes_a_widening_only_when_opted_in() {
+        use crate::diff::{diff_table, diff_table_on, Change, Severity};
+        let mut want = crate::model::Table::not_a_table("T".into(), "");
+        want.kind = crate::model::TableKind::Base;
+        want.charset = "utf8mb4".into();
+        want.collation = "utf8mb4_bin".into();
+        want.columns = vec![varchar(64, "utf8mb4")];
+        let mut have = want.clone();
+        have.columns[0] = varchar(31, "utf8mb4");
+        let kinds =
+            |d: &crate::diff::TableDiff| d.problems.iter().map(|p| p.kind).collect::<Vec<_>>();
+        for f in [None, Some(Flavor::MySql), Some(Flavor::MariaDb)] {
+            let d = diff_table_on(&want, Some(&have), f);
+            assert_eq!(kinds(&d), [ProblemKind::ColumnType]);
+            assert!(d.changes.is_empty());
+        }
+        want.columns[0].widen = Widen::Types;
+        assert_eq!(
+            diff_table(&want, Some(&have)),
+            diff_table_on(&want, Some(&have), None)
+        );
+        let d = diff_table_on(&want, Some(&have), Some(Flavor::MariaDb));
+        assert_eq!(kinds(&d), [ProblemKind::MissingWidening]);
+        assert_eq!(d.problems[0].kind.severity(), Severity::Missing);
+        assert!(!d.is_satisfied());
+        assert!(matches!(d.changes.as_slice(), [Change::WidenColumn { .. }]));
+        // 124 -> 256 bytes: MariaDB only; refused on MySQL, with the reason.
+        let d = diff_table_on(&want, Some(&have), Some(Flavor::MySql));
+        assert_eq!(kinds(&d), [ProblemKind::ColumnType]);
+        assert!(
+            d.problems[0]
+                .actual
+                .contains("not an online widening on mysql"),
+            "{}",
+            d.problems[0]
+        );
+        assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn integers_widen_on_tidb_only() {
+        let int = |kind, unsigned| Column::new("i", ColumnType::Int { kind, unsigned });
+        let to = opted(int(IntKind::Big, false), Widen::Types);
+        assert_eq!(
+            rule(Flavor::TiDb, &int(IntKind::Int, false), &to),
+            Some((WidenRule::IntegerWidth, WidenAlgorithm::TiDb))
+        );
+        assert!(widening(Flavor::TiDb, &int(IntKind::Int, true), &to).is_err());
+        assert!(widening(Flavor::MySql, &int(IntKind::Int, false), &to).is_err());
+        assert!(widening(Flavor::MariaDb, &int(IntKind::Int, false), &to).is_err());
+    }
+}
