@@ -42,35 +42,6 @@ async fn apply_index(db: &TestDb, busy: u64) -> ApplyReport {
         .expect("apply runs")
 }
 
-/// A connection of `on`'s pool inside a transaction that ran `read`, once
-/// it has sat idle in it for 2 s (its transaction is older: past the 1 s
-/// blocker age).
-async fn holding(on: &TestDb, read: &str) -> (mysql_async::Conn, u64) {
-    let mut conn = on.pool.get_conn().await.unwrap();
-    conn.query_drop("BEGIN").await.unwrap();
-    let _: Option<u64> = conn.query_first(read).await.unwrap();
-    let id = u64::from(conn.id());
-    let mut watch = on.pool.get_conn().await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let age: Option<u64> = watch
-            .exec_first(
-                "SELECT CAST(TIME AS UNSIGNED) FROM information_schema.PROCESSLIST WHERE ID = ?",
-                (id,),
-            )
-            .await
-            .unwrap();
-        if age.is_some_and(|a| a >= 2) {
-            return (conn, id);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "connection {id} was not idle for 2 s ({age:?})"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 fn deferred_blockers(report: &ApplyReport) -> Vec<u64> {
     match &report.outcome {
         Outcome::Deferred {
@@ -91,7 +62,7 @@ async fn a_transaction_in_another_schema_does_not_defer_apply() {
     other
         .exec(&["CREATE TABLE Other (Id int NOT NULL PRIMARY KEY) ENGINE=InnoDB"])
         .await;
-    let (mut holder, _) = holding(&other, "SELECT COUNT(*) FROM Other").await;
+    let (mut holder, _) = common::holding(&other, "SELECT COUNT(*) FROM Other").await;
     let report = apply_index(&db, 3).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(report.steps.len(), 1, "{report:#?}");
@@ -106,7 +77,7 @@ async fn a_transaction_in_another_schema_does_not_defer_apply() {
 async fn a_transaction_that_read_the_table_in_its_schema_defers_apply() {
     let db = TestDb::new().await;
     common::small_unindexed_jobs(&db).await;
-    let (mut holder, id) = holding(&db, "SELECT COUNT(*) FROM Jobs").await;
+    let (mut holder, id) = common::holding(&db, "SELECT COUNT(*) FROM Jobs").await;
     let report = apply_index(&db, 2).await;
     assert!(deferred_blockers(&report).contains(&id), "{report:#?}");
     assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
@@ -124,7 +95,7 @@ async fn a_qualified_read_from_another_schema_is_bounded_by_the_lock_wait() {
         "SELECT COUNT(*) FROM {}.`Jobs`",
         schema_catalog::quote_ident(&db.name)
     );
-    let (mut holder, id) = holding(&other, &read).await;
+    let (mut holder, id) = common::holding(&other, &read).await;
     let started = Instant::now();
     let report = apply_index(&db, 3).await;
     let took = started.elapsed();

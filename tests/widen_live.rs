@@ -376,3 +376,57 @@ async fn refused_widenings_are_drift_and_the_server_would_copy() {
         );
     }
 }
+
+/// The busy rules hold for a widening step: a transaction that read the
+/// table defers it (no DDL, the holder named); once it commits, the step
+/// runs and the column is exact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_widening_waits_for_a_transaction_on_the_table() {
+    let db = TestDb::new().await;
+    db.exec(&[
+        LEGACY,
+        "INSERT INTO `Wide` (`V`, `D`) VALUES ('v1', 1), ('v2', 2)",
+    ])
+    .await;
+    let table = "table: Wide
+columns:
+  - {name: Id, type: bigint unsigned, nullable: false, auto_increment: true}
+  - {name: V, type: varchar(63), widen: true}
+  - {name: W, type: varchar(31)}
+  - {name: L, type: varchar(100)}
+  - {name: E, type: \"enum('a','b')\"}
+  - {name: S, type: \"set('x','y')\"}
+  - {name: D, type: int, nullable: false, default: 0}
+primary_key: [Id]
+";
+    let dir = catalog_dir(&[("wide.yaml", table)]);
+    let tables = catalog_tables(&catalog::load(dir.path()).unwrap());
+    let opts = ApplyOptions {
+        lock_wait: Duration::from_secs(1),
+        busy_timeout: Duration::from_secs(2),
+        blocker_age: Duration::from_secs(1),
+        read_timeout: Duration::from_secs(20),
+        ..ApplyOptions::default()
+    };
+    let target = db::parse_url(&db.url()).unwrap();
+    let (mut holder, id) = common::holding(&db, "SELECT COUNT(*) FROM Wide").await;
+    let report = apply::apply(&target, &db.name, &tables, &opts)
+        .await
+        .expect("apply runs");
+    match &report.outcome {
+        Outcome::Deferred { blockers, .. } => assert!(
+            blockers.iter().any(|b| b.connection_id == id),
+            "{report:#?}"
+        ),
+        other => panic!("not deferred: {other:?}\n{report:#?}"),
+    }
+    assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
+    holder.query_drop("COMMIT").await.unwrap();
+    let again = apply::apply(&target, &db.name, &tables, &opts)
+        .await
+        .expect("apply runs");
+    assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");
+    assert_eq!(again.steps.len(), 1, "{again:#?}");
+    assert_eq!(again.steps[0].kind, "widen_column");
+    common::applied::assert_idle(&db, &tables).await;
+}

@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub mod applied;
 pub mod counters;
@@ -495,4 +495,33 @@ pub fn assert_gate_ready(out: &std::process::Output) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.starts_with("schema ready (8 tables"), "{stdout}");
+}
+
+/// A connection of `on`'s pool inside a transaction that ran `read`, once
+/// it has sat idle in it for 2 s (its transaction is older: past the 1 s
+/// blocker age).
+pub async fn holding(on: &TestDb, read: &str) -> (mysql_async::Conn, u64) {
+    let mut conn = on.pool.get_conn().await.unwrap();
+    conn.query_drop("BEGIN").await.unwrap();
+    let _: Option<u64> = conn.query_first(read).await.unwrap();
+    let id = u64::from(conn.id());
+    let mut watch = on.pool.get_conn().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let age: Option<u64> = watch
+            .exec_first(
+                "SELECT CAST(TIME AS UNSIGNED) FROM information_schema.PROCESSLIST WHERE ID = ?",
+                (id,),
+            )
+            .await
+            .unwrap();
+        if age.is_some_and(|a| a >= 2) {
+            return (conn, id);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "connection {id} was not idle for 2 s ({age:?})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
