@@ -37,10 +37,11 @@ pub async fn diff_all_with(
         return diff_all(session, schema, tables).await;
     }
     let live = inspect::inspect_catalog_tables_with(session, schema, tables, true).await?;
+    let flavor = Some(session.flavor());
     Ok(tables
         .iter()
         .zip(live)
-        .map(|(t, (_, have))| diff_table(t, have.as_ref()))
+        .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
         .collect())
 }
 
