@@ -151,22 +151,21 @@ pub fn add_column_at(
     with_online_clause(stmt, flavor, algo.clause())
 }
 
-/// `ALTER TABLE t MODIFY COLUMN <definition>` with the widening's online
-/// clause ([`crate::diff::WidenAlgorithm`]): `ALGORITHM=INSTANT`, or
-/// `ALGORITHM=INPLACE, LOCK=NONE` (MySQL VARCHAR lengthening), plain on
-/// TiDB. The whole catalog definition is restated, so the step leaves the
-/// column exactly as declared; no position clause (the column stays put).
-pub fn widen_column(table: &Ident, column: &Column, algo: crate::diff::WidenAlgorithm) -> String {
-    use crate::diff::WidenAlgorithm;
+/// `ALTER TABLE t MODIFY COLUMN <definition>` with a widening's online
+/// clause (the diff's `WidenAlgorithm` says which): `ALGORITHM=INSTANT`,
+/// or `ALGORITHM=INPLACE, LOCK=NONE` (MySQL VARCHAR lengthening); `None`
+/// plain (TiDB). The whole catalog definition is restated, so the step
+/// leaves the column exactly as declared; no position clause (the column
+/// stays put).
+pub fn widen_column(table: &Ident, column: &Column, algo: Option<ColumnAlgorithm>) -> String {
     let stmt = format!(
         "ALTER TABLE {} MODIFY COLUMN {}",
         quote_ident(table.as_str()),
         column_definition(column)
     );
     match algo {
-        WidenAlgorithm::Instant => format!("{stmt}, ALGORITHM=INSTANT"),
-        WidenAlgorithm::InplaceNoLock => format!("{stmt}, {INPLACE_NO_LOCK}"),
-        WidenAlgorithm::TiDb => stmt,
+        Some(algo) => format!("{stmt}, {}", algo.clause()),
+        None => stmt,
     }
 }
 

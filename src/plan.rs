@@ -44,7 +44,7 @@ pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> Strin
         Change::AddIndex { table, index } => ddl::add_index(table, index, flavor),
         Change::WidenColumn {
             table, column, how, ..
-        } => ddl::widen_column(table, column, how.algorithm),
+        } => ddl::widen_column(table, column, how.algorithm.column_algorithm()),
     }
 }
 

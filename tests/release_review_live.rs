@@ -107,7 +107,8 @@ async fn every_case_upgrade_equals_apply() {
             continue;
         }
         let ran = upgrade_is_what_apply_runs(case.name, &old, &new).await;
-        // Apply runs the additions, and the added side of a rename.
+        // Apply runs the additions, an opted-in widening, and the added
+        // side of a rename.
         let additions = case.kinds.iter().any(|k| {
             matches!(
                 k,
@@ -115,6 +116,7 @@ async fn every_case_upgrade_equals_apply() {
                     ProblemKind::MissingTable
                         | ProblemKind::MissingColumn
                         | ProblemKind::MissingIndex
+                        | ProblemKind::MissingWidening
                 ) | FindingKind::Review(
                     ReviewKind::TableRenamed | ReviewKind::ColumnRenamed | ReviewKind::IndexRenamed
                 )

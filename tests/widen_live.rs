@@ -353,7 +353,7 @@ async fn refused_widenings_are_drift_and_the_server_would_copy() {
         let modify = schema_catalog::ddl::widen_column(
             &tables[0].name,
             &column,
-            schema_catalog::diff::WidenAlgorithm::Instant,
+            Some(schema_catalog::ddl::ColumnAlgorithm::Instant),
         );
         let base = modify.trim_end_matches(", ALGORITHM=INSTANT");
         let mut conn = db.pool.get_conn().await.unwrap();

@@ -31,6 +31,17 @@ pub enum WidenAlgorithm {
     TiDb,
 }
 
+impl WidenAlgorithm {
+    /// The clause [`crate::ddl::widen_column`] appends (`None`: TiDB, none).
+    pub fn column_algorithm(self) -> Option<crate::ddl::ColumnAlgorithm> {
+        match self {
+            WidenAlgorithm::Instant => Some(crate::ddl::ColumnAlgorithm::Instant),
+            WidenAlgorithm::InplaceNoLock => Some(crate::ddl::ColumnAlgorithm::InplaceNoLock),
+            WidenAlgorithm::TiDb => None,
+        }
+    }
+}
+
 /// What a widening changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WidenRule {
