@@ -7,10 +7,12 @@
 //! equal the imported ones (after the loader's own normalisation). The files
 //! are the loader's serde types, so nothing is hand-built to go wrong.
 
+mod common;
+
 use std::path::Path;
 
 use proptest::prelude::*;
-use schema_catalog::import::{self, ImportDefaults, ImportOptions, Imported};
+use schema_catalog::import::{self, ImportOptions, Imported};
 use schema_catalog::model::{Check, TableKind};
 use schema_catalog::{catalog, Column, ColumnType, DefaultValue, Ident, Index, IndexPart, Table};
 
@@ -212,18 +214,7 @@ proptest! {
         on_update in any::<bool>(),
     ) {
         let t = table(name, comment, literal, number, collation, column_collation, index, invisible, on_update);
-        let imported = Imported {
-            source: "generated".into(),
-            server: None,
-            defaults: ImportDefaults {
-                engine: Some("InnoDB".into()),
-                charset: "utf8mb4".into(),
-                collation: "utf8mb4_bin".into(),
-            },
-            tables: vec![t],
-            skipped: vec![],
-            external_tables: vec![],
-        };
+        let imported = common::generated_import(vec![t]);
         assert_round_trips(&imported)?;
     }
 }

@@ -32,7 +32,7 @@ use proptest::test_runner::RngSeed;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::diff_table;
 use schema_catalog::dump::{parse_create_table_with, ParseOptions};
-use schema_catalog::import::{self, ImportDefaults, Imported};
+use schema_catalog::import;
 use schema_catalog::model::{Check, Generated};
 use schema_catalog::verify::{verify_with, VerifyOptions};
 use schema_catalog::{
@@ -173,18 +173,7 @@ fn model(s: &Strings, flavor: Flavor) -> Table {
 
 /// The catalog files of `table` for `flavor`: `catalog.yaml` and `t.yaml`.
 fn yaml(table: &Table, flavor: Flavor) -> (String, String) {
-    let imported = Imported {
-        source: "generated".into(),
-        server: None,
-        defaults: ImportDefaults {
-            engine: Some("InnoDB".into()),
-            charset: "utf8mb4".into(),
-            collation: "utf8mb4_bin".into(),
-        },
-        tables: vec![table.clone()],
-        skipped: vec![],
-        external_tables: vec![],
-    };
+    let imported = common::generated_import(vec![table.clone()]);
     let (_, files) = import::to_yaml(&imported);
     let settings = format!(
         "flavors: [{}]\ndefaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n",

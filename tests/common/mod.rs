@@ -525,3 +525,21 @@ pub async fn holding(on: &TestDb, read: &str) -> (mysql_async::Conn, u64) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// An import of generated `tables` (no server) with the InnoDB, utf8mb4,
+/// utf8mb4_bin defaults the generated test tables assume.
+pub fn generated_import(tables: Vec<schema_catalog::Table>) -> schema_catalog::import::Imported {
+    use schema_catalog::import::{ImportDefaults, Imported};
+    Imported {
+        source: "generated".into(),
+        server: None,
+        defaults: ImportDefaults {
+            engine: Some("InnoDB".into()),
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+        },
+        tables,
+        skipped: vec![],
+        external_tables: vec![],
+    }
+}
