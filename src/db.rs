@@ -92,6 +92,27 @@ impl ServerInfo {
         }
     }
 
+    /// Whether the server takes `JSON_TABLE` joined `LATERAL` (MySQL
+    /// 8.0.14+): a listed read then joins each name to the views by
+    /// equality. An unparsable MySQL version is treated as old.
+    pub fn has_lateral_json_table(&self) -> bool {
+        if self.flavor != Flavor::MySql {
+            return false;
+        }
+        let mut nums = self
+            .version
+            .split(|c: char| !c.is_ascii_digit())
+            .map(|n| n.parse::<u32>().ok());
+        match (
+            nums.next().flatten(),
+            nums.next().flatten(),
+            nums.next().flatten(),
+        ) {
+            (Some(major), Some(minor), Some(patch)) => (major, minor, patch) >= (8, 0, 14),
+            _ => false,
+        }
+    }
+
     /// Whether `information_schema.STATISTICS` may list indexes that are still
     /// being built. TiDB before v8.5.3 does (CONTEXT.md); such servers are
     /// inspected through `information_schema.TIDB_INDEXES`, which lists public
@@ -608,6 +629,14 @@ mod tests {
             assert!(matches!(err, Error::Usage(_)), "{err}");
             assert!(!err.to_string().contains("s3cret"), "{err}");
         }
+    }
+
+    #[test]
+    fn lateral_json_table_from_mysql_8_0_14() {
+        let has = |v: &str| ServerInfo::from_version(v).has_lateral_json_table();
+        assert!(has("8.0.14") && has("8.0.36") && has("8.4.3") && has("9.7.4"));
+        assert!(!has("8.0.13") && !has("8.0.11") && !has("mysql"));
+        assert!(!has("10.11.19-MariaDB") && !has("8.0.11-TiDB-v8.5.3"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::counters::{create, deltas, generated, status, WORK};
+use common::counters::{create, deltas, generated, statement_work, status};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::apply::Outcome;
@@ -111,30 +111,30 @@ async fn a_fulltext_table_costs_one_show_create() {
     assert_eq!(count("Com_stmt_prepare"), 1, "{extra:?}");
 }
 
-/// Work counters of the second of two verifies on one session (the first
+/// The work of the second of two verifies on one session (the first
 /// warms the table-definition cache and the statement cache).
 async fn verify_work(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
     let mut s = session(db).await;
     verify(&mut s, &db.name, cat, None)
         .await
         .expect("warm-up verify");
-    let before = status(&mut s, WORK).await;
-    let report = verify(&mut s, &db.name, cat, None).await.expect("verify");
-    let after = status(&mut s, WORK).await;
-    assert!(report.ok, "{:#?}", report.problems);
-    deltas(&before, &after)
+    statement_work(db, &mut s, async |s| {
+        let report = verify(s, &db.name, cat, None).await.expect("verify");
+        assert!(report.ok, "{:#?}", report.problems);
+    })
+    .await
 }
 
-/// The same counters around a statement that reads the whole schema: the
-/// control that shows the counters see unrelated tables at all.
+/// The same work of a statement that reads the whole schema: the control
+/// that shows the counters see unrelated tables at all.
 async fn schema_wide_work(db: &TestDb) -> Vec<(String, u64)> {
     let mut s = session(db).await;
     let sql = "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?";
     let _: Option<u64> = s.conn().exec_first(sql, (db.name.as_str(),)).await.unwrap();
-    let before = status(&mut s, WORK).await;
-    let _: Option<u64> = s.conn().exec_first(sql, (db.name.as_str(),)).await.unwrap();
-    let after = status(&mut s, WORK).await;
-    deltas(&before, &after)
+    statement_work(db, &mut s, async |s| {
+        let _: Option<u64> = s.conn().exec_first(sql, (db.name.as_str(),)).await.unwrap();
+    })
+    .await
 }
 
 fn total(c: &[(String, u64)]) -> u64 {

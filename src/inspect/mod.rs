@@ -15,12 +15,16 @@
 //!   statement.
 //! - **Listed** (a catalog that is a large part of its schema,
 //!   [`LISTED_RATIO`]): one group per [`NAMES_PER_STATEMENT`] tables,
-//!   every branch filtered by `TABLE_SCHEMA = ? AND TABLE_NAME IN (...)`;
+//!   every branch filtered by `TABLE_SCHEMA = ? AND TABLE_NAME IN (...)`
+//!   (MariaDB, TiDB) or, on MySQL 8.0.14+, by each name of one JSON array
+//!   parameter joined `LATERAL` to the view by equality
+//!   (with `IN`, MySQL's optimizer may scan a
+//!   data-dictionary table of the whole server, `mysql.indexes`, measured);
 //!   rows carry their table's name and are filed by it. The server lists
-//!   the schema's tables (names only: MariaDB's directory, MySQL's
-//!   data-dictionary rows of that schema) and reads only the named ones:
-//!   flat in other schemas, slowly growing with the schema, and 4 to 16
-//!   times cheaper per table than equality groups (docs/scale.md).
+//!   the schema's tables (names only: MariaDB's directory) or looks each
+//!   one up (MySQL's data dictionary) and reads only the named ones: flat
+//!   in other schemas, and 4 to 16 times cheaper per table than equality
+//!   groups (docs/scale.md).
 //!
 //! A read larger than one statement of equality groups first reads the
 //! size of each schema (one bounded COUNT per schema, names only) to
@@ -295,6 +299,12 @@ async fn read_statement(
         .map(|u| sql::Group {
             filter: match u.shape {
                 Shape::Each => sql::Filter::One,
+                // Joined where the names are compared as stored
+                // (`lower_case_table_names` 0): the JSON names' collation
+                // then meets the dictionary's binary one.
+                Shape::Listed if info.has_lateral_json_table() && !sized[u.schema].fold => {
+                    sql::Filter::Joined
+                }
                 Shape::Listed => sql::Filter::List(u.tables.len()),
             },
             checks: u.tables.iter().filter(|t| wants[**t].checks).count(),
@@ -302,23 +312,34 @@ async fn read_statement(
         })
         .collect();
     let (sql, plan) = sql::statement(&info, &groups);
-    let names = |u: &Unit, keep: fn(&Want) -> bool| -> Vec<Value> {
+    let names = |u: &Unit, set: sql::NameSet| -> Vec<&str> {
+        let keep: fn(&Want) -> bool = match set {
+            sql::NameSet::Tables => |_| true,
+            sql::NameSet::CheckTables => |w| w.checks,
+            sql::NameSet::ConstraintTables => |w| w.constraints,
+        };
         u.tables
             .iter()
             .map(|t| &wants[*t])
             .filter(|w| keep(w))
-            .map(|w| Value::from(w.name.as_str()))
+            .map(|w| w.name.as_str())
             .collect()
     };
+    let each = |names: Vec<&str>| names.into_iter().map(Value::from).collect::<Vec<_>>();
     let values: Vec<Value> = plan
         .iter()
         .flat_map(|(g, p)| {
             let u = &units[*g];
             match p {
                 sql::Param::Schema => vec![Value::from(schemas[u.schema])],
-                sql::Param::Tables => names(u, |_| true),
-                sql::Param::CheckTables => names(u, |w| w.checks),
-                sql::Param::ConstraintTables => names(u, |w| w.constraints),
+                sql::Param::Tables => each(names(u, sql::NameSet::Tables)),
+                sql::Param::CheckTables => each(names(u, sql::NameSet::CheckTables)),
+                sql::Param::ConstraintTables => each(names(u, sql::NameSet::ConstraintTables)),
+                sql::Param::Json(set) => {
+                    vec![Value::from(
+                        serde_json::Value::from(names(u, *set)).to_string(),
+                    )]
+                }
             }
         })
         .collect();

@@ -224,15 +224,30 @@ impl IndexSource {
 }
 
 /// How a group of branches names its tables: one table by equality, or
-/// a list of `n` tables of the schema by `IN` (rows then name their table
-/// in `tbl`, and the client files them by it).
+/// a list of `n` tables of the schema by `IN` or by a lateral join (rows
+/// then name their table in `tbl`, and the client files them by it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Filter {
     /// `TABLE_NAME = ?`.
     One,
     /// `TABLE_NAME IN (?, ...)`, `n` names.
     List(usize),
+    /// MySQL 8.0.14+ ([`ServerInfo::has_lateral_json_table`]): the names as
+    /// one JSON array parameter, each joined `LATERAL` to the view by
+    /// `TABLE_NAME = names.n`. Each name is then one equality lookup of
+    /// the data dictionary's tables row by schema and name, and each
+    /// view's other dictionary tables are reached from it. With `IN`
+    /// MySQL's optimizer may instead scan a dictionary table of the
+    /// whole server (`mysql.indexes` under STATISTICS, measured), so the
+    /// read's work would grow with every other schema's tables.
+    Joined,
 }
+
+/// The JSON array of names a [`Filter::Joined`] branch takes, as rows:
+/// `utf8mb3`, the data dictionary's character set for names, so the
+/// equality is an index lookup on the tables row.
+const JOINED_NAMES: &str =
+    "JSON_TABLE(?, '$[*]' COLUMNS (n VARCHAR(64) CHARACTER SET utf8mb3 PATH '$')) AS names";
 
 impl Filter {
     fn sql(self, schema_column: &str) -> String {
@@ -242,6 +257,17 @@ impl Filter {
                 "{schema_column} = ? AND TABLE_NAME IN ({})",
                 vec!["?"; n].join(", ")
             ),
+            Filter::Joined => format!("{schema_column} = ? AND TABLE_NAME = names.n"),
+        }
+    }
+
+    /// The group's parameters for one branch, in order: the schema and
+    /// `names` (the names one by one), or for [`Filter::Joined`] `names`
+    /// as one JSON array, then the schema.
+    fn params(self, group: usize, names: Param) -> [(usize, Param); 2] {
+        match self {
+            Filter::Joined => [(group, Param::Json(names.set())), (group, Param::Schema)],
+            Filter::One | Filter::List(_) => [(group, Param::Schema), (group, names)],
         }
     }
 }
@@ -271,13 +297,17 @@ fn branch_on(
             None => format!("NULL AS {alias}"),
         })
         .collect();
-    format!(
+    let select = format!(
         "SELECT {src} AS src, {i} AS branch, {ord} AS ord, \
          CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS tbl, {} \
          FROM information_schema.{from} WHERE {}",
         slots.join(", "),
         filter.sql(schema_column)
-    )
+    );
+    match filter {
+        Filter::Joined => format!("SELECT r.* FROM {JOINED_NAMES}, LATERAL ({select}) AS r"),
+        Filter::One | Filter::List(_) => select,
+    }
 }
 
 /// COLUMN_TYPE, on MySQL with the column's SRID (SRS_ID, MySQL 8.0.3+) as
@@ -330,6 +360,33 @@ pub(crate) enum Param {
     CheckTables,
     /// The names of the group's tables whose constraints are read.
     ConstraintTables,
+    /// One of the name sets above as one JSON array of strings
+    /// ([`Filter::Joined`]).
+    Json(NameSet),
+}
+
+/// Which of a group's table names a parameter holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameSet {
+    /// Every table of the group.
+    Tables,
+    /// The tables whose CHECK clauses are read.
+    CheckTables,
+    /// The tables whose constraints are read.
+    ConstraintTables,
+}
+
+impl Param {
+    /// The name set a names parameter holds (the schema holds none: its
+    /// caller never asks).
+    fn set(self) -> NameSet {
+        match self {
+            Param::CheckTables => NameSet::CheckTables,
+            Param::ConstraintTables => NameSet::ConstraintTables,
+            Param::Json(set) => set,
+            Param::Schema | Param::Tables => NameSet::Tables,
+        }
+    }
 }
 
 /// The statement reading one table per entry of `checks` on this server,
@@ -408,9 +465,9 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
     let mut branches = Vec::new();
     let mut params = Vec::new();
     for (i, g) in groups.iter().enumerate() {
-        let listed = matches!(g.filter, Filter::List(_));
+        let listed = g.filter != Filter::One;
         let pair = |params: &mut Vec<(usize, Param)>, names: Param| {
-            params.extend([(i, Param::Schema), (i, names)]);
+            params.extend(g.filter.params(i, names));
         };
         // A one-table group reads its CHECK clauses in its TABLES row (a
         // subquery bound by schema and table); a listed group in a branch
@@ -484,7 +541,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
         }
         if g.constraints > 0 {
             let filter = match g.filter {
-                Filter::One => Filter::One,
+                Filter::One | Filter::Joined => g.filter,
                 Filter::List(_) => Filter::List(g.constraints),
             };
             branches.push(branch(
@@ -702,6 +759,38 @@ mod tests {
         }
         assert_eq!(size_sql(2).matches("WHERE TABLE_SCHEMA = ?").count(), 2);
         assert!(size_sql(2).contains("SELECT 1 AS branch, COUNT(*) AS tables"));
+    }
+
+    /// A joined group (MySQL 8.0.14+): every branch takes its names as one
+    /// JSON array joined laterally by equality, then the schema; no `IN`.
+    #[test]
+    fn joined_groups_take_one_json_array_per_branch() {
+        let info = info("9.7.0");
+        let groups = [Group {
+            filter: Filter::Joined,
+            checks: 0,
+            constraints: 1,
+        }];
+        let (sql, params) = statement(&info, &groups);
+        assert!(!sql.contains(" IN ("), "{sql}");
+        let lateral = format!("SELECT r.* FROM {JOINED_NAMES}, LATERAL (SELECT ");
+        assert_eq!(sql.matches(&lateral).count(), 6, "{sql}");
+        assert_eq!(sql.matches("AND TABLE_NAME = names.n) AS r").count(), 6);
+        assert_eq!(
+            params,
+            [
+                NameSet::Tables,
+                NameSet::Tables,
+                NameSet::Tables,
+                NameSet::Tables,
+                NameSet::Tables,
+                NameSet::ConstraintTables
+            ]
+            .iter()
+            .flat_map(|set| [(0, Param::Json(*set)), (0, Param::Schema)])
+            .collect::<Vec<_>>()
+        );
+        assert_eq!(sql.matches('?').count(), params.len());
     }
 
     #[test]

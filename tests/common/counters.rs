@@ -1,11 +1,13 @@
-//! The server's session counters around a read: statements issued and the
-//! work done (`SHOW SESSION STATUS` deltas), for the tests that pin
-//! inspection cost (tests/inspect_round_trips.rs, tests/inspect_shapes.rs).
+//! The server's counters around a read: statements issued (`SHOW SESSION
+//! STATUS` deltas) and the work done by those statements alone
+//! ([`statement_work`]), for the tests that pin inspection cost
+//! (tests/inspect_round_trips.rs, tests/inspect_shapes.rs).
 #![allow(dead_code)]
 
 use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::Session;
+use schema_catalog::Flavor;
 
 use super::TestDb;
 
@@ -42,15 +44,114 @@ pub async fn create(db: &TestDb, cat: &Catalog) {
         .await;
 }
 
-/// The server's work counters (handler reads, tables and definitions
-/// opened, temporary tables, rows read where the server counts them).
-pub const WORK: &[&str] = &[
-    "Handler_read",
-    "Opened_table",
-    "Created_tmp",
-    "Rows_read",
-    "Rows_tmp_read",
+/// MariaDB's session work counters (handler reads, temporary tables, rows
+/// read). Tables and definitions opened (`Opened_*`) are left out: they
+/// depend on the server-wide table cache, which other clients churn.
+pub const WORK: &[&str] = &["Handler_read", "Created_tmp", "Rows_read", "Rows_tmp_read"];
+
+/// MySQL's per-statement work counters in
+/// `performance_schema.events_statements_history`.
+const STATEMENT_WORK: &[&str] = &[
+    "ROWS_EXAMINED",
+    "ROWS_SENT",
+    "CREATED_TMP_TABLES",
+    "CREATED_TMP_DISK_TABLES",
+    "SELECT_FULL_JOIN",
+    "SELECT_FULL_RANGE_JOIN",
+    "SELECT_RANGE",
+    "SELECT_RANGE_CHECK",
+    "SELECT_SCAN",
+    "SORT_ROWS",
+    "SORT_SCAN",
+    "NO_INDEX_USED",
 ];
+
+/// The server work of the statements `run` issues on `s`, and of nothing
+/// else: the same numbers for the same statements however busy the server.
+///
+/// - MySQL: the statements' own counters (rows examined, rows sent,
+///   temporary tables, scans, sorts), summed over the statements `run`
+///   issued, read from `performance_schema.events_statements_history` on
+///   another session. MySQL's session `Handler_*` counters would also count
+///   the data dictionary's reads on a miss of its server-wide object cache,
+///   which concurrent clients churn: the same read counts differently
+///   from one run to the next on a shared server.
+/// - MariaDB: the session's handler, temporary-table and row counters
+///   ([`WORK`]); its information_schema opens only the tables a read names
+///   and keeps no shared dictionary cache in front of them.
+pub async fn statement_work<F>(db: &TestDb, s: &mut Session<'static>, run: F) -> Vec<(String, u64)>
+where
+    F: for<'a> AsyncFnOnce(&'a mut Session<'static>),
+{
+    if db.flavor != Flavor::MySql {
+        let before = status(s, WORK).await;
+        run(s).await;
+        let after = status(s, WORK).await;
+        return deltas(&before, &after);
+    }
+    let mut observer = db.pool.get_conn().await.expect("observer session");
+    let thread: u64 = observer
+        .exec_first(
+            "SELECT THREAD_ID FROM performance_schema.threads WHERE PROCESSLIST_ID = ?",
+            (s.conn().id(),),
+        )
+        .await
+        .expect("read the session's thread id")
+        .expect("performance_schema instruments the session's thread");
+    // Marker statements on the session around `run`: the server records a
+    // statement in the history only after the client has its result, so
+    // once the closing marker is there, every statement before it is too.
+    const BEFORE: &str = "SELECT 'statement_work: before'";
+    const AFTER: &str = "SELECT 'statement_work: after'";
+    s.conn().query_drop(BEFORE).await.expect("opening marker");
+    run(s).await;
+    s.conn().query_drop(AFTER).await.expect("closing marker");
+    let marker = "SELECT MAX(EVENT_ID) FROM performance_schema.events_statements_history \
+                  WHERE THREAD_ID = ? AND SQL_TEXT = ?";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let after: u64 = loop {
+        let id: Option<u64> = observer
+            .exec_first(marker, (thread, AFTER))
+            .await
+            .expect("look for the closing marker")
+            .flatten();
+        if let Some(id) = id {
+            break id;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the closing marker never reached the statement history"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    };
+    let before: u64 = observer
+        .exec_first(marker, (thread, BEFORE))
+        .await
+        .expect("look for the opening marker")
+        .flatten()
+        .expect("the opening marker is still in the statement history (the run issued fewer statements than it holds)");
+    let sql = format!(
+        "SELECT {} FROM performance_schema.events_statements_history \
+         WHERE THREAD_ID = ? AND EVENT_ID > ? AND EVENT_ID < ?",
+        STATEMENT_WORK.join(", ")
+    );
+    let rows: Vec<mysql_async::Row> = observer
+        .exec(sql, (thread, before, after))
+        .await
+        .expect("read the statements' counters");
+    assert!(!rows.is_empty(), "the run's statements are in the history");
+    STATEMENT_WORK
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let sum = rows
+                .iter()
+                .map(|r| r.get::<u64, _>(i).expect("a counter"))
+                .sum();
+            (name.to_string(), sum)
+        })
+        .collect()
+}
 
 /// Every session counter whose name starts with one of `prefixes`.
 pub async fn status(s: &mut Session<'_>, prefixes: &[&str]) -> Vec<(String, u64)> {
