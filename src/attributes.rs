@@ -64,7 +64,7 @@ pub const ATTRIBUTES: &[Attribute] = &[
     a(Is("TABLES"), "TABLE_TYPE", Compared(&[K::NotATable, K::MissingTable])),
     a(Is("TABLES"), "ENGINE", Compared(&[K::TableEngine])),
     a(Is("TABLES"), "VERSION", OutOfContract("the .frm format version")),
-    a(Is("TABLES"), "ROW_FORMAT", OutOfContract("the effective row format; an explicit ROW_FORMAT shows in CREATE_OPTIONS and is refused (`unrecognised`), the implicit one is the server's innodb_default_row_format")),
+    a(Is("TABLES"), "ROW_FORMAT", OutOfContract("the effective row format, read into the model (`Table::row_format`) for the widening rule table (\"Online widenings\"), not compared: an explicit ROW_FORMAT shows in CREATE_OPTIONS and is refused (`unrecognised`), the implicit one is the server's innodb_default_row_format")),
     a(Is("TABLES"), "TABLE_ROWS", OutOfContract(STATS)),
     a(Is("TABLES"), "AVG_ROW_LENGTH", OutOfContract(STATS)),
     a(Is("TABLES"), "DATA_LENGTH", OutOfContract(STATS)),

@@ -392,6 +392,7 @@ mod tests {
         Table {
             comment: Some("a 'quoted' \\ comment".into()),
             engine: Some("InnoDB".into()),
+            row_format: None,
             primary_key: vec![IndexPart::column("Id")],
             indexes: vec![
                 Index::new("uq", true, &["Key"]),

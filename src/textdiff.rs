@@ -173,6 +173,7 @@ mod tests {
         Table {
             comment: Some("c".into()),
             engine: Some("InnoDB".into()),
+            row_format: None,
             primary_key: vec![crate::IndexPart::column("Id")],
             ..Table::new("t", vec![id])
         }

@@ -25,6 +25,7 @@ fn jobs() -> Table {
         kind: schema_catalog::TableKind::Base,
         comment: None,
         engine: Some("InnoDB".into()),
+        row_format: None,
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         columns: vec![id, state, at],

@@ -26,6 +26,7 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         kind: schema_catalog::TableKind::Base,
         comment: None,
         engine: Some("InnoDB".into()),
+        row_format: None,
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         columns: vec![id, c],

@@ -55,6 +55,7 @@ fn table(
         kind: TableKind::Base,
         comment: Some(comment),
         engine: Some(engine),
+        row_format: None,
         charset,
         collation,
         columns: vec![id, note],

@@ -182,6 +182,7 @@ fn table(
         kind: TableKind::Base,
         comment,
         engine: Some("InnoDB".into()),
+        row_format: None,
         charset: charset_of(collation),
         collation: collation.to_string(),
         columns: vec![id, note, amount, at, body],

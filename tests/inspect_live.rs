@@ -151,6 +151,7 @@ fn expected_kinds() -> Table {
         kind: schema_catalog::TableKind::Base,
         comment: Some("every type".into()),
         engine: Some("InnoDB".into()),
+        row_format: Some(schema_catalog::model::RowFormat::Dynamic),
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         columns,

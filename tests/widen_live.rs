@@ -72,23 +72,6 @@ primary_key: [Id]
     (dir, cat)
 }
 
-/// The InnoDB table id (a rebuild gives the table a new one).
-async fn table_id(db: &TestDb, table: &str) -> u64 {
-    let view = if db.is_mariadb() {
-        "INNODB_SYS_TABLES"
-    } else {
-        "INNODB_TABLES"
-    };
-    let mut conn = db.pool.get_conn().await.unwrap();
-    conn.exec_first(
-        format!("SELECT TABLE_ID FROM information_schema.{view} WHERE NAME = CONCAT(?, '/', ?)"),
-        (&db.name, table),
-    )
-    .await
-    .unwrap()
-    .expect("the table has an InnoDB table id")
-}
-
 fn opts() -> ApplyOptions {
     ApplyOptions {
         lock_wait: LOCK_WAIT,
@@ -190,7 +173,7 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
     }
     drop(session);
 
-    let id_before = table_id(&db, "Wide").await;
+    let id_before = db.innodb_table_id("Wide").await;
     let sum_before = db.checksum("Wide", COLUMNS).await;
     assert_eq!(sum_before.0, 1_048_576);
 
@@ -236,7 +219,7 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
         "an application read was stalled {max_read:?}, beyond --lock-wait {LOCK_WAIT:?}"
     );
     assert_eq!(
-        table_id(&db, "Wide").await,
+        db.innodb_table_id("Wide").await,
         id_before,
         "the table was rebuilt"
     );

@@ -12,6 +12,11 @@
 //! - a lost connection: the DDL's connection is killed from the server
 //!   side mid-build; apply exits 3 saying the DDL may or may not have run;
 //!   the rerun converges with the rows unchanged.
+//! - an interrupted widening: SIGINT while the `MODIFY COLUMN` of a
+//!   widening step is on the server, waiting for its metadata lock behind
+//!   a holder the blocker check cannot see; the server cancels it, no
+//!   ALTER is left running, the column, table id and rows are unchanged,
+//!   and the rerun converges.
 //!
 //! The tests run one at a time (they time a probe and kill statements).
 
@@ -410,4 +415,154 @@ async fn sigterm_while_waiting_for_the_advisory_lock_ends_the_wait() {
     );
     assert!(err.contains("waiting for the advisory lock"), "{err}");
     assert_eq!(db.snapshot().await, before);
+}
+
+/// The widened table: `V` narrower than the catalog's, 1,000 rows, and an
+/// unmanaged `Child` whose foreign key references it.
+const WIDE: &str = "CREATE TABLE `Wide` (`Id` bigint unsigned NOT NULL, \
+    `V` varchar(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL, \
+    PRIMARY KEY (`Id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+const CHILD: &str = "CREATE TABLE `Child` (`Id` bigint unsigned NOT NULL, \
+    `WideId` bigint unsigned NOT NULL, PRIMARY KEY (`Id`), KEY (`WideId`), \
+    CONSTRAINT `fk_child_wide` FOREIGN KEY (`WideId`) REFERENCES `Wide` (`Id`)) ENGINE=InnoDB";
+const WIDE_CATALOG: &str = "table: Wide
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false }
+  - { name: V, type: varchar(63), widen: true }
+primary_key: [Id]
+";
+
+/// `Wide.V`'s COLUMN_TYPE.
+async fn v_type(db: &TestDb) -> String {
+    let mut conn = db.pool.get_conn().await.unwrap();
+    conn.exec_first(
+        "SELECT COLUMN_TYPE FROM information_schema.COLUMNS \
+         WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'Wide' AND COLUMN_NAME = 'V'",
+        (db.name.as_str(),),
+    )
+    .await
+    .unwrap()
+    .expect("Wide.V exists")
+}
+
+/// A widening step interrupted while its ALTER is on the server. A
+/// widening touches no row, so the ALTER itself is over in milliseconds;
+/// what keeps it on the server is its metadata-lock wait (`--lock-wait
+/// 120`) behind a transaction that apply's blocker check does not see
+/// (docs/apply.md "Busy servers"):
+/// - MySQL: a transaction that read `Child`, whose foreign key references
+///   `Wide`: an ALTER of a parent waits for its children's metadata locks
+///   (verified on 9.7), and the check reads the altered table's only;
+/// - MariaDB (no METADATA_LOCK_INFO plugin): a transaction that read
+///   `Wide` by its qualified name from another schema.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigint_during_a_widening_step_cancels_it_and_the_rerun_converges() {
+    let _serial = common::heavy::heavy_async().await;
+    let dir = catalog_dir(&[("wide.yaml", WIDE_CATALOG)]);
+    let db = TestDb::new().await;
+    db.exec(&[
+        WIDE,
+        "INSERT INTO `Wide` WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000) \
+         SELECT n, CONCAT('v', n) FROM s",
+        CHILD,
+        "INSERT INTO `Child` VALUES (1, 1), (2, 500)",
+    ])
+    .await;
+    let cols = ["Id", "V"];
+    let rows = db.checksum("Wide", &cols).await;
+    assert_eq!(rows.0, 1000);
+    let id = db.innodb_table_id("Wide").await;
+
+    let elsewhere = TestDb::new().await;
+    let mut holder = if db.is_mariadb() {
+        elsewhere.pool.get_conn().await.unwrap()
+    } else {
+        db.pool.get_conn().await.unwrap()
+    };
+    holder.query_drop("BEGIN").await.unwrap();
+    let read = if db.is_mariadb() {
+        format!("SELECT COUNT(*) FROM `{}`.`Wide`", db.name)
+    } else {
+        "SELECT COUNT(*) FROM `Child`".to_string()
+    };
+    let _: Option<u64> = holder.query_first(read).await.unwrap();
+
+    let mut child = spawn_apply(dir.path(), &db, false, &["--lock-wait", "120"]);
+    let lines = Lines::follow(&mut child);
+    let ddl = common::running_statement(&db, "ALTER TABLE", Duration::from_secs(60)).await;
+    // It is the widening, waiting for its metadata lock.
+    let mut conn = db.pool.get_conn().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state: Option<(Option<String>, Option<String>)> = conn
+            .exec_first(
+                "SELECT INFO, STATE FROM information_schema.PROCESSLIST WHERE ID = ?",
+                (ddl,),
+            )
+            .await
+            .unwrap();
+        let (info, state) = state.expect("the ALTER's connection is there");
+        let info = info.unwrap_or_default();
+        assert!(info.contains("MODIFY COLUMN `V`"), "{info}");
+        if state.is_some_and(|s| s.contains("metadata lock")) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the ALTER never waited for its lock"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let (code, err) = finish(child, Duration::from_secs(60)).await;
+    assert_eq!(code, 130, "{}{err}", lines.text());
+    assert!(
+        err.contains("interrupted during `ALTER TABLE `Wide` MODIFY COLUMN")
+            && err.contains("the server cancelled it"),
+        "{err}"
+    );
+    assert!(lines.text().contains("1. interrupted"), "{}", lines.text());
+    // Apply awaited the cancelled ALTER: none is left on the server.
+    let running: Option<u64> = conn
+        .exec_first(
+            "SELECT ID FROM information_schema.PROCESSLIST \
+             WHERE DB = ? AND INFO LIKE 'ALTER TABLE%' AND ID <> CONNECTION_ID()",
+            (db.name.as_str(),),
+        )
+        .await
+        .unwrap();
+    assert_eq!(running, None, "an ALTER is still running");
+    // Never half: the column is as before (the ALTER never had its lock),
+    // the table not rebuilt, the rows the same, the advisory lock free.
+    assert_eq!(v_type(&db).await, "varchar(16)");
+    assert_eq!(db.innodb_table_id("Wide").await, id);
+    assert_eq!(db.checksum("Wide", &cols).await, rows);
+    assert!(lock_is_free(&db).await);
+
+    holder.query_drop("COMMIT").await.unwrap();
+    drop(holder);
+    let (code, doc) = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(120),
+    )
+    .await;
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(
+        cli_support::step_statuses(&doc, "kind"),
+        ["widen_column applied"],
+        "{doc:#}"
+    );
+    assert_eq!(v_type(&db).await, "varchar(63)");
+    assert_eq!(db.innodb_table_id("Wide").await, id);
+    assert_eq!(db.checksum("Wide", &cols).await, rows);
+    let again = finish_json(
+        spawn_apply(dir.path(), &db, true, &[]),
+        Duration::from_secs(60),
+    )
+    .await;
+    assert_eq!(again.1["server_ddl_count"], 0, "{:#}", again.1);
 }

@@ -104,6 +104,7 @@ pub(super) fn build_table(
             raw.engine.as_deref(),
             &defaults.engine,
         )),
+        row_format: None,
         charset,
         collation,
         columns: declared.into_iter().filter_map(|d| d.column).collect(),

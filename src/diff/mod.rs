@@ -33,6 +33,7 @@ use crate::flavor::Flavor;
 fn column_or_widening(
     d: &mut TableDiff,
     want: &Table,
+    have: &Table,
     col: &crate::model::Column,
     live: &crate::model::Column,
     flavor: Option<Flavor>,
@@ -45,7 +46,7 @@ fn column_or_widening(
         d.problems.extend(drift);
         return;
     };
-    match widening(flavor, live, col) {
+    match widening(flavor, have, live, col) {
         Ok(how) => {
             let change = Change::WidenColumn {
                 table: want.name.clone(),
@@ -145,7 +146,7 @@ pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>)
     d.problems.extend(table::table_drift(want, have));
     for (i, col) in want.columns.iter().enumerate() {
         match have.column(&col.name) {
-            Some(live) => column_or_widening(&mut d, want, col, live, flavor),
+            Some(live) => column_or_widening(&mut d, want, have, col, live, flavor),
             None if column_not_online_reason(col).is_some() => d.problems.push(problem(
                 want,
                 col.name.as_str(),
@@ -337,6 +338,7 @@ mod tests {
             kind: crate::model::TableKind::Base,
             comment: None,
             engine: Some("InnoDB".into()),
+            row_format: None,
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             columns: vec![id, key, at],

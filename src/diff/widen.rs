@@ -11,10 +11,15 @@
 //! table), and any second difference. The server is the last judge: the
 //! step names its algorithm, so a server that would copy or lock refuses
 //! it (error 1845/1846) and apply stops with nothing changed.
+//!
+//! On MySQL and MariaDB the rule table holds for InnoDB tables in each of
+//! InnoDB's four row formats, which the rule reads from the live table
+//! ([`Table::row_format`], TABLES.ROW_FORMAT): an engine or row format it
+//! was not proven on is refused before any DDL, naming it.
 
 use crate::coltype::{ColumnType, IntKind};
 use crate::flavor::Flavor;
-use crate::model::{Column, Widen};
+use crate::model::{Column, RowFormat, Table, Widen};
 
 use super::ProblemKind;
 
@@ -79,14 +84,23 @@ pub struct Widening {
     pub algorithm: WidenAlgorithm,
 }
 
-/// Whether the live column `from` may be widened online to the catalog
-/// column `to` on `flavor`: the widening, or why not (`None` when the
-/// column did not opt in, or nothing but the opt-in could allow it).
-pub fn widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening, Option<String>> {
+/// Whether the live column `from` of the live table `live` may be widened
+/// online to the catalog column `to` on `flavor`: the widening, or why not
+/// (`None` when the column did not opt in, or nothing but the opt-in could
+/// allow it).
+pub fn widening(
+    flavor: Flavor,
+    live: &Table,
+    from: &Column,
+    to: &Column,
+) -> Result<Widening, Option<String>> {
     if to.widen == Widen::Off {
         return Err(None);
     }
     let kinds: Vec<ProblemKind> = super::columns::differences(to, from);
+    if !kinds.is_empty() {
+        storage(flavor, live).map_err(Some)?;
+    }
     match kinds.as_slice() {
         [ProblemKind::ColumnType] => type_widening(flavor, from, to).map_err(Some),
         [ProblemKind::ColumnDefault] if to.widen == Widen::TypesAndDefault => {
@@ -98,6 +112,59 @@ pub fn widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening, 
         [] => Err(None),
         _ => Err(Some(
             "a widening changes one thing (the type, or the default), nothing else".into(),
+        )),
+    }
+}
+
+/// Whether the rule table holds for the live table's storage: on MySQL and
+/// MariaDB an InnoDB table in one of InnoDB's row formats. `None` (not
+/// read: a catalog revision in `catalog diff`, which declares InnoDB by
+/// default) is judged by what is known.
+///
+/// - Engine. MyISAM and Aria lengthen a VARCHAR only by a copy: MySQL 9.7
+///   and MariaDB 10.11 refuse `MODIFY ... varchar(60)` on a varchar(16)
+///   with ALGORITHM=INSTANT and with INPLACE, LOCK=NONE (error 1845,
+///   verified live, tests/widen_storage_live.rs). Their ENUM append and
+///   default change are accepted INSTANT, but no row of the table is
+///   proven on them through apply, so every widening is refused there.
+/// - Row format. The table's VARCHAR classes hold on all four InnoDB
+///   formats (verified live on each, tests/widen_storage_live.rs):
+///   - MySQL decides VARCHAR lengthening in the server layer by the
+///     column's length bytes (online DDL table, "Extending VARCHAR column
+///     size": "the number of length bytes required by a VARCHAR column
+///     must remain the same"; it names no row format), and 9.7 does the
+///     same on REDUNDANT as on DYNAMIC: in class INPLACE, 124 -> 256 bytes
+///     refused with either clause (1846).
+///   - MariaDB: COMPACT/DYNAMIC/COMPRESSED as in the table. REDUNDANT
+///     stores no length bytes per column (only field end offsets), so
+///     MariaDB lengthens any VARCHAR INSTANT there (MDEV-15563; 10.11
+///     does 128 -> 256 bytes INSTANT with the table id unchanged,
+///     verified live). The rule does not use that extra row: a REDUNDANT
+///     table apply could widen has it only from the server's
+///     `innodb_default_row_format` (an explicit one is refused as
+///     `unrecognised`), which no test can set without changing a global
+///     of the shared server; the COMPACT/DYNAMIC classes, which 10.11
+///     also runs INSTANT on REDUNDANT, apply unchanged.
+///   - Any other format (not InnoDB's) is refused.
+fn storage(flavor: Flavor, live: &Table) -> Result<(), String> {
+    if flavor == Flavor::TiDb || live.tidb.is_some() {
+        return Ok(());
+    }
+    if let Some(engine) = live.engine.as_deref() {
+        if !engine.eq_ignore_ascii_case("InnoDB") {
+            return Err(format!(
+                "table `{}` is ENGINE={engine}: online widenings hold for InnoDB tables only ({engine} lengthens a VARCHAR only by a table copy)",
+                live.name
+            ));
+        }
+    }
+    match &live.row_format {
+        None
+        | Some(RowFormat::Dynamic | RowFormat::Compact | RowFormat::Compressed)
+        | Some(RowFormat::Redundant) => Ok(()),
+        Some(RowFormat::Other(other)) => Err(format!(
+            "table `{}` has ROW_FORMAT={other}, not one of InnoDB's (DYNAMIC, COMPACT, COMPRESSED, REDUNDANT) the rule table is proven on",
+            live.name
         )),
     }
 }
@@ -282,20 +349,30 @@ mod tests {
         c
     }
 
+    /// A live InnoDB table in the server's default row format.
+    fn live() -> Table {
+        let mut t = Table::new("T", Vec::new());
+        t.engine = Some("InnoDB".into());
+        t.row_format = Some(RowFormat::Dynamic);
+        t
+    }
+
     fn opted(mut c: Column, w: Widen) -> Column {
         c.widen = w;
         c
     }
 
     fn rule(f: Flavor, from: &Column, to: &Column) -> Option<(WidenRule, WidenAlgorithm)> {
-        widening(f, from, to).ok().map(|w| (w.rule, w.algorithm))
+        widening(f, &live(), from, to)
+            .ok()
+            .map(|w| (w.rule, w.algorithm))
     }
 
     #[test]
     fn without_opt_in_nothing_is_a_widening() {
         let to = varchar(64, "utf8mb4");
         assert_eq!(
-            widening(Flavor::MySql, &varchar(32, "utf8mb4"), &to),
+            widening(Flavor::MySql, &live(), &varchar(32, "utf8mb4"), &to),
             Err(None)
         );
     }
@@ -334,8 +411,74 @@ mod tests {
         // A charset change is two differences: refused everywhere.
         let other = w(64, "latin1");
         for f in Flavor::ALL {
-            assert!(widening(f, &varchar(32, "utf8mb4"), &other).is_err());
+            assert!(widening(f, &live(), &varchar(32, "utf8mb4"), &other).is_err());
         }
+    }
+
+    /// The classes hold on every InnoDB row format (the same answer on
+    /// REDUNDANT as on DYNAMIC, on both servers); another engine or row
+    /// format is refused, naming the table and what it is.
+    #[test]
+    fn the_live_tables_storage_is_consulted() {
+        let (from, to) = (
+            varchar(31, "utf8mb4"),
+            opted(varchar(64, "utf8mb4"), Widen::Types),
+        );
+        let enum_from = Column::new("e", ColumnType::Enum(vec!["a".into()]));
+        let enum_to = opted(
+            Column::new("e", ColumnType::Enum(vec!["a".into(), "b".into()])),
+            Widen::Types,
+        );
+        let on = |engine: &str, format: Option<RowFormat>| {
+            let mut t = live();
+            t.engine = Some(engine.into());
+            t.row_format = format;
+            t
+        };
+        for format in [
+            None,
+            Some(RowFormat::Dynamic),
+            Some(RowFormat::Compact),
+            Some(RowFormat::Compressed),
+            Some(RowFormat::Redundant),
+        ] {
+            let t = on("InnoDB", format.clone());
+            let mariadb = widening(Flavor::MariaDb, &t, &from, &to);
+            assert_eq!(
+                mariadb.map(|w| w.algorithm),
+                Ok(WidenAlgorithm::Instant),
+                "{format:?}"
+            );
+            // 124 -> 256 bytes stays refused on MySQL in every format.
+            assert!(
+                widening(Flavor::MySql, &t, &from, &to).is_err(),
+                "{format:?}"
+            );
+            // 128 -> 256 bytes: refused on MariaDB in every format (its
+            // REDUNDANT extra row is not used, see `storage`).
+            let wide = opted(varchar(64, "utf8mb4"), Widen::Types);
+            assert!(widening(Flavor::MariaDb, &t, &varchar(32, "utf8mb4"), &wide).is_err());
+        }
+        for (engine, format) in [
+            ("MyISAM", Some(RowFormat::Dynamic)),
+            ("Aria", Some(RowFormat::Other("Page".into()))),
+            ("InnoDB", Some(RowFormat::Other("Fixed".into()))),
+        ] {
+            let t = on(engine, format);
+            for f in [Flavor::MySql, Flavor::MariaDb] {
+                for (a, b) in [(&from, &to), (&enum_from, &enum_to)] {
+                    let why = widening(f, &t, a, b).unwrap_err().unwrap();
+                    assert!(why.contains("table `T`"), "{why}");
+                    assert!(why.contains(engine) || why.contains("ROW_FORMAT"), "{why}");
+                }
+            }
+        }
+        // Not opted in: no reason at all, whatever the storage.
+        let plain = varchar(64, "utf8mb4");
+        assert_eq!(
+            widening(Flavor::MySql, &on("MyISAM", None), &from, &plain),
+            Err(None)
+        );
     }
 
     #[test]
@@ -358,26 +501,32 @@ mod tests {
             Some((WidenRule::EnumAppend, WidenAlgorithm::Instant))
         );
         assert!(
-            widening(Flavor::MariaDb, &e(&["b", "a"]), &to).is_err(),
+            widening(Flavor::MariaDb, &live(), &e(&["b", "a"]), &to).is_err(),
             "reordered"
         );
         assert!(
-            widening(Flavor::MariaDb, &e(&["a", "b", "c", "d"]), &to).is_err(),
+            widening(Flavor::MariaDb, &live(), &e(&["a", "b", "c", "d"]), &to).is_err(),
             "removed"
         );
-        assert!(widening(Flavor::TiDb, &e(&["a", "b"]), &to).is_err());
+        assert!(widening(Flavor::TiDb, &live(), &e(&["a", "b"]), &to).is_err());
         let many = |n: usize| {
             Column::new(
                 "e",
                 ColumnType::Enum((0..n).map(|i| format!("m{i}")).collect()),
             )
         };
-        assert!(widening(Flavor::MySql, &many(255), &opted(many(256), Widen::Types)).is_err());
+        assert!(widening(
+            Flavor::MySql,
+            &live(),
+            &many(255),
+            &opted(many(256), Widen::Types)
+        )
+        .is_err());
         assert_eq!(
             rule(Flavor::MariaDb, &s(3), &opted(s(8), Widen::Types)),
             Some((WidenRule::SetAppend, WidenAlgorithm::Instant))
         );
-        assert!(widening(Flavor::MySql, &s(8), &opted(s(9), Widen::Types)).is_err());
+        assert!(widening(Flavor::MySql, &live(), &s(8), &opted(s(9), Widen::Types)).is_err());
     }
 
     #[test]
@@ -385,16 +534,23 @@ mod tests {
         let from = Column::new("d", ColumnType::Varchar(8));
         let mut to = from.clone();
         to.default = Some(crate::model::DefaultValue::Literal("x".into()));
-        assert!(widening(Flavor::MySql, &from, &opted(to.clone(), Widen::Types)).is_err());
+        assert!(widening(
+            Flavor::MySql,
+            &live(),
+            &from,
+            &opted(to.clone(), Widen::Types)
+        )
+        .is_err());
         let to = opted(to, Widen::TypesAndDefault);
         assert_eq!(
             rule(Flavor::MariaDb, &from, &to),
             Some((WidenRule::Default, WidenAlgorithm::Instant))
         );
-        assert!(widening(Flavor::TiDb, &from, &to).is_err());
+        assert!(widening(Flavor::TiDb, &live(), &from, &to).is_err());
         // Back: dropping it is the same rule.
         assert!(widening(
             Flavor::MySql,
+            &live(),
             &to.clone(),
             &opted(from, Widen::TypesAndDefault)
         )
@@ -452,8 +608,8 @@ mod tests {
             rule(Flavor::TiDb, &int(IntKind::Int, false), &to),
             Some((WidenRule::IntegerWidth, WidenAlgorithm::TiDb))
         );
-        assert!(widening(Flavor::TiDb, &int(IntKind::Int, true), &to).is_err());
-        assert!(widening(Flavor::MySql, &int(IntKind::Int, false), &to).is_err());
-        assert!(widening(Flavor::MariaDb, &int(IntKind::Int, false), &to).is_err());
+        assert!(widening(Flavor::TiDb, &live(), &int(IntKind::Int, true), &to).is_err());
+        assert!(widening(Flavor::MySql, &live(), &int(IntKind::Int, false), &to).is_err());
+        assert!(widening(Flavor::MariaDb, &live(), &int(IntKind::Int, false), &to).is_err());
     }
 }

@@ -89,6 +89,7 @@ impl TableBuilder {
             kind: crate::model::TableKind::Base,
             comment: options.comment.clone(),
             engine: options.engine.clone(),
+            row_format: None,
             charset,
             collation,
             columns: std::mem::take(&mut self.columns),

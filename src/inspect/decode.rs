@@ -110,6 +110,7 @@ struct Head {
     comment: Option<String>,
     checks: Vec<String>,
     create_options: String,
+    row_format: Option<String>,
 }
 
 /// The rows of one table, gathered from a statement's rows.
@@ -147,6 +148,7 @@ pub(super) fn gather<'r>(
                 comment: r.opt_text("table_comment")?.filter(|c| !c.is_empty()),
                 checks: check_clauses(r.opt_text("check_clauses")?.as_deref(), what)?,
                 create_options: r.opt_text("create_options")?.unwrap_or_default(),
+                row_format: r.opt_text("row_format")?,
             });
         }
         // Columns are normalised once every row is read, with the table's
@@ -256,6 +258,11 @@ pub(super) fn assemble(
         kind,
         comment: h.comment,
         engine: h.engine,
+        row_format: h
+            .row_format
+            .as_deref()
+            .filter(|f| !f.is_empty())
+            .map(crate::model::RowFormat::from_server),
         charset: crate::collation::charset_named_by(&h.collation),
         collation: h.collation,
         columns,

@@ -31,6 +31,7 @@ pub(crate) const TABLE_FIELDS: &[&str] = &[
     "table_comment",
     "check_clauses",
     "create_options",
+    "row_format",
 ];
 
 /// What the slots of a COLUMNS row hold.
@@ -435,6 +436,9 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             // `partitioned` on MySQL and MariaDB (and, a TiDB assumption not
             // runnable here, on TiDB, whose TABLES has the same column).
             "CREATE_OPTIONS",
+            // The row format the table is stored in, explicit or the
+            // server's default (the widening rule table consults it).
+            "ROW_FORMAT",
         ]
     };
     let column_exprs = [

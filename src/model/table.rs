@@ -45,6 +45,51 @@ impl TableKind {
     }
 }
 
+/// The row format InnoDB stores a live table's rows in, as the server
+/// reports it (`information_schema.TABLES.ROW_FORMAT`): the one the table
+/// was created with, explicitly (`ROW_FORMAT=...`, which also shows in
+/// CREATE_OPTIONS and is refused as `unrecognised`) or by the server's
+/// `innodb_default_row_format`. Other engines report theirs (`Fixed`,
+/// MyISAM's `Dynamic`, Aria's `Page`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RowFormat {
+    /// InnoDB `DYNAMIC` (the default since MySQL 5.7.9 and MariaDB 10.2.2).
+    Dynamic,
+    /// InnoDB `COMPACT`.
+    Compact,
+    /// InnoDB `COMPRESSED`.
+    Compressed,
+    /// InnoDB `REDUNDANT`, the oldest format.
+    Redundant,
+    /// Anything else, as the server spelled it (`Fixed`, `Page`, ...).
+    Other(String),
+}
+
+impl RowFormat {
+    /// The row format of a TABLES.ROW_FORMAT value (case-insensitive).
+    pub fn from_server(text: &str) -> RowFormat {
+        match text.trim().to_ascii_uppercase().as_str() {
+            "DYNAMIC" => RowFormat::Dynamic,
+            "COMPACT" => RowFormat::Compact,
+            "COMPRESSED" => RowFormat::Compressed,
+            "REDUNDANT" => RowFormat::Redundant,
+            _ => RowFormat::Other(text.trim().to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for RowFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RowFormat::Dynamic => "DYNAMIC",
+            RowFormat::Compact => "COMPACT",
+            RowFormat::Compressed => "COMPRESSED",
+            RowFormat::Redundant => "REDUNDANT",
+            RowFormat::Other(s) => s,
+        })
+    }
+}
+
 /// A table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
@@ -56,6 +101,11 @@ pub struct Table {
     pub comment: Option<String>,
     /// Storage engine (`InnoDB`), informational.
     pub engine: Option<String>,
+    /// The row format a live table is stored in (live inspection only;
+    /// `None` for catalog and dump tables, which do not know it). Not
+    /// compared (the catalog cannot declare one, and an explicit one is
+    /// refused from CREATE_OPTIONS); the widening rule table consults it.
+    pub row_format: Option<RowFormat>,
     /// Default character set (canonical).
     pub charset: String,
     /// Default collation (canonical).
@@ -88,6 +138,7 @@ impl Table {
             kind: TableKind::Base,
             comment: None,
             engine: None,
+            row_format: None,
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             columns,
@@ -108,6 +159,7 @@ impl Table {
             kind: TableKind::NotATable(table_type.to_string()),
             comment: None,
             engine: None,
+            row_format: None,
             charset: String::new(),
             collation: String::new(),
             columns: Vec::new(),

@@ -107,6 +107,26 @@ impl TestDb {
         }
     }
 
+    /// The InnoDB table id of `table` (`INNODB_SYS_TABLES` on MariaDB,
+    /// `INNODB_TABLES` on MySQL): a rebuild gives the table a new one.
+    pub async fn innodb_table_id(&self, table: &str) -> u64 {
+        let view = if self.is_mariadb() {
+            "INNODB_SYS_TABLES"
+        } else {
+            "INNODB_TABLES"
+        };
+        let mut conn = self.pool.get_conn().await.unwrap();
+        conn.exec_first(
+            format!(
+                "SELECT TABLE_ID FROM information_schema.{view} WHERE NAME = CONCAT(?, '/', ?)"
+            ),
+            (&self.name, table),
+        )
+        .await
+        .unwrap()
+        .expect("the table has an InnoDB table id")
+    }
+
     /// URL of the scratch schema (what `--database-url` takes).
     pub fn url(&self) -> String {
         format!("{}/{}", server_url(), self.name)

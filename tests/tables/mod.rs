@@ -67,6 +67,7 @@ pub fn table(name: &str, comment: Option<&str>) -> Table {
         kind: schema_catalog::TableKind::Base,
         comment: comment.map(str::to_string),
         engine: Some("InnoDB".into()),
+        row_format: None,
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         columns: vec![],

@@ -331,6 +331,7 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         comment,
         // Apply's diff: exact since issue #20 (table_engine, table_collation).
         engine: _,
+        row_format: _,
         charset: _,
         collation: _,
         // Apply's diff: missing, drifted and unmanaged columns; the review:
