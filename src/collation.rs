@@ -128,12 +128,6 @@ pub fn default_collation(charset: &str) -> String {
     }
 }
 
-/// Whether a collation compares bytes (`*_bin`, `binary`): keys compared exactly.
-pub fn is_binary_collation(collation: &str) -> bool {
-    let c = canonical_collation(collation);
-    c == "binary" || c.ends_with("_bin")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,12 +50,12 @@ const INPLACE_NO_LOCK: &str = "ALGORITHM=INPLACE, LOCK=NONE";
 ///
 /// The statement is the same for every flavor (the syntax used is common to
 /// TiDB, MySQL 8 and MariaDB 10.11) except for the table's TiDB features
-/// ([`crate::tidb`]): for TiDB they are written in TiDB's plain syntax
+/// ([`crate::model::tidb`]): for TiDB they are written in TiDB's plain syntax
 /// (`AUTO_RANDOM(5)` on the column, `CLUSTERED` / `NONCLUSTERED` after the
 /// primary key, `SHARD_ROW_ID_BITS=4 PRE_SPLIT_REGIONS=2 TTL=... TTL_ENABLE=...`
 /// after the other table options), never as `/*T![...] */` comments; for
 /// MySQL and MariaDB they are omitted (the catalog lint warns). On TiDB the
-/// `auto_random` column is not AUTO_INCREMENT ([`crate::tidb::on_tidb`]). A
+/// `auto_random` column is not AUTO_INCREMENT ([`crate::model::tidb::on_tidb`]). A
 /// primary key without `clustered` is left to TiDB's `tidb_enable_clustered_index`.
 pub fn create_table(table: &Table, flavor: Flavor) -> String {
     let on_tidb;

@@ -25,13 +25,14 @@
 //! ([`Connector`]); a single connection does not compile there.
 
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 
 pub mod acquire;
 pub mod apply;
 pub mod attributes;
 pub mod catalog;
-pub mod collation;
-pub mod coltype;
+pub(crate) mod collation;
+pub(crate) mod coltype;
 pub mod db;
 pub mod dburl;
 pub mod ddl;
@@ -56,17 +57,17 @@ pub mod plan;
 pub mod readiness;
 pub mod report;
 pub mod review;
-pub mod server;
+pub(crate) mod server;
 
 pub mod sql;
 pub mod sqltext;
 pub mod textdiff;
-pub mod tidb;
+pub(crate) mod tidb;
 pub mod verify;
 
 pub use acquire::{Acquire, Connector};
 pub use catalog::{AsCatalog, Embedded};
-pub use coltype::{ColumnType, IntKind};
+pub use coltype::{ColumnType, IntKind, SpatialKind, UnknownType};
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};

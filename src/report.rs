@@ -13,7 +13,7 @@ use crate::diff::Problem;
 use crate::flavor::Flavor;
 use crate::import::Unsupported;
 use crate::plan::Plan;
-use crate::server::ServerIdentity;
+pub use crate::server::ServerIdentity;
 use crate::verify::VerifyReport;
 
 /// A document the CLI prints: one of the types of this module.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::catalog;
-use schema_catalog::coltype::ColumnType;
 use schema_catalog::model::{Column, Index, Table};
+use schema_catalog::ColumnType;
 use schema_catalog::{ddl, Flavor};
 
 /// A table as YAML: header lines and column/index lines (flow style).

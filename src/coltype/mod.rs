@@ -5,7 +5,6 @@ use std::fmt;
 mod members;
 mod spatial;
 
-pub use members::parse_members;
 pub use spatial::SpatialKind;
 
 /// Integer widths.

@@ -68,7 +68,7 @@ impl DumpParseError {
 ///
 /// A textual column without its own collation inherits the table's default
 /// collation when it has no charset or the table's charset; with another
-/// charset only, it gets [`default_collation`] of that charset. When only a
+/// charset only, it gets the default collation of that charset. When only a
 /// collation is given, the charset is derived from it.
 pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
     parse_create_table_with(sql, ParseOptions::default()).map(|p| p.table)

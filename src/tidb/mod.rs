@@ -5,7 +5,7 @@
 //! them; they are re-exported here.
 
 mod drift;
-pub mod scan;
+pub(crate) mod scan;
 
 pub use drift::{auto_random_pending, drift};
 
