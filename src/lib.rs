@@ -34,6 +34,9 @@ pub mod catalog;
 pub(crate) mod collation;
 pub(crate) mod coltype;
 pub mod db;
+// Database-URL handling for the `catalog` CLI crate (redacting passwords
+// in its arguments); public for that crate only, not the library's API.
+#[doc(hidden)]
 pub mod dburl;
 pub mod ddl;
 pub(crate) mod dependency;
@@ -60,7 +63,14 @@ pub mod review;
 pub(crate) mod server;
 
 pub mod sql;
+// The canonical printers of catalog expressions and engine names, public
+// only for the workspace's own tests, which build models by hand; not the
+// library's API.
+#[doc(hidden)]
 pub mod sqltext;
+// The CLI's side-by-side table text; public for the `catalog` CLI crate
+// only, not the library's API.
+#[doc(hidden)]
 pub mod textdiff;
 pub(crate) mod tidb;
 pub mod verify;
