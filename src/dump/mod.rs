@@ -2,7 +2,8 @@
 //! by `SHOW CREATE TABLE` on MySQL, MariaDB and TiDB) into the typed model.
 //!
 //! Parsing runs in two stages:
-//! 1. a textual pre-pass ([`prepare`], over `sql::lex`) that
+//! 1. a pre-pass ([`prepare`], over the lexemes of `sql::lex`, which
+//!    sqlparser then parses: the statement is lexed once) that
 //!    handles what sqlparser cannot:
 //!    executable version comments `/*!NNNNN ... */` are unwrapped (MySQL runs
 //!    their content, so it is kept), TiDB feature comments `/*T![f] ... */`
@@ -31,7 +32,6 @@ pub use prepass::{prepare, Prepared};
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
 
 use builder::TableBuilder;
-use prepass::unwrap_comments;
 
 use std::collections::BTreeSet;
 
@@ -43,6 +43,7 @@ use sqlparser::parser::Parser;
 use crate::collation::default_collation;
 use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::sql::lex::{lex, Kind, Lexeme};
 
 /// Why a `CREATE TABLE` could not be read into the model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -114,9 +115,28 @@ pub fn parse_create_table_with(
     sql: &str,
     options: ParseOptions,
 ) -> Result<ParsedTable, DumpParseError> {
-    let prepared = prepare(sql);
-    let statements = Parser::parse_sql(&MySqlDialect {}, &prepared.sql)
-        .map_err(|e| DumpParseError::new(None, format!("cannot parse: {e}")))?;
+    parse_lexed(sql, lex(sql), options)
+}
+
+/// [`parse_create_table_with`] of a statement already lexed (`lexemes`,
+/// ranges in `sql`): the pre-pass and sqlparser read these lexemes.
+pub(crate) fn parse_lexed(
+    sql: &str,
+    lexemes: Vec<Lexeme>,
+    options: ParseOptions,
+) -> Result<ParsedTable, DumpParseError> {
+    let (prepared, lexemes) = prepass::prepare_lexemes(sql, lexemes);
+    let cannot_parse =
+        |e: sqlparser::parser::ParserError| DumpParseError::new(None, format!("cannot parse: {e}"));
+    let statements = if lexemes.iter().any(|l| l.kind == Kind::Unreadable) {
+        // Unreadable text: the tokenizer's own error (or what it reads).
+        Parser::parse_sql(&MySqlDialect {}, &prepass::text(sql, &lexemes))
+    } else {
+        Parser::new(&MySqlDialect {})
+            .with_tokens_with_locations(prepass::parser_tokens(sql, lexemes))
+            .parse_statements()
+    }
+    .map_err(cannot_parse)?;
     match statements.as_slice() {
         [statement] => {
             let mut parsed = parsed_from_statement(statement, &prepared, options)?;
@@ -154,7 +174,7 @@ pub fn server_default_collation(charset: &str, flavor: Flavor) -> String {
 /// TABLE` prints it (its `/*T![...] */` comments); an error names a clause
 /// that is not TiDB's grammar or a feature comment the model does not read.
 pub fn tidb_options(sql: &str) -> Result<crate::tidb::TidbOptions, String> {
-    let prepared = prepare(sql);
+    let (prepared, _) = prepass::prepare_lexemes(sql, lex(sql));
     if let Some(e) = prepared.tidb_error {
         return Err(e);
     }

@@ -1,11 +1,15 @@
-//! The textual pre-pass before sqlparser (see the [module docs](super)),
-//! over the one lexer's lexemes ([`crate::sql::lex`]):
+//! The pre-pass before sqlparser (see the [module docs](super)), over the
+//! one lexer's lexemes ([`crate::sql::lex`]) of a statement, lexed once:
 //! executable version comments unwrapped, TiDB feature comments and
 //! clauses read and removed ([`super::tidb`]), index visibility markers
 //! and FULLTEXT `WITH PARSER` clauses removed and remembered, `PARTITION
-//! BY` cut.
+//! BY` cut. Each step rewrites the lexemes (what it removes becomes a
+//! blank, one space of text), and sqlparser parses the lexemes left
+//! ([`parser_tokens`]): no step lexes text again.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use sqlparser::tokenizer::{Location, Span, TokenWithSpan};
 
 use crate::sql::lex::{lex, Kind, Lexeme, Token, Whitespace};
 
@@ -40,33 +44,90 @@ pub struct Prepared {
     pub tidb_error: Option<String>,
 }
 
-/// The textual pre-pass (see the module docs).
+/// The pre-pass (see the module docs) of one statement's text.
 pub fn prepare(sql: &str) -> Prepared {
-    let unwrapped = unwrap_comments(sql);
-    let (tidb, tidb_error) = match super::tidb::read(&unwrapped) {
-        Ok(pass) => (pass, None),
-        Err(e) => (super::tidb::TidbPass::default(), Some(e)),
-    };
-    let text = if tidb_error.is_some() {
-        &unwrapped
-    } else {
-        &tidb.sql
-    };
-    let (body, partitioning) = cut_partitioning(text);
-    let mut prepared = strip_index_markers(&body);
-    prepared.partitioning = partitioning;
-    prepared.tidb = tidb.options;
-    prepared.tidb_unknown = tidb.unknown;
-    prepared.tidb_error = tidb_error;
+    let (mut prepared, lexemes) = prepare_lexemes(sql, lex(sql));
+    prepared.sql = text(sql, &lexemes);
     prepared
+}
+
+/// The pre-pass of one statement given as its lexemes (ranges in `sql`):
+/// what it found (`sql` left empty) and the lexemes for sqlparser.
+pub(super) fn prepare_lexemes(sql: &str, lexemes: Vec<Lexeme>) -> (Prepared, Vec<Lexeme>) {
+    let unwrapped = unwrap_comments(lexemes);
+    let (lexemes, tidb, tidb_error) = match super::tidb::read(sql, unwrapped) {
+        Ok(pass) => (pass.lexemes, Some(pass.found), None),
+        Err((e, unwrapped)) => (super::tidb::whole_comments(sql, unwrapped), None, Some(e)),
+    };
+    let (lexemes, partitioning) = cut_partitioning(sql, lexemes);
+    let (mut prepared, lexemes) = strip_index_markers(sql, lexemes);
+    prepared.partitioning = partitioning;
+    if let Some(found) = tidb {
+        prepared.tidb = found.options;
+        prepared.tidb_unknown = found.unknown;
+    }
+    prepared.tidb_error = tidb_error;
+    (prepared, lexemes)
+}
+
+/// One space of text standing for what a step removed.
+pub(super) fn blank(range: std::ops::Range<usize>) -> Lexeme {
+    Lexeme {
+        kind: Kind::Token(Token::Whitespace(Whitespace::Space)),
+        range,
+    }
+}
+
+/// The text a lexeme stands for after the steps: a blank, a space token
+/// or a comment marker is one space, anything else its bytes.
+pub(super) fn piece<'s>(sql: &'s str, l: &Lexeme) -> &'s str {
+    match &l.kind {
+        Kind::Token(Token::Whitespace(Whitespace::Space))
+        | Kind::VersionOpen
+        | Kind::VersionClose
+        | Kind::TidbOpen { .. }
+        | Kind::TidbClose => " ",
+        _ => &sql[l.range.clone()],
+    }
+}
+
+/// The text the lexemes stand for.
+pub(super) fn text(sql: &str, lexemes: &[Lexeme]) -> String {
+    lexemes.iter().map(|l| piece(sql, l)).collect()
+}
+
+/// The tokens sqlparser's tokenizer gives for [`text`] of the lexemes,
+/// with the same spans (so its errors name the same line and column). The
+/// caller parses the text instead when a lexeme is unreadable (for the
+/// tokenizer's own error).
+pub(super) fn parser_tokens(sql: &str, lexemes: Vec<Lexeme>) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(lexemes.len());
+    let mut at = Location::new(1, 1);
+    for l in lexemes {
+        let start = at;
+        for c in piece(sql, &l).chars() {
+            if c == '\n' {
+                at.line += 1;
+                at.column = 1;
+            } else {
+                at.column += 1;
+            }
+        }
+        let token = match l.kind {
+            Kind::Token(t) => t,
+            _ => Token::Whitespace(Whitespace::Space),
+        };
+        out.push(TokenWithSpan::new(token, Span::new(start, at)));
+    }
+    out
 }
 
 /// Cuts `PARTITION BY ...` (at nesting depth 0, after the table body) off
 /// the statement: returns the rest and the clause (whitespace collapsed).
-fn cut_partitioning(sql: &str) -> (String, Option<String>) {
-    let tokens = lex(sql);
+fn cut_partitioning(sql: &str, mut tokens: Vec<Lexeme>) -> (Vec<Lexeme>, Option<String>) {
     let mut depth = 0usize;
     let mut body_seen = false;
+    let mut cut = None;
     for (n, l) in tokens.iter().enumerate() {
         match l.token() {
             Token::LParen => depth += 1,
@@ -78,30 +139,34 @@ fn cut_partitioning(sql: &str) -> (String, Option<String>) {
                 Some(w) if depth == 0 && body_seen && w.eq_ignore_ascii_case("PARTITION") => {
                     let next = tokens[n + 1..].iter().find_map(Lexeme::word);
                     if next.is_some_and(|w| w.eq_ignore_ascii_case("BY")) {
-                        let rest = sql[l.range.start..].trim_end();
-                        let rest = rest.strip_suffix(';').unwrap_or(rest);
-                        let clause = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-                        return (sql[..l.range.start].to_string(), Some(clause));
+                        cut = Some(n);
+                        break;
                     }
                 }
                 _ => {}
             },
         }
     }
-    (sql.to_string(), None)
+    let Some(n) = cut else {
+        return (tokens, None);
+    };
+    let rest = text(sql, &tokens[n..]);
+    let rest = rest.trim_end();
+    let rest = rest.strip_suffix(';').unwrap_or(rest);
+    let clause = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    tokens.truncate(n);
+    (tokens, Some(clause))
 }
 
-/// Unwraps `/*!NNNNN content */` to ` content `; `/*T![..] .. */` is kept
-/// whole (the TiDB pass reads it).
-pub(super) fn unwrap_comments(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len());
-    for l in lex(sql) {
-        match l.kind {
-            Kind::VersionOpen | Kind::VersionClose => out.push(' '),
-            _ => out.push_str(&sql[l.range]),
+/// Unwraps `/*!NNNNN content */` to ` content ` (its markers become
+/// blanks); `/*T![..] .. */` is kept (the TiDB pass reads it).
+fn unwrap_comments(mut lexemes: Vec<Lexeme>) -> Vec<Lexeme> {
+    for l in &mut lexemes {
+        if matches!(l.kind, Kind::VersionOpen | Kind::VersionClose) {
+            *l = blank(l.range.clone());
         }
     }
-    out
+    lexemes
 }
 
 /// A word of the pre-pass: an unquoted word or a number, as written.
@@ -124,8 +189,7 @@ fn is_quoted(l: &Lexeme) -> bool {
 /// IGNORED` are the default and just removed) and each item's parser name.
 /// Column items are not touched: a column-level `INVISIBLE` (an invisible
 /// column) is left to sqlparser.
-fn strip_index_markers(sql: &str) -> Prepared {
-    let tokens = lex(sql);
+fn strip_index_markers(sql: &str, mut tokens: Vec<Lexeme>) -> (Prepared, Vec<Lexeme>) {
     let mut hidden_constraints = BTreeSet::new();
     let mut parsers = BTreeMap::new();
     let mut key_comments = BTreeMap::new();
@@ -138,7 +202,7 @@ fn strip_index_markers(sql: &str) -> Prepared {
     let mut item_started = false;
     let mut last_word: Option<usize> = None;
     for (n, l) in tokens.iter().enumerate() {
-        let text = &sql[l.range.clone()];
+        let text = piece(sql, l);
         let w = word(sql, l);
         match l.token() {
             Token::LParen => {
@@ -164,7 +228,7 @@ fn strip_index_markers(sql: &str) -> Prepared {
                     let item = constraint_items - 1;
                     let upper = w.to_ascii_uppercase();
                     let after_not = last_word
-                        .is_some_and(|p| sql[tokens[p].range.clone()].eq_ignore_ascii_case("NOT"));
+                        .is_some_and(|p| piece(sql, &tokens[p]).eq_ignore_ascii_case("NOT"));
                     match upper.as_str() {
                         _ if drop[n] => {}
                         "COMMENT" if item_takes_no_options => {
@@ -209,18 +273,18 @@ fn strip_index_markers(sql: &str) -> Prepared {
             _ => {}
         }
     }
-    let sql = tokens
-        .iter()
-        .zip(&drop)
-        .map(|(l, dropped)| if *dropped { " " } else { &sql[l.range.clone()] })
-        .collect();
-    Prepared {
-        sql,
+    for (l, dropped) in tokens.iter_mut().zip(&drop) {
+        if *dropped {
+            *l = blank(l.range.clone());
+        }
+    }
+    let prepared = Prepared {
         hidden_constraints,
         parsers,
         key_comments,
         ..Prepared::default()
-    }
+    };
+    (prepared, tokens)
 }
 
 /// The first lexeme after `at` that is not whitespace.

@@ -11,12 +11,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{parse_create_table_with, unwrap_comments, Feature, ParseOptions};
+use super::{parse_lexed, Feature, ParseOptions};
 use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Table;
-use crate::sql::lex::{lex, Lexeme, Token};
+use crate::sql::lex::{lex, Kind as LexKind, Lexeme, Token};
 
 /// A parsed schema dump.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,15 +110,10 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
     let mut features = Vec::new();
     let mut skipped = 0;
     for stmt in split_statements(text) {
-        let err = |message: String| Error::Dump {
-            file: file.to_path_buf(),
-            line: stmt.line,
-            message,
-        };
-        match classify(&stmt.text) {
-            Kind::Empty => {}
-            Kind::Other => skipped += 1,
-            Kind::View(name) => {
+        match classify(&stmt) {
+            Class::Empty => {}
+            Class::Other => skipped += 1,
+            Class::View(name) => {
                 // Kept by name only, so a catalog table of that name is
                 // reported as `not_a_table`, as a live plan reports it.
                 skipped += 1;
@@ -127,22 +122,30 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
                     tables.push((stmt.line, Table::not_a_table(name, "VIEW")));
                 }
             }
-            Kind::Table => {
-                let parsed =
-                    parse_create_table_with(&stmt.text, options).map_err(|e| err(e.to_string()))?;
-                if let Some(line) = lines.get(parsed.table.name.folded()) {
-                    return Err(err(format!(
-                        "table `{}` is created again (first at line {line})",
-                        parsed.table.name
-                    )));
+            Class::Table => {
+                let line = stmt.line;
+                let parsed = parse_lexed(text, stmt.lexemes, options).map_err(|e| Error::Dump {
+                    file: file.to_path_buf(),
+                    line,
+                    message: e.to_string(),
+                })?;
+                if let Some(first) = lines.get(parsed.table.name.folded()) {
+                    return Err(Error::Dump {
+                        file: file.to_path_buf(),
+                        line,
+                        message: format!(
+                            "table `{}` is created again (first at line {first})",
+                            parsed.table.name
+                        ),
+                    });
                 }
                 features.extend(parsed.features.into_iter().map(|feature| TableFeature {
                     table: parsed.table.name.as_str().to_string(),
-                    line: stmt.line,
+                    line,
                     feature,
                 }));
-                lines.insert(parsed.table.name.key(), stmt.line);
-                tables.push((stmt.line, parsed.table));
+                lines.insert(parsed.table.name.key(), line);
+                tables.push((line, parsed.table));
             }
         }
     }
@@ -163,86 +166,116 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
 }
 
 /// One statement of a dump, without its terminator.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Statement {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Statement<'t> {
     /// 1-based line where its first significant token starts.
     pub line: usize,
     /// Its text.
-    pub text: String,
+    pub text: &'t str,
+    /// Its lexemes (ranges in the dump's text), from the dump's one lexing.
+    pub lexemes: Vec<Lexeme>,
 }
 
-/// Splits dump text into statements (see the module docs).
-pub(crate) fn split_statements(text: &str) -> Vec<Statement> {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line_of = |offset: usize| line_starts.partition_point(|s| *s <= offset);
-    let tokens = lex(text);
-    let mut out = Vec::new();
-    let mut delimiter = ";".to_string();
-    let mut start: Option<usize> = None;
-    let mut n = 0;
-    let mut skip_until = 0;
-    while n < tokens.len() {
-        let l = &tokens[n];
-        let range = l.range.clone();
-        n += 1;
-        if range.start < skip_until {
-            continue;
+/// Splits dump text into statements (see the module docs), lexing it once.
+pub(crate) fn split_statements(text: &str) -> Split<'_> {
+    Split {
+        text,
+        line_starts: std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect(),
+        lexemes: lex(text).into_iter(),
+        delimiter: ";".to_string(),
+        start: None,
+        current: Vec::new(),
+        skip_until: 0,
+    }
+}
+
+/// The statements of a dump, one at a time (their lexemes move out of the
+/// dump's as they are reached).
+pub(crate) struct Split<'t> {
+    text: &'t str,
+    line_starts: Vec<usize>,
+    lexemes: std::vec::IntoIter<Lexeme>,
+    delimiter: String,
+    /// Where the statement being read starts.
+    start: Option<usize>,
+    /// Its lexemes so far.
+    current: Vec<Lexeme>,
+    skip_until: usize,
+}
+
+impl<'t> Split<'t> {
+    fn statement(&mut self, start: usize, end: usize) -> Statement<'t> {
+        Statement {
+            line: self.line_starts.partition_point(|s| *s <= start),
+            text: &self.text[start..end],
+            lexemes: std::mem::take(&mut self.current),
         }
-        let at_line_start = text[..range.start]
-            .rsplit('\n')
-            .next()
-            .is_some_and(|l| l.trim().is_empty());
-        if start.is_none() && l.word().is_some() && at_line_start {
-            let line_end = text[range.start..]
-                .find('\n')
-                .map_or(text.len(), |p| range.start + p);
-            let line = &text[range.start..line_end];
-            let mut words = line.split_whitespace();
-            if words
-                .next()
-                .is_some_and(|w| w.eq_ignore_ascii_case("DELIMITER"))
-            {
-                if let Some(d) = words.next() {
-                    delimiter = d.to_string();
-                }
-                skip_until = line_end;
+    }
+}
+
+impl<'t> Iterator for Split<'t> {
+    type Item = Statement<'t>;
+
+    fn next(&mut self) -> Option<Statement<'t>> {
+        let text = self.text;
+        while let Some(l) = self.lexemes.next() {
+            let range = l.range.clone();
+            if range.start < self.skip_until {
                 continue;
             }
-        }
-        if start.is_none() && l.is_space() {
-            continue;
-        }
-        // `$$` lexes as a word, `;` and `//` as punctuation.
-        let plain = l.word().is_some() || !matches!(l.token(), Token::Word(_)) && !l.is_string();
-        if plain && text[range.start..].starts_with(delimiter.as_str()) {
-            let end = range.start;
-            if let Some(s) = start.take() {
-                out.push(Statement {
-                    line: line_of(s),
-                    text: text[s..end].to_string(),
-                });
+            if self.start.is_none()
+                && l.word()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("DELIMITER"))
+                && text[range.end..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+                && text[..range.start]
+                    .chars()
+                    .rev()
+                    .take_while(|c| *c != '\n')
+                    .all(char::is_whitespace)
+            {
+                let line_end = text[range.start..]
+                    .find('\n')
+                    .map_or(text.len(), |p| range.start + p);
+                if let Some(d) = text[range.start..line_end].split_whitespace().nth(1) {
+                    self.delimiter = d.to_string();
+                }
+                self.skip_until = line_end;
+                continue;
             }
-            // Skip the rest of a multi-character delimiter.
-            skip_until = end + delimiter.len();
-        } else if start.is_none() {
-            start = Some(range.start);
+            if self.start.is_none() && l.is_space() {
+                continue;
+            }
+            // `$$` lexes as a word, `;` and `//` as punctuation.
+            let plain =
+                l.word().is_some() || !matches!(l.token(), Token::Word(_)) && !l.is_string();
+            if plain && text[range.start..].starts_with(self.delimiter.as_str()) {
+                let end = range.start;
+                // Skip the rest of a multi-character delimiter.
+                self.skip_until = end + self.delimiter.len();
+                if let Some(s) = self.start.take() {
+                    return Some(self.statement(s, end));
+                }
+            } else {
+                if self.start.is_none() {
+                    self.start = Some(range.start);
+                }
+                self.current.push(l);
+            }
         }
-    }
-    if let Some(s) = start {
-        let rest = &text[s..];
-        if !rest.trim().is_empty() {
-            out.push(Statement {
-                line: line_of(s),
-                text: rest.to_string(),
-            });
+        let s = self.start.take()?;
+        if text[s..].trim().is_empty() {
+            return None;
         }
+        Some(self.statement(s, text.len()))
     }
-    out
 }
 
-enum Kind {
+enum Class {
     Empty,
     Table,
     /// `CREATE ... VIEW name` (mysqldump wraps it in `/*!50001 ... */`).
@@ -250,57 +283,70 @@ enum Kind {
     Other,
 }
 
+/// What the server reads of a statement: its lexemes without whitespace
+/// and version-comment markers, a TiDB comment as one (word-less) lexeme.
+fn significant(lexemes: &[Lexeme]) -> impl Iterator<Item = &Lexeme> {
+    let mut in_tidb = false;
+    lexemes.iter().filter(move |l| match l.kind {
+        LexKind::TidbOpen { .. } => {
+            in_tidb = true;
+            true
+        }
+        LexKind::TidbClose => {
+            in_tidb = false;
+            false
+        }
+        LexKind::VersionOpen | LexKind::VersionClose => false,
+        _ => !in_tidb && !l.is_space(),
+    })
+}
+
 /// A `CREATE [OR REPLACE] [TEMPORARY] TABLE` outside a `/*!50001` view
 /// stand-in is a table; comments only is empty; anything else is other.
-fn classify(statement: &str) -> Kind {
-    let unwrapped = unwrap_comments(statement);
-    if let Some(name) = view_name(&unwrapped) {
-        return Kind::View(name);
+fn classify(statement: &Statement) -> Class {
+    let tokens: Vec<&Lexeme> = significant(&statement.lexemes).collect();
+    if let Some(name) = view_name(&tokens) {
+        return Class::View(name);
     }
-    if statement.trim_start().starts_with("/*!50001") {
-        return Kind::Other;
+    if statement.text.trim_start().starts_with("/*!50001") {
+        return Class::Other;
     }
-    let lexemes = lex(&unwrapped);
-    let words: Vec<String> = lexemes
-        .iter()
-        .filter_map(Lexeme::word)
-        .take(5)
-        .map(str::to_ascii_uppercase)
-        .collect();
-    let significant = lexemes.iter().any(|l| !l.is_space());
-    if !significant {
-        return Kind::Empty;
+    if tokens.is_empty() {
+        return Class::Empty;
     }
-    let mut w = words.iter().map(String::as_str);
-    if w.next() != Some("CREATE") {
-        return Kind::Other;
+    let mut words = tokens.iter().filter_map(|l| l.word()).take(5);
+    if !words
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("CREATE"))
+    {
+        return Class::Other;
     }
-    for word in w {
-        match word {
+    for word in words {
+        match word.to_ascii_uppercase().as_str() {
             "OR" | "REPLACE" | "TEMPORARY" => continue,
-            "TABLE" => return Kind::Table,
-            _ => return Kind::Other,
+            "TABLE" => return Class::Table,
+            _ => return Class::Other,
         }
     }
-    Kind::Other
+    Class::Other
 }
 
 /// The name in `CREATE [OR REPLACE] [ALGORITHM=..] [DEFINER=..] [SQL
-/// SECURITY ..] VIEW [db.]name AS ...`, unquoted.
-fn view_name(sql: &str) -> Option<Ident> {
-    let tokens: Vec<Lexeme> = lex(sql).into_iter().filter(|l| !l.is_space()).collect();
-    let word = |i: usize| {
+/// SECURITY ..] VIEW [db.]name AS ...`, unquoted; `tokens` are the
+/// statement's [`significant`] lexemes.
+fn view_name(tokens: &[&Lexeme]) -> Option<Ident> {
+    let is = |i: usize, w: &str| {
         tokens
             .get(i)
-            .and_then(Lexeme::word)
-            .map(str::to_ascii_uppercase)
+            .and_then(|l| l.word())
+            .is_some_and(|v| v.eq_ignore_ascii_case(w))
     };
-    if word(0).as_deref() != Some("CREATE") {
+    if !is(0, "CREATE") {
         return None;
     }
     let at = (1..tokens.len())
-        .take_while(|i| !matches!(word(*i).as_deref(), Some("AS" | "TABLE")))
-        .find(|i| word(*i).as_deref() == Some("VIEW"))?;
+        .take_while(|i| !is(*i, "AS") && !is(*i, "TABLE"))
+        .find(|i| is(*i, "VIEW"))?;
     let ident = |i: usize| -> Option<String> {
         match tokens.get(i)?.token() {
             Token::Word(w) if matches!(w.quote_style, None | Some('`')) => Some(w.value.clone()),
@@ -308,7 +354,7 @@ fn view_name(sql: &str) -> Option<Ident> {
         }
     };
     let mut name = ident(at + 1)?;
-    if tokens.get(at + 2).map(Lexeme::token) == Some(&Token::Period) {
+    if tokens.get(at + 2).map(|l| l.token()) == Some(&Token::Period) {
         name = ident(at + 3)?;
     }
     Some(Ident::new(name))
@@ -318,7 +364,12 @@ fn view_name(sql: &str) -> Option<Ident> {
 mod tests {
     #[test]
     fn views_are_recognised_by_name() {
-        use super::{view_name, Ident};
+        use super::{lex, significant, Ident};
+        let view_name = |sql: &str| {
+            let lexemes = lex(sql);
+            let tokens: Vec<_> = significant(&lexemes).collect();
+            super::view_name(&tokens)
+        };
         for sql in [
             "CREATE VIEW `v` AS SELECT 1",
             "CREATE OR REPLACE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `db`.`v` AS select 1",
@@ -334,7 +385,7 @@ mod tests {
     #[test]
     fn splits_on_delimiters_outside_quotes_and_comments() {
         let text = "-- a; comment\nSET a = ';';\n/*!40101 SET x=1 */;\n\nCREATE TABLE `t;` (\n  a int COMMENT 'x;y'\n) DEFAULT CHARSET=utf8mb4;\nDELIMITER ;;\nCREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW BEGIN SET @a = 1; SET @b = 2; END ;;\nDELIMITER ;\nINSERT INTO t VALUES (1)";
-        let s = split_statements(text);
+        let s: Vec<_> = split_statements(text).collect();
         let lines: Vec<usize> = s.iter().map(|s| s.line).collect();
         assert_eq!(lines, [2, 3, 5, 9, 11], "{s:#?}");
         assert!(s[2].text.contains("'x;y'"));

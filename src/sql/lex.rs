@@ -4,8 +4,9 @@
 //! - `/*!NNNNN content */`, a version comment: MySQL executes `content`. It
 //!   is lexed as [`Kind::VersionOpen`], the content's own tokens, and
 //!   [`Kind::VersionClose`], so a caller can unwrap it or refuse it.
-//! - `/*T![feature] content */`, a TiDB feature comment: kept whole as
-//!   [`Kind::Tidb`] with its feature id and the content's range.
+//! - `/*T![feature] content */`, a TiDB feature comment: lexed as
+//!   [`Kind::TidbOpen`] with its feature id, the content's own tokens, and
+//!   [`Kind::TidbClose`], so a caller can unwrap it, drop it or keep it.
 //!
 //! sqlparser's MySQL dialect expands `/*! ... */` itself, without marking
 //! where it was and with the content's locations off by the opener, so the
@@ -17,6 +18,10 @@
 //! after it, so a dump splits as far as it can be read. [`tokens`] is the
 //! strict reading for generated or declared SQL: any comment (hints
 //! included) or unreadable text is an error.
+//!
+//! A dump is lexed once: its statements are runs of its lexemes, and every
+//! later reading of a statement (what it is, the pre-pass, sqlparser) works
+//! on those, never on text lexed again.
 
 use std::ops::Range;
 
@@ -45,13 +50,14 @@ pub enum Kind {
     VersionOpen,
     /// The `*/` closing a version comment.
     VersionClose,
-    /// `/*T![feature] content */`, whole.
-    Tidb {
+    /// `/*T![feature]` or `/*T!`, opening a TiDB feature comment; the
+    /// content's lexemes follow, then [`Kind::TidbClose`].
+    TidbOpen {
         /// The feature id, lowercase; empty for `/*T! content */`.
         feature: String,
-        /// The content's bytes in the text.
-        content: Range<usize>,
     },
+    /// The `*/` closing a TiDB feature comment.
+    TidbClose,
     /// One character the tokenizer cannot read.
     Unreadable,
 }
@@ -180,13 +186,20 @@ pub fn all_tokens(sql: &str) -> Result<Vec<Token>, String> {
 
 /// The lexemes of `sql` (see the module docs); they cover it exactly.
 pub fn lex(sql: &str) -> Vec<Lexeme> {
-    let mut out = Vec::new();
-    let mut from = 0;
+    let mut out = Vec::with_capacity(sql.len() / 4);
+    lex_into(sql, 0..sql.len(), &mut out);
+    out
+}
+
+/// Lexes `sql[part]` into `out` (ranges in `sql`), never failing.
+fn lex_into(sql: &str, part: Range<usize>, out: &mut Vec<Lexeme>) {
+    let mut from = part.start;
     // Version comments opened whose close is still to come in this run.
     let mut open = 0usize;
-    while from < sql.len() {
-        let rest = &sql[from..];
-        let mut buf = Vec::new();
+    let mut buf = Vec::new();
+    while from < part.end {
+        let rest = &sql[from..part.end];
+        buf.clear();
         let failed = Tokenizer::new(&LexDialect, rest)
             .tokenize_with_location_into_buf(&mut buf)
             .is_err();
@@ -196,7 +209,7 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
         while i < buf.len() {
             let start = from + at.byte_of(buf[i].span.start);
             let end = from + at.byte_of(buf[i].span.end);
-            let token = &buf[i].token;
+            let token = std::mem::replace(&mut buf[i].token, Token::EOF);
             i += 1;
             match token {
                 Token::Whitespace(Whitespace::MultiLineComment(c)) if c.starts_with('!') => {
@@ -207,7 +220,7 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
                         kind: Kind::VersionOpen,
                         range: start..open_end,
                     });
-                    if lex_content(sql, open_end..content_end, &mut out) {
+                    if lex_content(sql, open_end..content_end, out) {
                         out.push(Lexeme {
                             kind: Kind::VersionClose,
                             range: content_end..end,
@@ -231,11 +244,13 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
                     let content_start = (start + 4 + skip).min(end);
                     let content_end = end.saturating_sub(2).max(content_start);
                     out.push(Lexeme {
-                        kind: Kind::Tidb {
-                            feature,
-                            content: content_start..content_end,
-                        },
-                        range: start..end,
+                        kind: Kind::TidbOpen { feature },
+                        range: start..content_start,
+                    });
+                    lex_into(sql, content_start..content_end, out);
+                    out.push(Lexeme {
+                        kind: Kind::TidbClose,
+                        range: content_end..end,
                     });
                 }
                 Token::Mul
@@ -253,7 +268,7 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
                         out.push(token_lexeme(token, start..end));
                     }
                 }
-                _ => out.push(token_lexeme(token, start..end)),
+                token => out.push(token_lexeme(token, start..end)),
             }
         }
         from = match restart {
@@ -262,7 +277,7 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
                 // The tokens read cover up to the unreadable character.
                 let stop = out.last().map_or(from, |l| l.range.end.max(from));
                 let len = sql[stop..].chars().next().map_or(1, char::len_utf8);
-                if stop < sql.len() {
+                if stop < part.end {
                     out.push(Lexeme {
                         kind: Kind::Unreadable,
                         range: stop..stop + len,
@@ -270,15 +285,14 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
                 }
                 stop + len
             }
-            None => sql.len(),
+            None => part.end,
         };
     }
-    out
 }
 
-fn token_lexeme(token: &Token, range: Range<usize>) -> Lexeme {
+fn token_lexeme(token: Token, range: Range<usize>) -> Lexeme {
     Lexeme {
-        kind: Kind::Token(token.clone()),
+        kind: Kind::Token(token),
         range,
     }
 }
@@ -295,10 +309,10 @@ fn lex_content(sql: &str, content: Range<usize>, out: &mut Vec<Lexeme>) -> bool 
         return false;
     }
     let mut at = Cursor::new(text);
-    for t in &buf {
+    for t in buf {
         let start = content.start + at.byte_of(t.span.start);
         let end = content.start + at.byte_of(t.span.end);
-        out.push(token_lexeme(&t.token, start..end));
+        out.push(token_lexeme(t.token, start..end));
     }
     true
 }
@@ -381,10 +395,16 @@ mod tests {
         assert!(l
             .iter()
             .any(|l| l.kind == Kind::Token(Token::SingleQuotedString("x */ y".into()))));
+        // A TiDB comment: its opener with the feature, the content's
+        // tokens, its close.
         let tidb: Vec<(String, &str)> = l
             .iter()
-            .filter_map(|l| match &l.kind {
-                Kind::Tidb { feature, content } => Some((feature.clone(), &sql[content.clone()])),
+            .enumerate()
+            .filter_map(|(n, o)| match &o.kind {
+                Kind::TidbOpen { feature } => {
+                    let close = n + l[n..].iter().position(|c| c.kind == Kind::TidbClose)?;
+                    Some((feature.clone(), &sql[o.range.end..l[close].range.start]))
+                }
                 _ => None,
             })
             .collect();
@@ -395,6 +415,7 @@ mod tests {
                 (String::new(), " SHARD_ROW_ID_BITS=4 ")
             ]
         );
+        assert!(l.iter().any(|l| l.word() == Some("SHARD_ROW_ID_BITS")));
     }
 
     #[test]
