@@ -33,16 +33,8 @@ pub async fn diff_all_with(
     tables: &[Table],
     net: bool,
 ) -> Result<Vec<TableDiff>> {
-    if !net {
-        return diff_all(session, schema, tables).await;
-    }
-    let live = inspect::inspect_catalog_tables_with(session, schema, tables, true).await?;
-    let flavor = Some(session.flavor());
-    Ok(tables
-        .iter()
-        .zip(live)
-        .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
-        .collect())
+    let mut out = diff_all_schemas_with(session, &[schema], tables, net).await?;
+    out.pop().unwrap_or_else(|| Ok(Vec::new()))
 }
 
 /// [`diff_all`] in each of `schemas` on one server, read together
@@ -54,7 +46,18 @@ pub async fn diff_all_schemas(
     schemas: &[&str],
     tables: &[Table],
 ) -> Result<Vec<Result<Vec<TableDiff>>>> {
-    let live = inspect::inspect_catalog_schemas(session, schemas, tables).await?;
+    diff_all_schemas_with(session, schemas, tables, false).await
+}
+
+/// [`diff_all_schemas`], and with `net` the net of [`diff_all_with`] on
+/// each schema (apply's preflight read, for many schemas at once).
+pub async fn diff_all_schemas_with(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    tables: &[Table],
+    net: bool,
+) -> Result<Vec<Result<Vec<TableDiff>>>> {
+    let live = inspect::inspect_catalog_schemas_with(session, schemas, tables, net).await?;
     let flavor = Some(session.flavor());
     Ok(live
         .into_iter()

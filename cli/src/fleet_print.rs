@@ -15,6 +15,7 @@ fn outcome_name(o: TargetOutcome) -> &'static str {
         TargetOutcome::Deferred => "deferred",
         TargetOutcome::Failed => "failed",
         TargetOutcome::Interrupted => "interrupted",
+        TargetOutcome::Halted => "halted",
         TargetOutcome::NotStarted => "not_started",
     }
 }
@@ -70,7 +71,7 @@ pub fn jsonl_summary(r: &FleetReport) {
     crate::print::stream_line(&serde_json::to_string(&last).expect("reports serialise"));
 }
 
-const COLUMNS: [&str; 9] = [
+const COLUMNS: [&str; 10] = [
     "targets",
     "converged",
     "already",
@@ -79,13 +80,14 @@ const COLUMNS: [&str; 9] = [
     "deferred",
     "failed",
     "interrupted",
+    "halted",
     "not_started",
 ];
 
 /// Per server (then total): the count of each outcome.
-fn rows(r: &FleetReport) -> Vec<(String, [usize; 9])> {
+fn rows(r: &FleetReport) -> Vec<(String, [usize; 10])> {
     let count = |name: Option<&str>| {
-        let mut c = [0usize; 9];
+        let mut c = [0usize; 10];
         for t in r
             .targets
             .iter()
@@ -96,7 +98,7 @@ fn rows(r: &FleetReport) -> Vec<(String, [usize; 9])> {
         }
         c
     };
-    let mut out: Vec<(String, [usize; 9])> = r
+    let mut out: Vec<(String, [usize; 10])> = r
         .servers
         .iter()
         .map(|s| {

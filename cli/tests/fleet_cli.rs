@@ -15,154 +15,14 @@
 mod cli_support;
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
-use cli_support::fleet::{conn, Schemas, SERVERS};
+use cli_support::fleet::{
+    conn, count, hold_jobs, outcome_of, validator, Schemas, Setup, DRIFTED, LEGACY, SERVERS,
+};
 use mysql_async::prelude::*;
 use serde_json::Value;
-
-/// A small table apply creates in an empty schema (1 step).
-const JOBS: &str = "\
-table: Jobs
-columns:
-  - name: Id
-    type: bigint unsigned
-    nullable: false
-    auto_increment: true
-  - name: State
-    type: varchar(32)
-    nullable: false
-  - name: Payload
-    type: varchar(255)
-  - name: Note
-    type: varchar(64)
-primary_key: [Id]
-indexes:
-  - name: idx_jobs_state
-    columns: [State]
-";
-
-/// `Jobs` as an older release had it: no `Note`, no index (apply: 2 steps).
-const LEGACY: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
-     State varchar(32) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
-     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
-
-/// `Jobs` drifted: `State` is too short (refused, no DDL).
-const DRIFTED: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
-     State varchar(16) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
-     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
-
-struct Setup {
-    catalog: tempfile::TempDir,
-    fleet: tempfile::TempDir,
-}
-
-impl Setup {
-    fn new(fleet_yaml: &str) -> Setup {
-        let catalog = tempfile::tempdir().unwrap();
-        std::fs::write(catalog.path().join("jobs.yaml"), JOBS).unwrap();
-        let fleet = tempfile::tempdir().unwrap();
-        std::fs::write(fleet.path().join("fleet.yaml"), fleet_yaml).unwrap();
-        Setup { catalog, fleet }
-    }
-
-    fn file(&self) -> String {
-        self.fleet.path().join("fleet.yaml").display().to_string()
-    }
-
-    fn args(&self, command: &str, format: &str) -> Vec<String> {
-        [
-            command,
-            "--catalog",
-            &self.catalog.path().display().to_string(),
-            "--fleet",
-            &self.file(),
-            "--format",
-            format,
-            // A busy 2-core machine: each read's budget is generous.
-            "--timeout",
-            "30",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
-    }
-
-    /// Runs the command and returns (exit code, the JSON report).
-    async fn json(&self, command: &str, extra: &[&str]) -> (i32, Value) {
-        let mut args = self.args(command, "json");
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let out = cli_support::run(args).await;
-        let doc = cli_support::json(&out);
-        let errors: Vec<String> = validator()
-            .iter_errors(&doc)
-            .map(|e| e.to_string())
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "fleet JSON does not validate: {errors:?}\n{doc:#}"
-        );
-        (out.status.code().unwrap_or(-1), doc)
-    }
-
-    fn spawn(&self, command: &str, format: &str, extra: &[&str]) -> Child {
-        let mut args = self.args(command, format);
-        args.extend(extra.iter().map(|s| s.to_string()));
-        cli_support::catalog()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary runs")
-    }
-}
-
-fn validator() -> jsonschema::Validator {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/schemas/fleet.schema.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    jsonschema::validator_for(&schema).unwrap()
-}
-
-/// Each target's outcome by `port/schema`.
-fn outcomes(doc: &Value) -> Vec<(String, String)> {
-    doc["targets"]
-        .as_array()
-        .expect("targets")
-        .iter()
-        .map(|t| {
-            (
-                format!(
-                    "{}/{}",
-                    t["identity"]["port"].as_u64().map_or_else(
-                        || t["server"]
-                            .as_str()
-                            .unwrap()
-                            .trim_start_matches('s')
-                            .to_string(),
-                        |p| p.to_string()
-                    ),
-                    t["schema"].as_str().unwrap()
-                ),
-                t["outcome"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn count(doc: &Value, outcome: &str) -> usize {
-    outcomes(doc).iter().filter(|(_, o)| o == outcome).count()
-}
-
-fn outcome_of(doc: &Value, port: u16, schema: &str) -> String {
-    let key = format!("{port}/{schema}");
-    outcomes(doc)
-        .into_iter()
-        .find(|(k, _)| *k == key)
-        .unwrap_or_else(|| panic!("no target {key}"))
-        .1
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_schemas_on_both_servers_converge_then_verify_and_rerun_idle() {
@@ -303,17 +163,11 @@ async fn a_busy_target_is_deferred_while_the_others_converge() {
     }
     let busy = schemas.name(2);
     // An open transaction that read the table holds its metadata lock.
-    let mut holder = conn(3306, Some(&busy)).await;
-    holder.query_drop("START TRANSACTION").await.unwrap();
-    let _: Vec<u64> = holder.query("SELECT Id FROM Jobs").await.unwrap();
+    let holder = hold_jobs(3306, &busy).await;
     let setup = Setup::new(
         &schemas.fleet_yaml("parallel: {servers: 2, per_server: 1}\non_error: continue\n"),
     );
-    let (code, doc) = setup
-        .json("apply", &["--lock-wait", "1", "--busy-timeout", "3"])
-        .await;
-    holder.query_drop("ROLLBACK").await.unwrap();
-    let _ = holder.disconnect().await;
+    let (code, doc) = setup.apply_while_held(holder).await;
     assert_eq!(code, 4, "{doc:#}");
     assert_eq!(outcome_of(&doc, 3306, &busy), "deferred", "{doc:#}");
     assert_eq!(count(&doc, "converged"), 5, "{}", doc["summary"]);

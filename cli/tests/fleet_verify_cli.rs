@@ -74,8 +74,12 @@ async fn verify_alone(port: u16, schema: &str) -> Value {
     cli_support::json(&out)["problems"].clone()
 }
 
-/// The prepared executions each server received, through its relay.
-async fn verify_through_relays(schemas: &[String]) -> (i32, Value, Vec<usize>) {
+/// `command --fleet` over `schemas` through a relay in front of each
+/// server: (exit code, report, each server's connections).
+async fn through_relays(
+    command: &str,
+    schemas: &[String],
+) -> (i32, Value, Vec<Vec<std::sync::Arc<relay::Turns>>>) {
     let mut relays = Vec::new();
     for port in SERVERS {
         relays.push(relay::Proxy::start(format!("127.0.0.1:{port}")).await);
@@ -90,24 +94,38 @@ async fn verify_through_relays(schemas: &[String]) -> (i32, Value, Vec<usize>) {
             )
         })
         .collect();
-    let (code, doc) = fleet("verify", &fleet_yaml(&servers, schemas, 1)).await;
-    let mut executions = Vec::new();
+    let (code, doc) = fleet(command, &fleet_yaml(&servers, schemas, 1)).await;
+    let mut connections = Vec::new();
     for r in relays {
-        let connections = r.finish().await;
-        executions.push(
-            connections
-                .iter()
-                .flat_map(|c| c.commands())
-                .filter(|c| c == "execute")
-                .count(),
-        );
+        connections.push(r.finish().await);
     }
-    (code, doc, executions)
+    (code, doc, connections)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn statements_per_server_stay_constant_as_tenants_grow_and_reports_match_verify() {
-    let schemas = Schemas::create(40).await;
+/// The commands of each server's connections that start with `prefix`.
+fn commands(connections: &[Vec<std::sync::Arc<relay::Turns>>], prefix: &str) -> Vec<usize> {
+    connections
+        .iter()
+        .map(|server| {
+            server
+                .iter()
+                .flat_map(|c| c.commands())
+                .filter(|c| c.starts_with(prefix))
+                .count()
+        })
+        .collect()
+}
+
+/// The prepared executions each server received, through its relay.
+async fn verify_through_relays(schemas: &[String]) -> (i32, Value, Vec<usize>) {
+    let (code, doc, connections) = through_relays("verify", schemas).await;
+    (code, doc, commands(&connections, "execute"))
+}
+
+/// `n` schemas on each server holding the shipped catalog (applied by
+/// `apply --fleet` straight to the servers).
+async fn converged(n: usize) -> (Schemas, Vec<String>) {
+    let schemas = Schemas::create(n).await;
     let names = schemas.names();
     let direct: Vec<(String, String)> = SERVERS
         .iter()
@@ -115,6 +133,12 @@ async fn statements_per_server_stay_constant_as_tenants_grow_and_reports_match_v
         .collect();
     let (code, doc) = fleet("apply", &fleet_yaml(&direct, &names, 4)).await;
     assert_eq!(code, 0, "{doc:#}");
+    (schemas, names)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statements_per_server_stay_constant_as_tenants_grow_and_reports_match_verify() {
+    let (schemas, names) = converged(40).await;
     // Drift in the 7th schema on each server: the shipped _System_WorkItem dropped.
     let drifted = schemas.name(7);
     for port in SERVERS {
@@ -156,4 +180,61 @@ async fn statements_per_server_stay_constant_as_tenants_grow_and_reports_match_v
             .unwrap();
         assert_eq!(t["drift"], alone, "{port}");
     }
+}
+
+/// A no-op `apply --fleet` costs each converged target its share of one
+/// read: apply's preflight read (the inspection and the net) of a chunk of
+/// schemas on one session, no advisory lock, no DDL, no connection per
+/// target. The inspection statements stay the same as tenants grow; the
+/// net is one text query (8 `SHOW CREATE TABLE`) per schema.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_no_op_apply_costs_one_inspection_per_converged_target_and_no_lock() {
+    let (_schemas, names) = converged(40).await;
+    let mut seen = Vec::new();
+    for n in [10, 40] {
+        let (code, doc, connections) = through_relays("apply", &names[..n]).await;
+        assert_eq!(code, 0, "{doc:#}");
+        let targets = doc["targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 2 * n);
+        for t in targets {
+            assert_eq!(t["outcome"], "already_converged", "{t}");
+            assert_eq!(t["verified"], true, "{t}");
+            assert_eq!(t["server_ddl_count"], 0, "{t}");
+        }
+        let all: Vec<String> = connections
+            .iter()
+            .flatten()
+            .flat_map(|c| c.commands())
+            .collect();
+        assert!(
+            !all.iter().any(|c| {
+                let ddl = ["query: ", "prepare: "].iter().any(|kind| {
+                    ["CREATE", "ALTER", "DROP"]
+                        .iter()
+                        .any(|verb| c.starts_with(&format!("{kind}{verb}")))
+                });
+                ddl || c.contains("GET_LOCK")
+            }),
+            "no lock, no DDL: {all:?}"
+        );
+        let sessions: Vec<usize> = connections.iter().map(Vec::len).collect();
+        assert!(
+            sessions.iter().all(|c| *c <= 2),
+            "the schema list and one session per server, not one per target: {sessions:?}"
+        );
+        assert_eq!(
+            commands(&connections, "query: SHOW CREATE TABLE"),
+            [n, n],
+            "the net: one text query per schema"
+        );
+        seen.push(commands(&connections, "execute"));
+    }
+    eprintln!(
+        "prepared executions per server: 10 schemas {:?}, 40 schemas {:?}",
+        seen[0], seen[1]
+    );
+    assert_eq!(
+        seen[0], seen[1],
+        "inspection statements grew with the tenants"
+    );
 }

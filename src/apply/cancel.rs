@@ -51,17 +51,51 @@ pub(crate) enum Ran<T> {
     },
 }
 
-/// Sleeps `pause`; returns true when `cancel` fired first.
-pub(crate) async fn sleep(cancel: Option<&CancellationToken>, pause: Duration) -> bool {
-    match cancel {
-        None => {
-            tokio::time::sleep(pause).await;
-            false
+/// Why a run stops between steps: a cancel request, or a halt (the run
+/// stops at the next step boundary; [`super::ApplyOptions::halt`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Cancel,
+    Halt,
+}
+
+impl Stop {
+    /// How a message says it: "interrupted" or "halted".
+    pub(crate) fn verb(self) -> &'static str {
+        match self {
+            Stop::Cancel => "interrupted",
+            Stop::Halt => "halted",
         }
-        Some(token) => tokio::select! {
-            () = token.cancelled() => true,
-            () = tokio::time::sleep(pause) => false,
-        },
+    }
+}
+
+/// Whether the run was asked to stop (a cancel wins over a halt).
+pub(crate) fn requested(opts: &super::ApplyOptions) -> Option<Stop> {
+    let fired = |t: &Option<CancellationToken>| t.as_ref().is_some_and(|t| t.is_cancelled());
+    if fired(&opts.cancel) {
+        Some(Stop::Cancel)
+    } else if fired(&opts.halt) {
+        Some(Stop::Halt)
+    } else {
+        None
+    }
+}
+
+/// Sleeps `pause`; says why when a cancel or a halt came first.
+pub(crate) async fn sleep(opts: &super::ApplyOptions, pause: Duration) -> Option<Stop> {
+    let fired = |t: &Option<CancellationToken>| {
+        let t = t.clone();
+        async move {
+            match t {
+                Some(t) => t.cancelled_owned().await,
+                None => std::future::pending().await,
+            }
+        }
+    };
+    tokio::select! {
+        () = fired(&opts.cancel) => Some(Stop::Cancel),
+        () = fired(&opts.halt) => Some(Stop::Halt),
+        () = tokio::time::sleep(pause) => None,
     }
 }
 

@@ -60,6 +60,12 @@ pub struct ApplyOptions {
     pub cancel: Option<CancellationToken>,
     /// On cancel, leave a running DDL to the server instead of cancelling it.
     pub detach: bool,
+    /// Stops the run at the next step boundary (the fleet's `on_error:
+    /// stop`): a step already sent runs to its read-back, no later step
+    /// starts, a step waiting for a busy table stops waiting (its DDL was
+    /// not sent). The report is [`Outcome::Interrupted`] with
+    /// `ddl_cancelled: false` and a message saying it was halted.
+    pub halt: Option<CancellationToken>,
 }
 
 impl Default for ApplyOptions {
@@ -76,6 +82,7 @@ impl Default for ApplyOptions {
             blocker_age: Duration::from_secs(1),
             cancel: None,
             detach: false,
+            halt: None,
         }
     }
 }
@@ -94,6 +101,7 @@ impl std::fmt::Debug for ApplyOptions {
             .field("blocker_age", &self.blocker_age)
             .field("cancel", &self.cancel.is_some())
             .field("detach", &self.detach)
+            .field("halt", &self.halt.is_some())
             .finish()
     }
 }
@@ -232,13 +240,14 @@ async fn run(
     let by_name: std::collections::HashMap<&str, &Table> =
         tables.iter().map(|t| (t.name.folded(), t)).collect();
     for (i, step) in plan.steps.iter().enumerate() {
-        if opts.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+        if let Some(stop) = cancel::requested(opts) {
             report.outcome = Outcome::Interrupted {
                 step: Some(step_name(step)),
                 ddl_cancelled: false,
                 detached: false,
                 message: format!(
-                    "interrupted before step {} of {total} ({}); it was not started",
+                    "{} before step {} of {total} ({}); it was not started",
+                    stop.verb(),
                     i + 1,
                     step_name(step)
                 ),

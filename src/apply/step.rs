@@ -184,12 +184,13 @@ pub(crate) async fn run_step(
         );
         let pause = busy::backoff(attempt, deadline - now);
         attempt += 1;
-        if cancel::sleep(ctx.opts.cancel.as_ref(), pause).await {
+        if let Some(stop) = cancel::sleep(ctx.opts, pause).await {
             return Err(StepError::Interrupted {
                 ddl_cancelled: false,
                 detached: false,
                 message: format!(
-                    "interrupted while waiting for busy table `{}`; the step was not started",
+                    "{} while waiting for busy table `{}`; the step was not started",
+                    stop.verb(),
                     step.change.table()
                 ),
             }

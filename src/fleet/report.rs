@@ -40,6 +40,10 @@ pub enum TargetOutcome {
     Failed,
     /// SIGINT/SIGTERM stopped it (its running DDL cancelled).
     Interrupted,
+    /// `on_error: stop` halted it at a step boundary after another target
+    /// did not succeed: the step it was running finished and was read
+    /// back, no later step started (`error` says which); rerun resumes.
+    Halted,
     /// Not started (`error` says why: an earlier failure, an interrupt, or
     /// no stage takes it).
     NotStarted,
@@ -77,7 +81,7 @@ pub struct TargetReport {
     pub drift: Vec<Problem>,
     /// Who held the busy table (outcome `deferred`).
     pub blockers: Vec<Blocker>,
-    /// What went wrong (failed, interrupted, not_started), one line, never a password.
+    /// What went wrong (failed, interrupted, halted, not_started), one line, never a password.
     pub error: Option<String>,
     /// Its steps, with status and milliseconds (plan: the planned steps).
     pub steps: Vec<StepReport>,
@@ -146,6 +150,8 @@ pub struct Summary {
     pub failed: usize,
     /// `interrupted`.
     pub interrupted: usize,
+    /// `halted`.
+    pub halted: usize,
     /// `not_started`.
     pub not_started: usize,
     /// Servers that could not be read (their targets are failed, or unknown for `like`).
@@ -169,6 +175,7 @@ impl Summary {
                 TargetOutcome::Deferred => &mut s.deferred,
                 TargetOutcome::Failed => &mut s.failed,
                 TargetOutcome::Interrupted => &mut s.interrupted,
+                TargetOutcome::Halted => &mut s.halted,
                 TargetOutcome::NotStarted => &mut s.not_started,
             } += 1;
         }
@@ -205,13 +212,14 @@ pub struct FleetReport {
     /// Wall time of the run in milliseconds.
     pub ms: u64,
     /// The exit code (docs/fleet.md "Exit codes": interrupted 130/143,
-    /// else failed 3, refused 1, deferred or not started 4, else 0).
+    /// else failed 3, refused 1, deferred, halted or not started 4, else 0).
     pub exit_code: u8,
 }
 
 /// Exit code of a run (docs/fleet.md): 0 when every target succeeded and
 /// every server was read; else the most severe present of interrupted
-/// (`interrupt`, 130 or 143), failed 3, refused 1, deferred/not started 4.
+/// (`interrupt`, 130 or 143), failed 3, refused 1, deferred/halted/not
+/// started 4 (halted and not started always follow one of the others).
 pub fn exit_code(summary: &Summary, interrupt: Option<u8>) -> u8 {
     if summary.interrupted > 0 {
         return interrupt.unwrap_or(130);
@@ -223,9 +231,50 @@ pub fn exit_code(summary: &Summary, interrupt: Option<u8>) -> u8 {
         3
     } else if summary.refused > 0 {
         1
-    } else if summary.deferred > 0 || summary.not_started > 0 {
+    } else if summary.deferred > 0 || summary.halted > 0 || summary.not_started > 0 {
         4
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(f: impl Fn(&mut Summary)) -> Summary {
+        let mut s = Summary {
+            targets: 10,
+            converged: 10,
+            ..Summary::default()
+        };
+        f(&mut s);
+        s
+    }
+
+    /// docs/fleet.md "Exit codes": interrupted > failed/unreadable >
+    /// refused > deferred; halted and not_started follow one of them.
+    #[test]
+    fn the_exit_code_is_the_most_severe_outcome() {
+        assert_eq!(exit_code(&with(|_| {}), None), 0);
+        assert_eq!(exit_code(&with(|s| s.deferred = 1), None), 4);
+        assert_eq!(exit_code(&with(|s| s.halted = 1), None), 4);
+        assert_eq!(exit_code(&with(|s| s.not_started = 1), None), 4);
+        let refused = |s: &mut Summary| {
+            s.deferred = 2;
+            s.halted = 1;
+            s.not_started = 3;
+            s.refused = 1;
+        };
+        assert_eq!(exit_code(&with(refused), None), 1);
+        let failed = |s: &mut Summary| {
+            refused(s);
+            s.failed = 1;
+        };
+        assert_eq!(exit_code(&with(failed), None), 3);
+        assert_eq!(exit_code(&with(|s| s.servers_failed = 1), None), 3);
+        assert_eq!(exit_code(&with(failed), Some(143)), 143);
+        assert_eq!(exit_code(&with(|s| s.interrupted = 1), None), 130);
+        assert_eq!(exit_code(&with(|s| s.interrupted = 1), Some(143)), 143);
     }
 }

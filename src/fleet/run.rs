@@ -2,7 +2,6 @@
 //! through the same single-target engine as `catalog apply` / `plan` /
 //! `verify` (the same lock, busy rules, interrupts and exactness).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,6 +17,9 @@ use crate::apply::{self, ApplyOptions, ApplyReport, CancellationToken, Outcome, 
 use crate::catalog::Catalog;
 use crate::db;
 use crate::error::Result;
+use chunk::Purpose;
+
+mod chunk;
 
 /// What the caller hears while the run goes on.
 #[derive(Debug)]
@@ -81,12 +83,16 @@ struct Ctx<'a> {
     opts: &'a FleetOptions,
     states: &'a [ServerState],
     stage_names: Vec<String>,
-    /// Set by a refusal, deferral or failure under `on_error: stop`.
-    halted: AtomicBool,
+    /// Fired by a refusal, deferral or failure under `on_error: stop`: no
+    /// target starts after it, a running apply stops at its next step
+    /// boundary ([`ApplyOptions::halt`]).
+    halt: CancellationToken,
     t0: Instant,
     /// verify: idle sessions per server, reused from one schema to the next
     /// (each read names its schema), so a target costs its inspection only.
     idle: Vec<Mutex<Vec<db::Session<'static>>>>,
+    /// The catalog's tables, for apply and plan.
+    tables: Vec<crate::model::Table>,
 }
 
 impl Ctx<'_> {
@@ -122,13 +128,14 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
         opts,
         states: &states,
         stage_names: stage_specs.iter().map(|s| s.name.clone()).collect(),
-        halted: AtomicBool::new(false),
+        halt: CancellationToken::new(),
         t0,
         idle: fleet
             .servers
             .iter()
             .map(|_| Mutex::new(Vec::new()))
             .collect(),
+        tables: catalog.tables.iter().map(|t| t.table.clone()).collect(),
     };
     ctx.emit(&FleetEvent::Planned { servers: &servers });
     let mut reports: Vec<TargetReport> = Vec::new();
@@ -218,36 +225,53 @@ impl Ctx<'_> {
         for t in mine {
             lanes[t.server].push(t);
         }
-        let per_server = self.fleet.parallel.per_server;
-        let verify = self.opts.command == FleetCommand::Verify;
-        let chunk = self.schemas_per_read();
         let lanes: Vec<Vec<TargetReport>> =
             stream::iter(lanes.into_iter().filter(|l| !l.is_empty()))
-                .map(|lane| async move {
-                    if verify {
-                        // A lane's schemas are verified a chunk at a time,
-                        // each chunk read together on one session.
-                        let chunks: Vec<Vec<&Target>> =
-                            lane.chunks(chunk).map(<[&Target]>::to_vec).collect();
-                        return stream::iter(chunks)
-                            .map(|c| self.verify_chunk(c))
-                            .buffered(per_server)
-                            .collect::<Vec<_>>()
-                            .await
-                            .into_iter()
-                            .flatten()
-                            .collect();
-                    }
-                    stream::iter(lane)
-                        .map(|t| self.run_target(t))
-                        .buffered(per_server)
-                        .collect::<Vec<_>>()
-                        .await
-                })
+                .map(|lane| async move { self.run_lane(&lane).await })
                 .buffered(self.fleet.parallel.servers)
                 .collect()
                 .await;
         lanes.into_iter().flatten().collect()
+    }
+
+    /// One server's targets of a stage: verify reads them a chunk at a
+    /// time, each chunk together on one session; apply reads them so
+    /// first and runs apply on the targets that read did not find
+    /// converged (`chunk`); plan runs on each target. `per_server` at a time.
+    async fn run_lane(&self, lane: &[&Target]) -> Vec<TargetReport> {
+        let per_server = self.fleet.parallel.per_server;
+        let purpose = match self.opts.command {
+            FleetCommand::Verify => Some(Purpose::Verify),
+            // A dry run reports apply's planned steps: every target runs.
+            FleetCommand::Apply if !self.opts.apply.dry_run => Some(Purpose::Apply),
+            _ => None,
+        };
+        let read: Vec<Option<TargetReport>> = match purpose {
+            Some(p) => stream::iter(lane.chunks(self.schemas_per_read()))
+                .map(|c| self.read_chunk(c, p))
+                .buffered(per_server)
+                .collect::<Vec<_>>()
+                .await
+                .into_iter()
+                .flatten()
+                .collect(),
+            None => vec![None; lane.len()],
+        };
+        let rest: Vec<&Target> = lane
+            .iter()
+            .zip(&read)
+            .filter(|(_, r)| r.is_none())
+            .map(|(t, _)| *t)
+            .collect();
+        let mut ran = stream::iter(rest)
+            .map(|t| self.run_target(t))
+            .buffered(per_server)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter();
+        read.into_iter()
+            .map(|r| r.unwrap_or_else(|| ran.next().expect("a report per target")))
+            .collect()
     }
 
     /// Schemas verified together: as many as one inspection statement
@@ -281,7 +305,7 @@ impl Ctx<'_> {
                 "the run was interrupted before this target started".into(),
             ));
         }
-        if self.halted.load(Ordering::SeqCst) {
+        if self.halt.is_cancelled() {
             return Some(
                 self.not_started(
                     t,
@@ -300,128 +324,12 @@ impl Ctx<'_> {
             && report.outcome != TargetOutcome::NotStarted
             && self.fleet.on_error == OnError::Stop
         {
-            self.halted.store(true, Ordering::SeqCst);
+            self.halt.cancel();
         }
         self.emit(&FleetEvent::Finished {
             server: t.server,
             report,
         });
-    }
-
-    /// Verifies a chunk of one server's targets: their schemas read
-    /// together on one session ([`crate::verify::verify_schemas`]), each
-    /// target's report the one a single verify of it gives.
-    async fn verify_chunk(&self, chunk: Vec<&Target>) -> Vec<TargetReport> {
-        let mut out: Vec<Option<TargetReport>> = chunk.iter().map(|t| self.skipped(t)).collect();
-        let run: Vec<&Target> = chunk
-            .iter()
-            .zip(&out)
-            .filter(|(_, r)| r.is_none())
-            .map(|(t, _)| *t)
-            .collect();
-        if let Some(first) = run.first() {
-            let offset = self.t0.elapsed().as_millis() as u64;
-            for t in &run {
-                let name = self.name(t);
-                self.emit(&FleetEvent::Started {
-                    server: t.server,
-                    name: &name,
-                });
-            }
-            let started = Instant::now();
-            let schemas: Vec<&str> = run.iter().map(|t| t.schema.as_str()).collect();
-            let results = self.verify_on(first.server, &schemas).await;
-            let mut results = results.into_iter();
-            for (slot, t) in out.iter_mut().zip(&chunk) {
-                if slot.is_none() {
-                    let result = results
-                        .next()
-                        .unwrap_or_else(|| Err("no verify result".into()));
-                    *slot = Some(self.finish(t, Some(offset), started, result));
-                }
-            }
-        }
-        let mut reports = Vec::with_capacity(chunk.len());
-        for (t, r) in chunk.iter().zip(out) {
-            let r = r.expect("every target has its report");
-            self.done(t, &r);
-            reports.push(r);
-        }
-        reports
-    }
-
-    /// One read of `schemas` on server `server`, on an idle session of it
-    /// (or a new one, given apply's read budgets: a read the busy server
-    /// ends at its statement time limit is tried again within the busy
-    /// budget, as apply's reads are).
-    async fn verify_on(
-        &self,
-        server: usize,
-        schemas: &[&str],
-    ) -> Vec<std::result::Result<Done, String>> {
-        let fail = |e: String| schemas.iter().map(|_| Err(e.clone())).collect();
-        let idle = self.idle[server]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
-        let mut session = match idle {
-            Some(s) => s,
-            None => {
-                let connected = async {
-                    let mut s =
-                        db::connect(&self.fleet.servers[server].target, self.opts.timeout).await?;
-                    apply::read_budgets(&mut s, &self.opts.apply).await?;
-                    Ok::<_, crate::Error>(s)
-                };
-                match connected.await {
-                    Ok(s) => s,
-                    Err(e) => return fail(e.to_string()),
-                }
-            }
-        };
-        let what = match schemas {
-            [one] => format!(
-                "verify of {}/{one}",
-                self.fleet.servers[server].target.host_port()
-            ),
-            _ => format!(
-                "verify of {} schemas of {}",
-                schemas.len(),
-                self.fleet.servers[server].target.host_port()
-            ),
-        };
-        let work = db::bounded(
-            self.opts.timeout + self.opts.apply.busy_timeout,
-            &what,
-            crate::verify::verify_schemas(
-                &mut session,
-                schemas,
-                self.catalog,
-                self.opts.consumer.as_deref(),
-            ),
-        );
-        let results = tokio::select! {
-            r = work => r,
-            () = self.opts.cancel.cancelled() => {
-                return schemas.iter().map(|_| Ok(Done::Interrupted)).collect();
-            }
-        };
-        match results {
-            Ok(Ok(reports)) => {
-                self.idle[server]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(session);
-                reports
-                    .into_iter()
-                    .map(|r| {
-                        r.map(|v| Done::Verify(Box::new(v)))
-                            .map_err(|e| e.to_string())
-                    })
-                    .collect()
-            }
-            Ok(Err(e)) | Err(e) => fail(e.to_string()),
-        }
     }
 
     async fn run_target(&self, t: &Target) -> TargetReport {
@@ -462,30 +370,26 @@ impl Ctx<'_> {
 
     async fn execute(&self, t: &Target) -> Result<Done> {
         let target = self.target(t);
-        let tables: Vec<_> = self
-            .catalog
-            .tables
-            .iter()
-            .map(|t| t.table.clone())
-            .collect();
+        let tables = &self.tables;
         let cancel = self.opts.cancel.clone();
         match self.opts.command {
             FleetCommand::Apply => {
                 let mut opts = self.opts.apply.clone();
                 opts.cancel = Some(cancel);
+                opts.halt = Some(self.halt.clone());
                 opts.progress = None;
                 Ok(Done::Apply(
-                    apply::apply(&target, &target.schema, &tables, &opts).await?,
+                    apply::apply(&target, &target.schema, tables, &opts).await?,
                 ))
             }
             FleetCommand::Plan => {
-                let work = live_plan(&target, &tables, self.opts.timeout);
+                let work = live_plan(&target, tables, self.opts.timeout);
                 tokio::select! {
                     r = work => Ok(Done::Plan(r?)),
                     () = cancel.cancelled() => Ok(Done::Interrupted),
                 }
             }
-            // Verify runs a chunk of targets at a time (`verify_chunk`).
+            // Verify runs a chunk of targets at a time (`read_chunk`).
             FleetCommand::Verify => Err(crate::Error::Usage(
                 "fleet verify runs its targets in chunks, not one by one".into(),
             )),
@@ -535,7 +439,7 @@ impl Ctx<'_> {
         r.ms = started.elapsed().as_millis() as u64;
         match result {
             Err(e) => r.error = Some(e),
-            Ok(Done::Apply(a)) => from_apply(&mut r, a),
+            Ok(Done::Apply(a)) => from_apply(&mut r, a, self.opts.cancel.is_cancelled()),
             Ok(Done::Plan(p)) => {
                 r.identity = p.server.clone().or(r.identity);
                 r.drift = p.drift.clone();
@@ -571,6 +475,14 @@ impl Ctx<'_> {
                 };
                 r.drift = v.problems.clone();
             }
+            Ok(Done::Converged(identity)) => {
+                // The fleet's preflight read found nothing to do: no lock,
+                // no statement but reads.
+                r.identity = Some(*identity);
+                r.outcome = TargetOutcome::AlreadyConverged;
+                r.verified = Some(true);
+                r.server_ddl_count = Some(0);
+            }
             Ok(Done::Interrupted) => {
                 r.outcome = TargetOutcome::Interrupted;
                 r.error = Some("interrupted; nothing was changed".into());
@@ -584,6 +496,8 @@ enum Done {
     Apply(ApplyReport),
     Plan(crate::plan::Plan),
     Verify(Box<crate::verify::VerifyReport>),
+    /// apply: the fleet's preflight read found nothing to do.
+    Converged(Box<crate::server::ServerIdentity>),
     Interrupted,
 }
 
@@ -595,7 +509,9 @@ async fn live_plan(
     crate::live::plan_within(target, &target.schema, tables, timeout).await
 }
 
-fn from_apply(r: &mut TargetReport, a: ApplyReport) {
+/// The target's report from its apply's; `interrupted`: the fleet was
+/// interrupted (else an interrupted apply was halted by `on_error: stop`).
+fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
     r.identity = Some(a.server.clone());
     r.server_ddl_count = a.server_ddl_count;
     r.drift = a.drift.clone();
@@ -625,7 +541,11 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport) {
         }
         Outcome::Interrupted { message, .. } => {
             r.error = Some(message.clone());
-            TargetOutcome::Interrupted
+            if interrupted {
+                TargetOutcome::Interrupted
+            } else {
+                TargetOutcome::Halted
+            }
         }
     };
     r.verified = match r.outcome {

@@ -117,11 +117,7 @@ pub async fn inspect_catalog_tables_with(
     wants: &[Table],
     net: bool,
 ) -> Result<Vec<(Ident, Option<Table>)>> {
-    let mut out = inspect_catalog_tables(session, schema, wants).await?;
-    if net {
-        net::check_all(session, schema, wants, &mut out).await?;
-    }
-    Ok(out)
+    one(inspect_catalog_schemas_with(session, &[schema], wants, net).await?)
 }
 
 /// Why `have`, inspected with everything read (as [`inspect_tables`]
@@ -156,6 +152,26 @@ pub async fn inspect_catalog_schemas(
         })
         .collect();
     read(session, schemas, &wants).await
+}
+
+/// [`inspect_catalog_schemas`], and with `net` the net of
+/// [`inspect_catalog_tables_with`] on each schema read (one more round
+/// trip per schema and 64 existing tables).
+pub async fn inspect_catalog_schemas_with(
+    session: &mut Session<'_>,
+    schemas: &[&str],
+    wants: &[Table],
+    net: bool,
+) -> Result<Vec<SchemaRead>> {
+    let mut reads = inspect_catalog_schemas(session, schemas, wants).await?;
+    if net {
+        for (schema, read) in schemas.iter().zip(&mut reads) {
+            if let Ok(out) = read {
+                net::check_all(session, schema, wants, out).await?;
+            }
+        }
+    }
+    Ok(reads)
 }
 
 /// Reads one table: `None` when it does not exist. One prepared statement,

@@ -6,7 +6,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use std::path::Path;
+use std::process::{Child, Stdio};
+
 use mysql_async::prelude::*;
+use serde_json::Value;
 
 /// The two servers every fleet test uses.
 pub const SERVERS: [u16; 2] = [3306, 3307];
@@ -150,4 +154,175 @@ impl Drop for Schemas {
         })
         .join();
     }
+}
+
+/// A small table apply creates in an empty schema (1 step).
+pub const JOBS: &str = "\
+table: Jobs
+columns:
+  - name: Id
+    type: bigint unsigned
+    nullable: false
+    auto_increment: true
+  - name: State
+    type: varchar(32)
+    nullable: false
+  - name: Payload
+    type: varchar(255)
+  - name: Note
+    type: varchar(64)
+primary_key: [Id]
+indexes:
+  - name: idx_jobs_state
+    columns: [State]
+";
+
+/// `Jobs` as an older release had it: no `Note`, no index (apply: 2 steps).
+pub const LEGACY: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
+     State varchar(32) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
+     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+
+/// `Jobs` drifted: `State` is too short (refused, no DDL).
+pub const DRIFTED: &str = "CREATE TABLE Jobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, \
+     State varchar(16) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, \
+     PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+
+pub struct Setup {
+    /// The catalog directory.
+    pub catalog: tempfile::TempDir,
+    /// The directory of `fleet.yaml`.
+    pub fleet: tempfile::TempDir,
+}
+
+impl Setup {
+    pub fn new(fleet_yaml: &str) -> Setup {
+        Setup::with_tables(fleet_yaml, &[("jobs.yaml", JOBS)])
+    }
+
+    /// A catalog of the given table files and the fleet file.
+    pub fn with_tables(fleet_yaml: &str, tables: &[(&str, &str)]) -> Setup {
+        let catalog = tempfile::tempdir().unwrap();
+        for (file, text) in tables {
+            std::fs::write(catalog.path().join(file), text).unwrap();
+        }
+        let fleet = tempfile::tempdir().unwrap();
+        std::fs::write(fleet.path().join("fleet.yaml"), fleet_yaml).unwrap();
+        Setup { catalog, fleet }
+    }
+
+    pub fn file(&self) -> String {
+        self.fleet.path().join("fleet.yaml").display().to_string()
+    }
+
+    pub fn args(&self, command: &str, format: &str) -> Vec<String> {
+        [
+            command,
+            "--catalog",
+            &self.catalog.path().display().to_string(),
+            "--fleet",
+            &self.file(),
+            "--format",
+            format,
+            // A busy 2-core machine: each read's budget is generous.
+            "--timeout",
+            "30",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    /// Runs the command and returns (exit code, the JSON report).
+    pub async fn json(&self, command: &str, extra: &[&str]) -> (i32, Value) {
+        let mut args = self.args(command, "json");
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = super::run(args).await;
+        let doc = super::json(&out);
+        let errors: Vec<String> = validator()
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "fleet JSON does not validate: {errors:?}\n{doc:#}"
+        );
+        (out.status.code().unwrap_or(-1), doc)
+    }
+
+    /// `apply` with a short busy budget (`--lock-wait 1 --busy-timeout
+    /// 3`) while `holder` holds a table, then the holder's transaction
+    /// ends: (exit code, the JSON report).
+    pub async fn apply_while_held(&self, mut holder: mysql_async::Conn) -> (i32, Value) {
+        let out = self
+            .json("apply", &["--lock-wait", "1", "--busy-timeout", "3"])
+            .await;
+        holder.query_drop("ROLLBACK").await.unwrap();
+        let _ = holder.disconnect().await;
+        out
+    }
+
+    pub fn spawn(&self, command: &str, format: &str, extra: &[&str]) -> Child {
+        let mut args = self.args(command, format);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        super::catalog()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs")
+    }
+}
+
+pub fn validator() -> jsonschema::Validator {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/schemas/fleet.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+/// Each target's outcome by `port/schema`.
+pub fn outcomes(doc: &Value) -> Vec<(String, String)> {
+    doc["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .map(|t| {
+            (
+                format!(
+                    "{}/{}",
+                    t["identity"]["port"].as_u64().map_or_else(
+                        || t["server"]
+                            .as_str()
+                            .unwrap()
+                            .trim_start_matches('s')
+                            .to_string(),
+                        |p| p.to_string()
+                    ),
+                    t["schema"].as_str().unwrap()
+                ),
+                t["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn count(doc: &Value, outcome: &str) -> usize {
+    outcomes(doc).iter().filter(|(_, o)| o == outcome).count()
+}
+
+pub fn outcome_of(doc: &Value, port: u16, schema: &str) -> String {
+    let key = format!("{port}/{schema}");
+    outcomes(doc)
+        .into_iter()
+        .find(|(k, _)| *k == key)
+        .unwrap_or_else(|| panic!("no target {key}"))
+        .1
+}
+
+/// An open transaction that read `schema`.`Jobs` on `port`: it holds the
+/// table's metadata lock until it ends.
+pub async fn hold_jobs(port: u16, schema: &str) -> mysql_async::Conn {
+    let mut holder = conn(port, Some(schema)).await;
+    holder.query_drop("START TRANSACTION").await.unwrap();
+    let _: Vec<u64> = holder.query("SELECT Id FROM Jobs").await.unwrap();
+    holder
 }
