@@ -21,7 +21,9 @@
 #   5. `skeema diff` over the same schemas, when skeema is installed.
 # The machine's load average is printed before and after.
 #
-# Environment: TENANTS (1000), RUNS (3), PARALLEL_PER_SERVER (4), GREENFIELD
+# Environment: TENANTS (1000), RUNS (3), PARALLEL_PER_SERVER (4), TIMEOUT
+# (--timeout of every catalog run, fleet and loop alike: 30 s, for a
+# loaded machine), GREENFIELD
 # (1: time the greenfield apply --fleet as step 1; default: set up by SQL),
 # CATALOG_BIN (target/release/catalog when built, else target/debug/catalog),
 # SQL_CLIENT (mariadb).
@@ -32,6 +34,7 @@ cd "$(dirname "$0")/.."
 TENANTS=${TENANTS:-1000}
 RUNS=${RUNS:-3}
 PER_SERVER=${PARALLEL_PER_SERVER:-4}
+TIMEOUT=${TIMEOUT:-30}
 SERVERS=(${FLEET_SERVERS:-3306 3307})
 SQL_CLIENT=${SQL_CLIENT:-mariadb}
 PREFIX=scfleetbench_
@@ -96,7 +99,7 @@ loop() {
 	local cmd=$1 catalog=$2 port s rc=0
 	for port in "${SERVERS[@]}"; do
 		for s in $(names); do
-			$CATALOG_BIN "$cmd" --catalog "$catalog" --database-url "mysql://root@127.0.0.1:$port/$s" >/dev/null 2>&1 || rc=$?
+			$CATALOG_BIN "$cmd" --catalog "$catalog" --timeout "$TIMEOUT" --database-url "mysql://root@127.0.0.1:$port/$s" >/dev/null 2>&1 || rc=$?
 		done
 	done
 	return $rc
@@ -104,6 +107,7 @@ loop() {
 
 echo "fleet_bench: $TENANTS tenants ($PER on each of ${SERVERS[*]}), binary $CATALOG_BIN, parallel ${#SERVERS[@]} x $PER_SERVER"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (nproc $(nproc))"
+load() { echo "[load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S)]"; }
 drop_all
 for port in "${SERVERS[@]}"; do
 	sql "$port" "$(names | sed 's/.*/CREATE DATABASE `&` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;/')"
@@ -111,7 +115,7 @@ done
 fleet_file >"$WORK/fleet.yaml"
 
 if [ "${GREENFIELD:-0}" = 1 ]; then
-	timed $CATALOG_BIN apply --catalog catalog --fleet "$WORK/fleet.yaml"
+	timed $CATALOG_BIN apply --catalog catalog --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 	[ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "greenfield apply failed: $RC"; exit 1; }
 	echo "1. greenfield apply --fleet (shipped catalog, $TENANTS targets): $T s"
 else
@@ -127,26 +131,26 @@ else
 		$SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$port" -uroot <"$WORK/setup-$port.sql" &
 	done
 	wait
-	echo "1. setup: the shipped catalog rendered into $TENANTS schemas (GREENFIELD=1 times apply --fleet instead)"
+	echo "1. setup: the shipped catalog rendered into $TENANTS schemas (GREENFIELD=1 times apply --fleet instead) $(load)"
 fi
 
 : >"$WORK/v"
 for _ in $(seq "$RUNS"); do
-	timed $CATALOG_BIN verify --catalog catalog --fleet "$WORK/fleet.yaml"
+	timed $CATALOG_BIN verify --catalog catalog --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 	[ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "verify --fleet failed: $RC"; exit 1; }
 	echo "$T" >>"$WORK/v"
 done
 timed loop verify catalog
-echo "2. verify --fleet: $(median <"$WORK/v") s (median of $RUNS); loop of catalog verify: $T s (exit $RC)"
+echo "2. verify --fleet: $(median <"$WORK/v") s (median of $RUNS: $(paste -sd' ' "$WORK/v")); loop of catalog verify: $T s (exit $RC) $(load)"
 
 : >"$WORK/a"
 for _ in $(seq "$RUNS"); do
-	timed $CATALOG_BIN apply --catalog catalog --fleet "$WORK/fleet.yaml"
+	timed $CATALOG_BIN apply --catalog catalog --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 	[ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "no-op apply --fleet failed: $RC"; exit 1; }
 	echo "$T" >>"$WORK/a"
 done
 timed loop apply catalog
-echo "3. no-op apply --fleet: $(median <"$WORK/a") s (median of $RUNS); loop of catalog apply: $T s (exit $RC)"
+echo "3. no-op apply --fleet: $(median <"$WORK/a") s (median of $RUNS: $(paste -sd' ' "$WORK/a")); loop of catalog apply: $T s (exit $RC) $(load)"
 
 # 4. The upgrade: the bench catalog is the shipped one plus BenchJobs.
 mkdir "$WORK/catalog"
@@ -177,21 +181,23 @@ legacy() {
 			printf 'DROP TABLE IF EXISTS `%s`.BenchJobs; CREATE TABLE `%s`.BenchJobs (Id bigint unsigned NOT NULL AUTO_INCREMENT, State varchar(32) COLLATE utf8mb4_bin NOT NULL, Payload varchar(255) COLLATE utf8mb4_bin, PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin; INSERT INTO `%s`.BenchJobs (State, Payload) SELECT ELT(1 + seq %% 3, %s), CONCAT(%s, seq) FROM (SELECT a.n * 100 + b.n * 10 + c.n AS seq FROM (SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9) a, (SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9) b, (SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9) c) d;\n' \
 				"$s" "$s" "$s" "'new', 'leased', 'done'" "'payload-'"
 		done)
-		sql "$port" "$stmts"
+		# On stdin: 1,000 statements do not fit an argument list.
+		printf '%s\n' "$stmts" | $SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$port" -uroot --batch
 	done
 }
 legacy
-timed $CATALOG_BIN apply --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml"
+timed $CATALOG_BIN apply --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 [ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "upgrade apply --fleet failed: $RC"; exit 1; }
 t=$T
-timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml"
+echo "   (upgrade apply --fleet: $t s $(load))"
+timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 [ "$RC" = 0 ] || { echo "verify after the fleet upgrade failed: $RC"; exit 1; }
 rows=$(sql "${SERVERS[0]}" "SELECT COUNT(*) FROM \`${PREFIX}0001\`.BenchJobs")
 legacy
 timed loop apply "$WORK/catalog"
 l=$T lrc=$RC
-timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml"
-echo "4. upgrade (2 steps per target, $rows rows per BenchJobs): apply --fleet $t s; loop of catalog apply $l s (exit $lrc); verify --fleet after each: exit 0 / $RC"
+timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
+echo "4. upgrade (2 steps per target, $rows rows per BenchJobs): apply --fleet $t s; loop of catalog apply $l s (exit $lrc); verify --fleet after each: exit 0 / $RC $(load)"
 
 if command -v skeema >/dev/null; then
 	# Skeema's multi-tenant form: one directory per server holding one
