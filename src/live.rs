@@ -73,9 +73,12 @@ pub async fn diff_all_schemas_with(
         .collect())
 }
 
-/// Inspects, diffs and plans (issues no DDL).
+/// Inspects, diffs and plans (issues no DDL). The read is netted as
+/// apply's preflight is ([`diff_all_with`]: one more round trip per 64
+/// existing tables), so a table apply refuses as `unrecognised` is drift
+/// in the plan too.
 pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]) -> Result<Plan> {
-    let diffs = diff_all(session, schema, tables).await?;
+    let diffs = diff_all_with(session, schema, tables, true).await?;
     let mut plan = plan::plan(&diffs, session.flavor());
     plan.server = Some(session.identity().clone());
     Ok(plan)

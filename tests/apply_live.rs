@@ -10,15 +10,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::TestDb;
+use common::{race_at_start, TestDb};
 use mysql_async::prelude::*;
-use schema_catalog::apply::{
-    self, ApplyOptions, ApplyReport, Outcome, Progress, ProgressEvent, ProgressFn, StepStatus,
-};
+use schema_catalog::apply::{self, ApplyOptions, ApplyReport, Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::{db, verify, Table};
@@ -605,36 +602,6 @@ async fn missing_not_null_column_with_default_is_added() {
 // ---------------------------------------------------------------------------
 // Races: another actor creates the index between the pre-step re-read and the
 // step's DDL (at `ProgressEvent::Started`, sent synchronously before the DDL).
-
-/// A progress callback that, once, at `Started` of step `object`, runs `sql`
-/// on its own connection and waits for it.
-fn race_at_start(url: String, object: &'static str, sql: &'static str) -> ProgressFn {
-    let fired = Arc::new(AtomicBool::new(false));
-    Arc::new(move |p: &Progress| {
-        if p.event != ProgressEvent::Started
-            || p.object != object
-            || fired.swap(true, Ordering::SeqCst)
-        {
-            return;
-        }
-        let url = url.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let pool = mysql_async::Pool::new(url.as_str());
-                let mut conn = pool.get_conn().await.expect("racer connects");
-                conn.query_drop(sql).await.expect("racer creates the index");
-                drop(conn);
-                pool.disconnect().await.ok();
-            });
-        })
-        .join()
-        .expect("racer thread");
-    })
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn race_with_another_shape_stops_and_does_not_adopt_it() {

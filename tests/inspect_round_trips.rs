@@ -360,7 +360,7 @@ async fn a_no_op_apply_is_13_round_trips_whatever_the_catalog_size() {
 /// statement (prepare, execute), COM_QUIT.
 #[tokio::test]
 async fn a_verify_is_6_round_trips_whatever_the_catalog_size() {
-    verify_round_trips(false).await;
+    fixed_round_trips(Run::Verify { strict: false }).await;
 }
 
 /// `verify --strict` adds the net's `SHOW CREATE TABLE` of every table in
@@ -368,13 +368,32 @@ async fn a_verify_is_6_round_trips_whatever_the_catalog_size() {
 /// tables and for 50.
 #[tokio::test]
 async fn a_strict_verify_is_7_round_trips_whatever_the_catalog_size() {
-    verify_round_trips(true).await;
+    fixed_round_trips(Run::Verify { strict: true }).await;
 }
 
-async fn verify_round_trips(strict: bool) {
+/// A live plan is netted as apply's preflight is, so it is the round
+/// trips of a strict verify: login, settings, identity, the one
+/// inspection statement (prepare, execute), the net's `SHOW CREATE TABLE`
+/// of every existing table in one text query (up to 64 tables), COM_QUIT:
+/// 7 round trips (8 on MySQL) for 3 tables and for 50.
+#[tokio::test]
+async fn a_plan_is_7_round_trips_whatever_the_catalog_size() {
+    fixed_round_trips(Run::Plan).await;
+}
+
+/// What [`fixed_round_trips`] runs, as the CLI runs it (connect, run,
+/// disconnect).
+#[derive(Clone, Copy, Debug)]
+enum Run {
+    Verify { strict: bool },
+    Plan,
+}
+
+async fn fixed_round_trips(run: Run) {
     let db = TestDb::new().await;
+    let netted = !matches!(run, Run::Verify { strict: false });
     let mut body = vec!["prepare: SELECT 0 AS src, 0 AS branch", "execute"];
-    if strict {
+    if netted {
         body.push("query: SHOW CREATE TABLE `*`.`gen_0000`; SHOW CREATE TABLE `*`.`gen_0001`; SHOW CREATE TABLE");
     }
     let want = expected(db.flavor, &body);
@@ -382,26 +401,76 @@ async fn verify_round_trips(strict: bool) {
         7
     } else {
         6
-    } + u64::from(strict);
+    } + u64::from(netted);
     let large = generated(50);
     create(&db, &large).await;
-    let opts = VerifyOptions { strict };
     for cat in [generated(3), large] {
         let n = cat.tables.len();
-        let opts = &opts;
         let (round_trips, packets) = through_proxy(&db, |url| async move {
-            // As `catalog verify` runs it: connect, verify, disconnect.
             let target = db::parse_url(&url).expect("proxy URL parses");
             let mut s = db::connect(&target, TIMEOUT).await.expect("connect");
-            let report = verify_with(&mut s, &target.schema, &cat, None, opts)
-                .await
-                .expect("verify runs");
-            assert!(report.ok, "{:#?}", report.problems);
+            match run {
+                Run::Verify { strict } => {
+                    let opts = VerifyOptions { strict };
+                    let report = verify_with(&mut s, &target.schema, &cat, None, &opts)
+                        .await
+                        .expect("verify runs");
+                    assert!(report.ok, "{:#?}", report.problems);
+                }
+                Run::Plan => {
+                    let tables: Vec<schema_catalog::Table> =
+                        cat.tables.iter().map(|t| t.table.clone()).collect();
+                    let plan = schema_catalog::live::plan_live(&mut s, &target.schema, &tables)
+                        .await
+                        .expect("plan runs");
+                    assert!(plan.steps.is_empty() && plan.drift.is_empty(), "{plan:#?}");
+                }
+            }
             s.disconnect().await.expect("disconnect");
         })
         .await;
-        eprintln!("verify (strict: {strict}), {n} tables: {round_trips} round trips: {packets:#?}");
-        assert_packets(&format!("verify of {n} tables"), &packets, &want);
-        assert_eq!(round_trips, trips, "verify of {n} tables: {packets:#?}");
+        eprintln!("{run:?}, {n} tables: {round_trips} round trips: {packets:#?}");
+        assert_packets(&format!("{run:?} of {n} tables"), &packets, &want);
+        assert_eq!(round_trips, trips, "{run:?} of {n} tables: {packets:#?}");
     }
+}
+
+/// Apply's re-reads around a step and its final verify are netted: an
+/// apply of one step (a missing index on one of three tables) sends the
+/// net's `SHOW CREATE TABLE` four times: the preflight's (one text query
+/// of the three tables), the re-read before the step's DDL and the
+/// read-back after it (the step's table alone, each one text query), and
+/// the final verify's (the three tables again).
+#[tokio::test]
+async fn an_apply_of_one_step_nets_each_read() {
+    let db = TestDb::new().await;
+    let cat = generated(3);
+    create(&db, &cat).await;
+    let tables: Vec<schema_catalog::Table> = cat.tables.iter().map(|t| t.table.clone()).collect();
+    let index = tables[1].indexes[0].name.to_string();
+    db.exec(&[&format!("ALTER TABLE `gen_0001` DROP INDEX `{index}`")])
+        .await;
+    let (_, packets) = through_proxy(&db, |url| async move {
+        let report = common::apply_tables_at(&url, &tables).await;
+        assert!(
+            matches!(report.outcome, Outcome::Converged),
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
+    })
+    .await;
+    let shown: Vec<String> = packets
+        .iter()
+        .filter(|p| p.starts_with("query: SHOW CREATE TABLE"))
+        .cloned()
+        .collect();
+    eprintln!("apply of one step: {packets:#?}");
+    let all = "query: SHOW CREATE TABLE `*`.`gen_0000`; SHOW CREATE TABLE `*`.`gen_0001`; SHOW CREATE TABLE `*`.`gen_0002`";
+    let one = "query: SHOW CREATE TABLE `*`.`gen_0001`";
+    assert_packets("the net's reads", &shown, &[all, one, one, all]);
+    assert!(
+        !shown[1].contains(';') && !shown[2].contains(';'),
+        "{shown:#?}"
+    );
 }

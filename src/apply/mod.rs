@@ -27,7 +27,7 @@ use crate::acquire::{Connector, Opener};
 use crate::db::Session;
 use crate::error::Result;
 use crate::flavor::Flavor;
-use crate::live::{diff_all, diff_all_with};
+use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
 use step::{run_step, StepCtx, StepError, StepFailure, Waits};
@@ -343,11 +343,13 @@ async fn run(
         }
     }
     // With no step, nothing was sent since the preflight read: it is the
-    // final verify (the same statement would read the same thing again).
+    // final verify (the same statements would read the same thing again).
+    // Otherwise the final verify is netted as the preflight is, so apply
+    // says `converged` only of tables `plan` and `verify --strict` accept.
     let final_diffs = if plan.steps.is_empty() {
         diffs
     } else {
-        diff_all(session, schema, tables).await?
+        diff_all_with(session, schema, tables, true).await?
     };
     let left: Vec<String> = final_diffs
         .iter()

@@ -22,11 +22,19 @@ pub(super) struct ItemMarkers<'a> {
 }
 
 impl TableBuilder {
-    /// Remembers `json_valid(col)` checks: the column is JSON (MariaDB).
-    /// (See [`is_json_valid`].)
+    /// Whether a `json_valid(col)` check is how this text spells a json
+    /// column: MariaDB's (and a text of no known server's, as before), not
+    /// MySQL's or TiDB's, whose json is its own type, so that there a
+    /// longtext column with such a CHECK is a longtext column and a CHECK.
+    pub(super) fn json_valid_is_json(&self) -> bool {
+        self.options.flavor.is_none_or(|f| f == Flavor::MariaDb)
+    }
+
+    /// Remembers `json_valid(col)` checks where they make the column JSON
+    /// ([`Self::json_valid_is_json`], see [`is_json_valid`]).
     /// Any other CHECK is a [`Feature`].
     pub(super) fn note_check(&mut self, name: Option<&str>, expr: &Expr) {
-        if let Expr::Function(f) = expr {
+        if let (Expr::Function(f), true) = (expr, self.json_valid_is_json()) {
             if f.name.to_string().eq_ignore_ascii_case("json_valid") {
                 let args = f.args.to_string();
                 let col = args.trim_matches(|c| c == '(' || c == ')' || c == '`' || c == ' ');
@@ -73,7 +81,7 @@ impl TableBuilder {
                 match name {
                     // A named table-level CHECK is format v2, unless it is
                     // MariaDB's json one (named after its column).
-                    Some(n) if !is_json_valid(&check.expr) => {
+                    Some(n) if !(is_json_valid(&check.expr) && self.json_valid_is_json()) => {
                         let expression =
                             crate::sql::print::exact_checked(&check.expr).ok_or_else(|| {
                                 self.err(format!(

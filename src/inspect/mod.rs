@@ -185,6 +185,25 @@ pub async fn inspect_table(
     Ok(out.pop().and_then(|(_, t)| t))
 }
 
+/// [`inspect_table`], and with `net` the regenerate-and-compare net on
+/// it as import runs it (everything read): one more round trip, a text
+/// query of one `SHOW CREATE TABLE`, when the table exists (none on
+/// TiDB); a text the model does not explain makes the table
+/// [`crate::model::TableKind::Unrecognised`]. Used by apply's per-step
+/// re-reads, so a step stops on what the preflight would have refused.
+pub async fn inspect_table_with(
+    session: &mut Session<'_>,
+    schema: &str,
+    table: &str,
+    net: bool,
+) -> Result<Option<Table>> {
+    let mut out = inspect_tables(session, schema, &[Ident::new(table)]).await?;
+    if net {
+        net::check(session, schema, &[net::Read::ALL], &mut out).await?;
+    }
+    Ok(out.pop().and_then(|(_, t)| t))
+}
+
 /// Reads the named tables, in the order given, with one statement per
 /// [`TABLES_PER_STATEMENT`] tables, or schema-narrowed (see [`Shape`]);
 /// none for an empty list.

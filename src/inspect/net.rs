@@ -60,13 +60,37 @@ impl Read {
 }
 
 /// Runs the net over `out`, the inspection of `wants` in `schema` (in
-/// that order): the texts of every existing base table read together
-/// ([`ShowCreate::prefetch`]), each compared; a difference makes the table
-/// [`TableKind::Unrecognised`]. Nothing on TiDB.
+/// that order), each table as its catalog shape had it read ([`read_for`]):
+/// see [`check`].
 pub(crate) async fn check_all(
     session: &mut Session<'_>,
     schema: &str,
     wants: &[Table],
+    out: &mut [(Ident, Option<Table>)],
+) -> Result<()> {
+    let reads: Vec<Read> = wants.iter().map(read_for).collect();
+    check(session, schema, &reads, out).await
+}
+
+/// What the catalog-driven inspection reads for the catalog table `want`
+/// (see `super::inspect_catalog_schemas`).
+fn read_for(want: &Table) -> Read {
+    Read {
+        json_checks: super::needs_checks(want),
+        constraints: !want.checks.is_empty(),
+    }
+}
+
+/// Runs the net over `out` (inspected tables in `schema`, `reads[i]` what
+/// was read for `out[i]`): the texts of every existing base table read
+/// together ([`ShowCreate::prefetch`]: one round trip per
+/// [`super::TABLES_PER_STATEMENT`] tables, none when no table exists),
+/// each compared; a difference makes the table
+/// [`TableKind::Unrecognised`]. Nothing on TiDB.
+pub(crate) async fn check(
+    session: &mut Session<'_>,
+    schema: &str,
+    reads: &[Read],
     out: &mut [(Ident, Option<Table>)],
 ) -> Result<()> {
     let flavor = session.flavor();
@@ -79,18 +103,17 @@ pub(crate) async fn check_all(
         .filter(|t| t.kind == TableKind::Base)
         .map(|t| t.name.clone())
         .collect();
+    if base.is_empty() {
+        return Ok(());
+    }
     let mut shown = ShowCreate::default();
     shown.prefetch(session, schema, &base).await?;
-    for ((_, t), want) in out.iter_mut().zip(wants) {
+    for ((_, t), read) in out.iter_mut().zip(reads) {
         let Some(t) = t.as_mut().filter(|t| t.kind == TableKind::Base) else {
             continue;
         };
         let text = shown.text(session, schema, &t.name).await?;
-        let read = Read {
-            json_checks: super::needs_checks(want),
-            constraints: !want.checks.is_empty(),
-        };
-        if let Some(what) = difference(t, &text, flavor, read) {
+        if let Some(what) = difference(t, &text, flavor, *read) {
             t.kind = TableKind::Unrecognised(what);
         }
     }
@@ -481,6 +504,28 @@ mod tests {
         };
         assert_eq!(difference(&unread, MYSQL, Flavor::MySql, read), None);
         assert!(difference(&unread, MYSQL, Flavor::MySql, Read::ALL).is_some());
+    }
+
+    /// MySQL: a longtext column with a `json_valid` CHECK (sqldef's
+    /// `ChangeGenerateColumnVirtualToStoredWithCheck`) is a longtext column
+    /// and a named CHECK, as information_schema reads it: not MariaDB's
+    /// json. The net refused it (and import left the table out) while the
+    /// dump parser read every `json_valid` check as a json column.
+    #[test]
+    fn a_mysql_longtext_with_a_json_valid_check_is_longtext() {
+        let text = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  \
+            `data` longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n  \
+            PRIMARY KEY (`id`),\n  CONSTRAINT `t_chk_1` CHECK (json_valid(`data`))\n\
+            ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";
+        let shown = parse(text, Flavor::MySql);
+        assert_eq!(shown.columns[1].ty, crate::coltype::ColumnType::LongText);
+        let names: Vec<&str> = shown.checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["t_chk_1"]);
+        assert_eq!(difference(&shown, text, Flavor::MySql, Read::ALL), None);
+        let mut json = shown.clone();
+        json.columns[1].ty = crate::coltype::ColumnType::Json;
+        json.checks.clear();
+        assert!(difference(&json, text, Flavor::MySql, Read::ALL).is_some());
     }
 
     /// MariaDB: json read as longtext when its checks were not read; an

@@ -3,7 +3,11 @@
 //! on an empty one, or refused as drift without touching anything. One copy
 //! of each check for every live test file.
 
-use schema_catalog::apply::{ApplyReport, Outcome};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use mysql_async::prelude::*;
+use schema_catalog::apply::{ApplyReport, Outcome, Progress, ProgressEvent, ProgressFn};
 use schema_catalog::catalog::Catalog;
 use schema_catalog::diff::{Problem, ProblemKind};
 use schema_catalog::verify::VerifyReport;
@@ -151,4 +155,38 @@ pub fn assert_drift(report: &ApplyReport, table: &str, object: &str, kind: Probl
         "expected {kind:?} on {table}.{object} in {:#?}",
         report.drift
     );
+}
+
+/// A progress callback that, once, at `Started` of step `object`, runs `sql`
+/// on its own connection and waits for it (`Started` is reported before the
+/// step's DDL is sent, after its re-read).
+pub fn race_at_start(url: String, object: &'static str, sql: impl Into<String>) -> ProgressFn {
+    let sql: String = sql.into();
+    let fired = Arc::new(AtomicBool::new(false));
+    Arc::new(move |p: &Progress| {
+        if p.event != ProgressEvent::Started
+            || p.object != object
+            || fired.swap(true, Ordering::SeqCst)
+        {
+            return;
+        }
+        let (url, sql) = (url.clone(), sql.clone());
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let pool = mysql_async::Pool::new(url.as_str());
+                let mut conn = pool.get_conn().await.expect("racer connects");
+                conn.query_drop(sql)
+                    .await
+                    .expect("the racer's statement runs");
+                drop(conn);
+                pool.disconnect().await.ok();
+            });
+        })
+        .join()
+        .expect("racer thread");
+    })
 }

@@ -22,7 +22,7 @@ pub mod review;
 pub use applied::{
     apply_converged, apply_tables, apply_tables_at, assert_apply_refused, assert_drift,
     assert_greenfield, assert_idle, assert_verified_and_idle, assert_verify_fails, drift_on,
-    verify_schema,
+    race_at_start, verify_schema,
 };
 
 use mysql_async::prelude::*;
