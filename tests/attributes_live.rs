@@ -110,3 +110,158 @@ async fn explicit_table_options_are_listed_and_refuse_the_table() {
         );
     }
 }
+
+/// Probe tables with the attributes only `SHOW CREATE TABLE` shows that
+/// this server takes: (statement, source, the row's name).
+fn show_create_probes(db: &TestDb) -> Vec<(&'static str, Source, &'static str)> {
+    if db.is_mariadb() {
+        vec![
+            (
+                "CREATE TABLE `p0` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`), KEY `k` (`a`) KEY_BLOCK_SIZE=8)",
+                Source::KeyOption,
+                "KEY_BLOCK_SIZE",
+            ),
+            (
+                "CREATE TABLE `p1` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`)) WITH SYSTEM VERSIONING",
+                Source::TableClause,
+                "WITH SYSTEM VERSIONING",
+            ),
+            (
+                "CREATE TABLE `p2` (`id` int NOT NULL, `s` date NOT NULL, `e` date NOT NULL, PERIOD FOR `p` (`s`, `e`), PRIMARY KEY (`id`))",
+                Source::TableClause,
+                "PERIOD FOR",
+            ),
+            (
+                "CREATE TABLE `p3` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`), KEY `k` (`a`) USING BTREE)",
+                Source::KeyOption,
+                "USING",
+            ),
+        ]
+    } else {
+        vec![
+            (
+                "CREATE TABLE `p0` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`)) AUTOEXTEND_SIZE=4M",
+                Source::TableOption,
+                "AUTOEXTEND_SIZE",
+            ),
+            (
+                "CREATE TABLE `p1` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`)) TABLESPACE=innodb_file_per_table",
+                Source::TableOption,
+                "TABLESPACE",
+            ),
+            (
+                "CREATE TABLE `p2` (`id` int NOT NULL, `a` varchar(20) COLUMN_FORMAT DYNAMIC, PRIMARY KEY (`id`))",
+                Source::ColumnClause,
+                "COLUMN_FORMAT",
+            ),
+            (
+                "CREATE TABLE `p3` (`id` int NOT NULL, `a` varchar(20) SECONDARY_ENGINE_ATTRIBUTE='{\"a\": 1}', PRIMARY KEY (`id`))",
+                Source::ColumnClause,
+                "SECONDARY_ENGINE_ATTRIBUTE",
+            ),
+            (
+                "CREATE TABLE `p4` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`), KEY `k` (`a`) SECONDARY_ENGINE_ATTRIBUTE='{\"a\": 1}')",
+                Source::KeyOption,
+                "SECONDARY_ENGINE_ATTRIBUTE",
+            ),
+            (
+                "CREATE TABLE `p5` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`)) SECONDARY_ENGINE_ATTRIBUTE='{\"a\": 1}'",
+                Source::TableOption,
+                "SECONDARY_ENGINE_ATTRIBUTE",
+            ),
+            (
+                "CREATE TABLE `p6` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`), KEY `k` (`a`) USING BTREE)",
+                Source::KeyOption,
+                "USING",
+            ),
+            (
+                "CREATE TABLE `p7` (`id` int NOT NULL, `a` varchar(20), PRIMARY KEY (`id`), FULLTEXT KEY `f` (`a`) WITH PARSER ngram)",
+                Source::KeyOption,
+                "WITH PARSER",
+            ),
+        ]
+    }
+}
+
+/// The table options of a `SHOW CREATE TABLE` text (its last line, after
+/// the column list), each by name: `/*!NNNNN ... */` unwrapped, `DEFAULT
+/// CHARSET` as one name.
+fn option_names(text: &str) -> Vec<String> {
+    let line = text.rsplit("\n)").next().unwrap_or_default();
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .filter(|w| !w.starts_with("/*!") && *w != "*/")
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let Some((key, _)) = w.split_once('=') else {
+            continue;
+        };
+        let key = key.trim_matches('`').to_ascii_uppercase();
+        if key == "CHARSET" && i > 0 && words[i - 1].eq_ignore_ascii_case("DEFAULT") {
+            out.push("DEFAULT CHARSET".to_string());
+        } else {
+            out.push(key);
+        }
+    }
+    out
+}
+
+/// Each attribute only `SHOW CREATE TABLE` shows that this server takes,
+/// created for real: its row is listed, every table option its text
+/// shows is listed, and the net does what the row says (a refusing row
+/// makes the table `unrecognised`, naming it; any other is read and the
+/// table stays a plain one), while information_schema alone reads a
+/// plain table.
+#[tokio::test]
+async fn show_create_attributes_are_listed_and_the_net_follows_their_rows() {
+    let db = TestDb::new().await;
+    let target = schema_catalog::db::parse_url(&db.url()).unwrap();
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .unwrap();
+    for (i, (ddl, source, name)) in show_create_probes(&db).into_iter().enumerate() {
+        let at = ATTRIBUTES
+            .iter()
+            .find(|a| (a.source, a.name) == (source, name))
+            .unwrap_or_else(|| panic!("{source:?} {name} is not listed"));
+        db.exec(&[ddl]).await;
+        let table = format!("p{i}");
+        let text = db.show_create(&table).await;
+        assert!(text.to_uppercase().contains(name), "{name}: {text}");
+        for option in option_names(&text) {
+            assert!(
+                ATTRIBUTES
+                    .iter()
+                    .any(|a| a.source == Source::TableOption && a.name == option),
+                "{} {}: table option {option} of `{table}` is not listed: {text}",
+                db.flavor,
+                db.version
+            );
+        }
+        let plain = schema_catalog::inspect::inspect_table(&mut s, &db.name, &table)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(plain.kind, schema_catalog::TableKind::Base, "{name}");
+        let netted = schema_catalog::inspect::inspect_catalog_tables_with(
+            &mut s,
+            &db.name,
+            std::slice::from_ref(&plain),
+            true,
+        )
+        .await
+        .unwrap()
+        .pop()
+        .and_then(|(_, t)| t)
+        .unwrap();
+        match &netted.kind {
+            schema_catalog::TableKind::Unrecognised(what) if at.refuses_the_table() => {
+                let fold = |s: &str| s.to_uppercase().replace([' ', '_', '`'], "");
+                assert!(fold(what).contains(&fold(name)), "{name}: {what}");
+            }
+            schema_catalog::TableKind::Base if !at.refuses_the_table() => {}
+            other => panic!("{name} ({:?}): {other:?}\n{text}", at.rule),
+        }
+    }
+}

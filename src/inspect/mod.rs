@@ -131,6 +131,18 @@ pub(crate) fn net_difference(
     net::difference_from(have, parsed, flavor, net::Read::ALL)
 }
 
+/// Why `have` (a base table, everything read) is not what the server's
+/// `SHOW CREATE TABLE` `text` shows, naming the clause; `None` when they
+/// agree (see `net`). For the attribute list's tests.
+#[cfg(test)]
+pub(crate) fn show_create_difference(
+    have: &Table,
+    text: &str,
+    flavor: crate::Flavor,
+) -> Option<String> {
+    net::difference(have, text, flavor, net::Read::ALL)
+}
+
 /// [`inspect_catalog_tables`] in each of `schemas` on one server, read
 /// together: the schemas' groups share statements (each row carries its
 /// group's position, so its schema), so the statements grow with the
