@@ -146,9 +146,13 @@ async fn stop_halts_a_target_in_flight_at_its_step_boundary_and_starts_no_other(
         halted["error"].as_str().unwrap().contains("halted"),
         "{halted:#}"
     );
-    assert_eq!(
-        halted["server_ddl_count"], 1,
-        "one DDL statement: {halted:#}"
+    // CREATE TABLE Aux, and at most the ALTER of the second step: on
+    // MariaDB the busy check may name the holder only after that ALTER
+    // gave up at --lock-wait (seen on a fresh CI machine); either way
+    // Jobs is untouched (below).
+    assert!(
+        matches!(halted["server_ddl_count"].as_u64(), Some(1 | 2)),
+        "one DDL statement, and at most one given up: {halted:#}"
     );
     assert_eq!(outcome_of(&doc, 3307, &a), "converged");
     let refused = target(&doc, 3307, &b);
@@ -225,9 +229,14 @@ async fn a_busy_tenant_is_deferred_naming_its_blocker_and_refused_outranks_defer
     assert_eq!(code, 1, "{doc:#}");
     let deferred = target(&doc, 3306, &busy);
     assert_eq!(deferred["outcome"], "deferred", "{deferred:#}");
-    assert_eq!(
-        deferred["server_ddl_count"], 0,
-        "the busy table's ALTER never ran: {deferred:#}"
+    // No ALTER, or one that gave up at --lock-wait before the busy check
+    // named the holder (MariaDB, seen on a fresh CI machine); the busy
+    // Jobs keeps its 3 columns either way (below).
+    assert!(
+        deferred["server_ddl_count"]
+            .as_u64()
+            .is_some_and(|n| n <= 1),
+        "the busy table's ALTER never ran to its end: {deferred:#}"
     );
     assert!(
         deferred["blockers"]

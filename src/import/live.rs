@@ -48,6 +48,9 @@ pub async fn read_live(
         let Some(mut table) = inspect::inspect_table(session, schema, &name).await? else {
             continue; // dropped meanwhile
         };
+        // The effective row format is read for the widening rules only; a
+        // catalog does not declare it, so an import does not carry it.
+        table.row_format = None;
         let sql = format!(
             "SHOW CREATE TABLE {}.{}",
             quote_ident(schema),
