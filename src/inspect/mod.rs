@@ -372,16 +372,13 @@ async fn read_statement(
             .map(|w| w.name.as_str())
             .collect()
     };
-    let each = |names: Vec<&str>| names.into_iter().map(Value::from).collect::<Vec<_>>();
     let values: Vec<Value> = plan
         .iter()
         .flat_map(|(g, p)| {
             let u = &units[*g];
             match p {
                 sql::Param::Schema => vec![Value::from(schemas[u.schema])],
-                sql::Param::Tables => each(names(u, sql::NameSet::Tables)),
-                sql::Param::CheckTables => each(names(u, sql::NameSet::CheckTables)),
-                sql::Param::ConstraintTables => each(names(u, sql::NameSet::ConstraintTables)),
+                sql::Param::Names(set) => names(u, *set).into_iter().map(Value::from).collect(),
                 sql::Param::Json(set) => {
                     vec![Value::from(
                         serde_json::Value::from(names(u, *set)).to_string(),

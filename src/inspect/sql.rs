@@ -263,12 +263,12 @@ impl Filter {
     }
 
     /// The group's parameters for one branch, in order: the schema and
-    /// `names` (the names one by one), or for [`Filter::Joined`] `names`
-    /// as one JSON array, then the schema.
-    fn params(self, group: usize, names: Param) -> [(usize, Param); 2] {
+    /// the `names` one by one, or for [`Filter::Joined`] the `names` as
+    /// one JSON array, then the schema.
+    fn params(self, group: usize, names: NameSet) -> [(usize, Param); 2] {
         match self {
-            Filter::Joined => [(group, Param::Json(names.set())), (group, Param::Schema)],
-            Filter::One | Filter::List(_) => [(group, Param::Schema), (group, names)],
+            Filter::Joined => [(group, Param::Json(names)), (group, Param::Schema)],
+            Filter::One | Filter::List(_) => [(group, Param::Schema), (group, Param::Names(names))],
         }
     }
 }
@@ -355,39 +355,22 @@ pub(crate) struct Group {
 pub(crate) enum Param {
     /// The group's schema.
     Schema,
-    /// Every table name of the group, in order.
-    Tables,
-    /// The names of the group's tables whose CHECK clauses are read.
-    CheckTables,
-    /// The names of the group's tables whose constraints are read.
-    ConstraintTables,
-    /// One of the name sets above as one JSON array of strings
-    /// ([`Filter::Joined`]).
+    /// The names of a set of the group's tables, one parameter each.
+    Names(NameSet),
+    /// The names of a set of the group's tables as one JSON array of
+    /// strings ([`Filter::Joined`]).
     Json(NameSet),
 }
 
 /// Which of a group's table names a parameter holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameSet {
-    /// Every table of the group.
+    /// Every table of the group, in order.
     Tables,
     /// The tables whose CHECK clauses are read.
     CheckTables,
     /// The tables whose constraints are read.
     ConstraintTables,
-}
-
-impl Param {
-    /// The name set a names parameter holds (the schema holds none: its
-    /// caller never asks).
-    fn set(self) -> NameSet {
-        match self {
-            Param::CheckTables => NameSet::CheckTables,
-            Param::ConstraintTables => NameSet::ConstraintTables,
-            Param::Json(set) => set,
-            Param::Schema | Param::Tables => NameSet::Tables,
-        }
-    }
 }
 
 /// The statement reading one table per entry of `checks` on this server,
@@ -470,7 +453,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
     let mut params = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let listed = g.filter != Filter::One;
-        let pair = |params: &mut Vec<(usize, Param)>, names: Param| {
+        let pair = |params: &mut Vec<(usize, Param)>, names: NameSet| {
             params.extend(g.filter.params(i, names));
         };
         // A one-table group reads its CHECK clauses in its TABLES row (a
@@ -478,7 +461,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
         // of its own.
         let inline_checks = maria && !listed && g.checks > 0;
         if inline_checks {
-            pair(&mut params, Param::Tables);
+            pair(&mut params, NameSet::Tables);
         }
         branches.push(branch(
             SRC_TABLE,
@@ -488,7 +471,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             "TABLES",
             g.filter,
         ));
-        pair(&mut params, Param::Tables);
+        pair(&mut params, NameSet::Tables);
         branches.push(branch(
             SRC_COLUMN,
             i,
@@ -497,7 +480,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             "COLUMNS",
             g.filter,
         ));
-        pair(&mut params, Param::Tables);
+        pair(&mut params, NameSet::Tables);
         branches.push(branch(
             SRC_INDEX,
             i,
@@ -506,7 +489,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             index_from,
             g.filter,
         ));
-        pair(&mut params, Param::Tables);
+        pair(&mut params, NameSet::Tables);
         branches.push(branch(
             SRC_FOREIGN_KEY,
             i,
@@ -515,7 +498,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             "KEY_COLUMN_USAGE",
             g.filter,
         ));
-        pair(&mut params, Param::Tables);
+        pair(&mut params, NameSet::Tables);
         // REFERENTIAL_CONSTRAINTS names its schema CONSTRAINT_SCHEMA
         // (MySQL, MariaDB and, a TiDB assumption not runnable here, TiDB
         // v6.6+); a branch of its own keeps both names constant, which a
@@ -530,7 +513,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             "CONSTRAINT_SCHEMA",
             g.filter,
         ));
-        pair(&mut params, Param::Tables);
+        pair(&mut params, NameSet::Tables);
         if maria && listed && g.checks > 0 {
             branches.push(branch_on(
                 SRC_CHECK,
@@ -541,7 +524,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
                 "CONSTRAINT_SCHEMA",
                 Filter::List(g.checks),
             ));
-            pair(&mut params, Param::CheckTables);
+            pair(&mut params, NameSet::CheckTables);
         }
         if g.constraints > 0 {
             let filter = match g.filter {
@@ -556,7 +539,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
                 "TABLE_CONSTRAINTS",
                 filter,
             ));
-            pair(&mut params, Param::ConstraintTables);
+            pair(&mut params, NameSet::ConstraintTables);
         }
     }
     (
@@ -751,9 +734,9 @@ mod tests {
                 .iter()
                 .map(|(g, p)| match (g, p) {
                     (_, Param::Schema) => 1,
-                    (0, Param::Tables) => 3,
-                    (0, Param::CheckTables) => 1,
-                    (0, Param::ConstraintTables) => 2,
+                    (0, Param::Names(NameSet::Tables)) => 3,
+                    (0, Param::Names(NameSet::CheckTables)) => 1,
+                    (0, Param::Names(NameSet::ConstraintTables)) => 2,
                     (_, _) => 1,
                 })
                 .sum();
