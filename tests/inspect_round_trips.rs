@@ -8,20 +8,15 @@ mod common;
 
 use std::time::Duration;
 
-use common::counters::{create, deltas, generated, statement_work, status};
+use common::counters::{create, deltas, generated, session, statement_work, status, verify_work};
 use common::TestDb;
 use mysql_async::prelude::*;
 use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
-use schema_catalog::db::{self, Session};
+use schema_catalog::db;
 use schema_catalog::verify::{verify, verify_with, VerifyOptions};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-async fn session(db: &TestDb) -> Session<'static> {
-    let target = db::parse_url(&db.url()).expect("test URL parses");
-    db::connect(&target, TIMEOUT).await.expect("connect")
-}
 
 const ROUND_TRIPS: &[&str] = &["Com_stmt_execute", "Com_stmt_prepare", "Questions"];
 
@@ -109,20 +104,6 @@ async fn a_fulltext_table_costs_one_show_create() {
     // One SHOW CREATE TABLE, prepared and executed like every inspection read.
     assert_eq!(count("Com_stmt_execute"), 1, "{extra:?}");
     assert_eq!(count("Com_stmt_prepare"), 1, "{extra:?}");
-}
-
-/// The work of the second of two verifies on one session (the first
-/// warms the table-definition cache and the statement cache).
-async fn verify_work(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
-    let mut s = session(db).await;
-    verify(&mut s, &db.name, cat, None)
-        .await
-        .expect("warm-up verify");
-    statement_work(db, &mut s, async |s| {
-        let report = verify(s, &db.name, cat, None).await.expect("verify");
-        assert!(report.ok, "{:#?}", report.problems);
-    })
-    .await
 }
 
 /// The same work of a statement that reads the whole schema: the control

@@ -8,21 +8,12 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::counters::{create, generated, statement_work, status};
+use common::counters::{create, generated, session, status, verify_work};
 use common::TestDb;
-use schema_catalog::db::{self, Session};
+use schema_catalog::db::Session;
 use schema_catalog::inspect::{inspect_table, inspect_tables, NAMES_PER_STATEMENT};
 use schema_catalog::verify::{verify, verify_schemas};
 use schema_catalog::{Flavor, Ident};
-
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-async fn session(db: &TestDb) -> Session<'static> {
-    let target = db::parse_url(&db.url()).expect("test URL parses");
-    db::connect(&target, TIMEOUT).await.expect("connect")
-}
 
 /// Tables with what each branch reads: a foreign key with its rules, a
 /// CHECK, json and longtext columns (MariaDB's CHECK clauses), a generated
@@ -153,16 +144,7 @@ async fn a_listed_read_stays_flat_in_other_schemas() {
     let db = TestDb::new().await;
     let other = TestDb::new().await;
     create(&db, &cat).await;
-    let work = async || {
-        let mut s = session(&db).await;
-        verify(&mut s, &db.name, &cat, None).await.expect("warm-up");
-        statement_work(&db, &mut s, async |s| {
-            let report = verify(s, &db.name, &cat, None).await.expect("verify");
-            assert!(report.ok, "{:#?}", report.problems);
-        })
-        .await
-    };
-    let alone = work().await;
+    let alone = verify_work(&db, &cat).await;
     let elsewhere: Vec<String> = (0..60)
         .map(|i| {
             format!("CREATE TABLE elsewhere_{i} (a int PRIMARY KEY, b varchar(20), KEY ib (b))")
@@ -171,7 +153,7 @@ async fn a_listed_read_stays_flat_in_other_schemas() {
     other
         .exec(&elsewhere.iter().map(String::as_str).collect::<Vec<_>>())
         .await;
-    let crowded = work().await;
+    let crowded = verify_work(&db, &cat).await;
     eprintln!(
         "listed verify of 100 tables: {alone:?}\nwith 60 tables in another schema: {crowded:?}"
     );

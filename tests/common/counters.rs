@@ -4,9 +4,12 @@
 //! (tests/inspect_round_trips.rs, tests/inspect_shapes.rs).
 #![allow(dead_code)]
 
+use std::time::Duration;
+
 use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
-use schema_catalog::db::Session;
+use schema_catalog::db::{self, Session};
+use schema_catalog::verify::verify;
 use schema_catalog::Flavor;
 
 use super::TestDb;
@@ -31,6 +34,29 @@ pub fn generated(n: usize) -> Catalog {
         .map(|(n, t)| (n.as_str(), t.as_str()))
         .collect();
     catalog::from_files("generated", &pairs).expect("the generated catalog is valid")
+}
+
+/// A fresh session on the test's schema.
+pub async fn session(db: &TestDb) -> Session<'static> {
+    let target = db::parse_url(&db.url()).expect("test URL parses");
+    db::connect(&target, Duration::from_secs(30))
+        .await
+        .expect("connect")
+}
+
+/// The work ([`statement_work`]) of the second of two verifies of `cat` on
+/// one session: the first warms the table-definition cache and the
+/// statement cache. The second must find the schema satisfying `cat`.
+pub async fn verify_work(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
+    let mut s = session(db).await;
+    verify(&mut s, &db.name, cat, None)
+        .await
+        .expect("warm-up verify");
+    statement_work(db, &mut s, async |s| {
+        let report = verify(s, &db.name, cat, None).await.expect("verify");
+        assert!(report.ok, "{:#?}", report.problems);
+    })
+    .await
 }
 
 /// Creates the catalog's tables with plain DDL.
