@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Table;
-use crate::sql::lex::{lex, Kind as LexKind, Lexeme, Token};
+use crate::sql::lex::{lex_pieces, Kind as LexKind, Lexeme, Pieces, Token};
 
 /// A parsed schema dump.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,14 +176,15 @@ pub(crate) struct Statement<'t> {
     pub lexemes: Vec<Lexeme>,
 }
 
-/// Splits dump text into statements (see the module docs), lexing it once.
+/// Splits dump text into statements (see the module docs), lexing it once,
+/// a piece at a time ([`lex_pieces`]).
 pub(crate) fn split_statements(text: &str) -> Split<'_> {
     Split {
         text,
         line_starts: std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect(),
-        lexemes: lex(text).into_iter(),
+        lexemes: lex_pieces(text),
         delimiter: ";".to_string(),
         start: None,
         current: Vec::new(),
@@ -192,11 +193,11 @@ pub(crate) fn split_statements(text: &str) -> Split<'_> {
 }
 
 /// The statements of a dump, one at a time (their lexemes move out of the
-/// dump's as they are reached).
+/// dump's as they are reached; only the current piece's are held).
 pub(crate) struct Split<'t> {
     text: &'t str,
     line_starts: Vec<usize>,
-    lexemes: std::vec::IntoIter<Lexeme>,
+    lexemes: Pieces<'t>,
     delimiter: String,
     /// Where the statement being read starts.
     start: Option<usize>,
@@ -364,7 +365,8 @@ fn view_name(tokens: &[&Lexeme]) -> Option<Ident> {
 mod tests {
     #[test]
     fn views_are_recognised_by_name() {
-        use super::{lex, significant, Ident};
+        use super::{significant, Ident};
+        use crate::sql::lex::lex;
         let view_name = |sql: &str| {
             let lexemes = lex(sql);
             let tokens: Vec<_> = significant(&lexemes).collect();

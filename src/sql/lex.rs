@@ -19,7 +19,8 @@
 //! strict reading for generated or declared SQL: any comment (hints
 //! included) or unreadable text is an error.
 //!
-//! A dump is lexed once: its statements are runs of its lexemes, and every
+//! A dump is lexed once ([`lex_pieces`]: a piece at a time, the same
+//! lexemes as the whole text's): its statements are runs of its lexemes, and every
 //! later reading of a statement (what it is, the pre-pass, sqlparser) works
 //! on those, never on text lexed again.
 
@@ -187,12 +188,106 @@ pub fn all_tokens(sql: &str) -> Result<Vec<Token>, String> {
 /// The lexemes of `sql` (see the module docs); they cover it exactly.
 pub fn lex(sql: &str) -> Vec<Lexeme> {
     let mut out = Vec::with_capacity(sql.len() / 4);
-    lex_into(sql, 0..sql.len(), &mut out);
+    let _ = lex_into(sql, 0..sql.len(), &mut out);
     out
 }
 
-/// Lexes `sql[part]` into `out` (ranges in `sql`), never failing.
-fn lex_into(sql: &str, part: Range<usize>, out: &mut Vec<Lexeme>) {
+/// The lexemes of `sql`, the same as [`lex`] gives, read a piece at a time
+/// so that a large dump never holds all of its lexemes (and the
+/// tokenizer's buffer of them) at once (issue 22: that was most of the
+/// memory of `plan --against` and `diff` at 8,192 tables).
+pub fn lex_pieces(sql: &str) -> Pieces<'_> {
+    Pieces::new(sql, PIECE)
+}
+
+/// About how many bytes [`lex_pieces`] lexes at a time.
+const PIECE: usize = 64 * 1024;
+
+/// How many `;` past the piece size a piece may try before the rest is
+/// lexed whole (a run of `;` inside literals or comments).
+const PIECE_TRIES: usize = 8;
+
+/// The iterator of [`lex_pieces`].
+///
+/// A piece ends just after a `;` found past the piece size. It is kept
+/// only when lexing it alone ends in that `;` as a token of its own, with
+/// no version comment left open and no unreadable character: the tokenizer
+/// reads left to right and a `;` neither extends nor is extended, so the
+/// piece's lexemes are then the whole text's, and the next piece starts at
+/// a token boundary. A cut that is not clean (inside a literal or a
+/// comment) is given up for the next `;`, and after [`PIECE_TRIES`] the
+/// rest of the text is lexed whole.
+pub struct Pieces<'a> {
+    sql: &'a str,
+    size: usize,
+    /// Where the next piece starts.
+    from: usize,
+    piece: std::vec::IntoIter<Lexeme>,
+}
+
+impl<'a> Pieces<'a> {
+    fn new(sql: &'a str, size: usize) -> Self {
+        Pieces {
+            sql,
+            size: size.max(1),
+            from: 0,
+            piece: Vec::new().into_iter(),
+        }
+    }
+
+    fn next_piece(&mut self) -> Vec<Lexeme> {
+        let (sql, start) = (self.sql, self.from);
+        let mut out = Vec::new();
+        let mut probe = start + self.size;
+        for _ in 0..PIECE_TRIES {
+            let Some(cut) = sql
+                .as_bytes()
+                .get(probe..)
+                .and_then(|rest| rest.iter().position(|b| *b == b';'))
+                .map(|p| probe + p + 1)
+            else {
+                break;
+            };
+            out.clear();
+            let open = lex_into(sql, start..cut, &mut out);
+            let clean = open == 0
+                && out
+                    .last()
+                    .is_some_and(|l| l.range.end == cut && l.kind == Kind::Token(Token::SemiColon))
+                && !out.iter().any(|l| l.kind == Kind::Unreadable);
+            if clean {
+                self.from = cut;
+                return out;
+            }
+            probe = cut;
+        }
+        out.clear();
+        lex_into(sql, start..sql.len(), &mut out);
+        self.from = sql.len();
+        out
+    }
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Lexeme;
+
+    fn next(&mut self) -> Option<Lexeme> {
+        loop {
+            if let Some(l) = self.piece.next() {
+                return Some(l);
+            }
+            if self.from >= self.sql.len() {
+                return None;
+            }
+            self.piece = self.next_piece().into_iter();
+        }
+    }
+}
+
+/// Lexes `sql[part]` into `out` (ranges in `sql`), never failing; returns
+/// how many version comments are left open at its end (lexed on as SQL,
+/// their `*/` not yet seen).
+fn lex_into(sql: &str, part: Range<usize>, out: &mut Vec<Lexeme>) -> usize {
     let mut from = part.start;
     // Version comments opened whose close is still to come in this run.
     let mut open = 0usize;
@@ -247,7 +342,7 @@ fn lex_into(sql: &str, part: Range<usize>, out: &mut Vec<Lexeme>) {
                         kind: Kind::TidbOpen { feature },
                         range: start..content_start,
                     });
-                    lex_into(sql, content_start..content_end, out);
+                    let _ = lex_into(sql, content_start..content_end, out);
                     out.push(Lexeme {
                         kind: Kind::TidbClose,
                         range: content_end..end,
@@ -288,6 +383,7 @@ fn lex_into(sql: &str, part: Range<usize>, out: &mut Vec<Lexeme>) {
             None => part.end,
         };
     }
+    open
 }
 
 fn token_lexeme(token: Token, range: Range<usize>) -> Lexeme {
@@ -359,6 +455,29 @@ mod tests {
 
     fn texts(sql: &str) -> Vec<&str> {
         lex(sql).iter().map(|l| &sql[l.range.clone()]).collect()
+    }
+
+    #[test]
+    fn lexing_in_pieces_gives_the_whole_text_lexemes() {
+        // Every piece size, on texts whose `;` sit inside literals,
+        // comments, version and TiDB comments, a restarted version comment
+        // and an unterminated string, as well as between statements.
+        for sql in [
+            "CREATE TABLE a (x int COMMENT 'p;q');\nCREATE TABLE b (y int);\n",
+            "SET @a = 1; /* c; d */ SELECT 'x;y', \"z;\"; -- e;\n# f;\nSELECT 2;",
+            "/*!40101 SET x=1; */; /*!50100 COMMENT='x */ y;' */ z; w;",
+            "a; /*!50100 COMMENT='x */ y'; SELECT 1; */ z; w;",
+            "CREATE TABLE t (a int) /*T![ttl] TTL=`a` + INTERVAL 1 DAY; */; x;",
+            "DELIMITER ;;\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET @x = 1; END;;\nDELIMITER ;\nSELECT 1;",
+            "SELECT `a;b`; SELECT 'open; SELECT 2; SELECT 3;",
+            "SELECT 1; SELECT x.1e2; SELECT é; SELECT '\\';'; SELECT 4;",
+        ] {
+            let whole = lex(sql);
+            for size in 1..=sql.len() + 1 {
+                let pieces: Vec<Lexeme> = Pieces::new(sql, size).collect();
+                assert_eq!(pieces, whole, "piece size {size}: {sql}");
+            }
+        }
     }
 
     #[test]
