@@ -137,16 +137,22 @@ fn classify(line: &str) -> LineKind {
 /// Diffs of the live tables `haves` (as a plan or verify report keeps them:
 /// the existing tables that are incomplete or drifted) against their catalog
 /// shapes in `wants`. Sorted by table name.
-pub fn table_texts(
-    wants: &[Table],
+pub fn table_texts<'a>(
+    wants: impl IntoIterator<Item = &'a Table>,
     haves: &[Table],
     flavor: Flavor,
     source: &str,
 ) -> Vec<TableText> {
+    // Looked up by folded name, not searched (issue 22: a scan of every
+    // catalog table per changed table).
+    let mut by_name: std::collections::HashMap<&str, &Table> = std::collections::HashMap::new();
+    for w in wants {
+        by_name.entry(w.name.folded()).or_insert(w);
+    }
     let mut out: Vec<TableText> = haves
         .iter()
         .filter_map(|h| {
-            let w = wants.iter().find(|w| w.name == h.name)?;
+            let w = *by_name.get(h.name.folded())?;
             table_text(w, h, flavor, source)
         })
         .collect();

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use anyhow::Result;
-use schema_catalog::diff::diff_table_on;
+use schema_catalog::diff::diff_tables_taking;
 use schema_catalog::import::{self, ImportOptions, Imported};
 use schema_catalog::report::ImportDoc;
-use schema_catalog::{db, dump, Flavor, Table};
+use schema_catalog::{db, dump, Flavor};
 
 use crate::args::{Cli, Format};
 use crate::exit;
@@ -19,15 +19,12 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
     let catalog = load(cli)?;
     let dump = dump::read_dump(file, flavor)?;
     let flavor = flavor.or(dump.flavor).unwrap_or(Flavor::TiDb);
-    let tables: Vec<Table> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let diffs: Vec<_> = tables
-        .iter()
-        .map(|t| diff_table_on(t, dump.table(t.name.as_str()), Some(flavor)))
-        .collect();
+    let tables = || catalog.tables.iter().map(|t| &t.table);
+    let diffs = diff_tables_taking(tables(), dump.tables, Some(flavor));
     let plan = schema_catalog::plan::plan(&diffs, flavor);
     Ok(report_plan(
         cli,
-        &tables,
+        tables(),
         &plan,
         &file.display().to_string(),
     ))

@@ -375,9 +375,9 @@ impl ProgressBar {
 
 /// Human output only: the diff of every incomplete or drifted table
 /// against its catalog shape, from the tables the report already read.
-pub fn table_diffs(
+pub fn table_diffs<'a>(
     format: Format,
-    catalog: &[Table],
+    catalog: impl IntoIterator<Item = &'a Table>,
     live: &[Table],
     flavor: Flavor,
     source: &str,

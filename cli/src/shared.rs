@@ -46,7 +46,12 @@ pub fn timeout(cli: &Cli) -> Duration {
 
 /// Prints a plan (and, in human output, the diff of each table it touches)
 /// and returns its exit code: the same for a live plan and a dump plan.
-pub fn report_plan(cli: &Cli, tables: &[Table], plan: &Plan, source: &str) -> u8 {
+pub fn report_plan<'a>(
+    cli: &Cli,
+    tables: impl IntoIterator<Item = &'a Table>,
+    plan: &Plan,
+    source: &str,
+) -> u8 {
     print::plan(cli.format, source, plan);
     print::table_diffs(cli.format, tables, &plan.live, plan.flavor, source);
     if plan.is_refused() {

@@ -5,6 +5,8 @@
 //! Columns compare in `columns.rs`, indexes by the one index rule
 //! (`crate::model::shape`) in `indexes.rs`.
 
+use std::collections::HashMap;
+
 use crate::ddl::key_parts;
 use crate::model::shape;
 use crate::model::{Table, TableKind};
@@ -93,6 +95,34 @@ pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
 /// rule table ([`widening`]) allows is a `widen_column` change and a
 /// `missing_widening` problem, not drift.
 pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> TableDiff {
+    let mut d = diff_shapes(want, have, flavor);
+    d.live = have.cloned();
+    d
+}
+
+/// Each of `wants` diffed ([`diff_table_on`]) against the table of its
+/// (folded) name in `haves`, in `wants`' order. The tables of `haves` move
+/// into [`TableDiff::live`] instead of being cloned, for a caller that has
+/// no other use for them (a dump's, an installed model's: issue 22).
+pub fn diff_tables_taking<'a>(
+    wants: impl IntoIterator<Item = &'a Table>,
+    haves: Vec<Table>,
+    flavor: Option<Flavor>,
+) -> Vec<TableDiff> {
+    let mut held: HashMap<String, Table> = haves.into_iter().map(|t| (t.name.key(), t)).collect();
+    wants
+        .into_iter()
+        .map(|want| {
+            let have = held.remove(want.name.folded());
+            let mut d = diff_shapes(want, have.as_ref(), flavor);
+            d.live = have;
+            d
+        })
+        .collect()
+}
+
+/// The differences of [`diff_table_on`], with `live` left `None`.
+fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> TableDiff {
     // Read from TiDB: compare with the table as TiDB holds it (unless its
     // AUTO_RANDOM is pending: the table predates it and keeps AUTO_INCREMENT).
     let on_tidb;
@@ -105,7 +135,7 @@ pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>)
     };
     let mut d = TableDiff {
         table: want.name.clone(),
-        live: have.cloned(),
+        live: None,
         changes: Vec::new(),
         problems: Vec::new(),
         unmanaged: Vec::new(),

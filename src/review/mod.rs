@@ -118,16 +118,21 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
             names(&new.defaults.flavors)
         )));
     }
-    let installed = flavors
-        .iter()
-        .map(|f| Ok((*f, upgrade::old_model(old_catalog, *f, &from)?)))
-        .collect::<crate::Result<Vec<classify::Installed>>>()?;
+    // One flavor's installed model at a time: its diffs give the upgrade,
+    // the classification's problems and (first flavor) the rollout.
+    let mut installed: Vec<classify::Installed> = Vec::new();
+    let mut upgrades: Vec<Upgrade> = Vec::new();
+    let mut rollout = Rollout::default();
+    for (i, f) in flavors.iter().enumerate() {
+        let model = upgrade::old_model(old_catalog, *f, &from)?;
+        if i == 0 {
+            rollout = rollout::rollout(old_catalog, new, &model, *f);
+        }
+        let diffs = upgrade::diffs(model, new, *f);
+        upgrades.push(upgrade::upgrade(&diffs, *f));
+        installed.push(classify::installed(*f, diffs));
+    }
     let changes = classify::classify(old_catalog, new, &installed);
-    let upgrades: Vec<Upgrade> = installed
-        .iter()
-        .map(|(f, model)| upgrade::upgrade(model, new, *f))
-        .collect();
-    let rollout = rollout::rollout(old_catalog, new, &installed[0].1, installed[0].0);
     let flavor = flavors.first().copied().unwrap_or(Flavor::TiDb);
     let table_diffs = upgrade::table_diffs(old_catalog, new, flavor, &from, &to);
     let deployable =

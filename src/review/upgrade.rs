@@ -1,7 +1,8 @@
 //! The upgrade an installation at OLD gets: OLD's tables rendered for the
 //! flavor, parsed back as a dump (the model `plan --against` plans against),
 //! then the ordinary diff and planner with NEW as the catalog. No second
-//! planner: these are the steps and SQL `catalog apply` would run.
+//! planner: these are the steps and SQL `catalog apply` would run. The
+//! review holds one flavor's model at a time ([`diffs`] consumes it).
 
 use std::path::Path;
 
@@ -9,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table_on, Problem};
+use crate::diff::{diff_tables_taking, Problem, TableDiff};
 use crate::dump::{self, Dump};
 use crate::error::Result;
 use crate::flavor::Flavor;
@@ -60,15 +61,21 @@ pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
     dump::parse_dump(&text, Path::new(label), Some(flavor))
 }
 
-/// The upgrade to NEW on `flavor` of a database holding `model` (OLD's
-/// [`old_model`] for that flavor).
-pub fn upgrade(model: &Dump, new: &Catalog, flavor: Flavor) -> Upgrade {
-    let diffs: Vec<_> = new
-        .tables
-        .iter()
-        .map(|t| diff_table_on(&t.table, model.table(t.table.name.as_str()), Some(flavor)))
-        .collect();
-    let plan = crate::plan::plan(&diffs, flavor);
+/// NEW's tables diffed, in NEW's order, against a database holding `model`
+/// (OLD's [`old_model`] for `flavor`); the model's tables move into the
+/// diffs (no clone of each, and no second diff of a table per flavor: the
+/// upgrade and the classification read the same diffs).
+pub fn diffs(model: Dump, new: &Catalog, flavor: Flavor) -> Vec<TableDiff> {
+    diff_tables_taking(
+        new.tables.iter().map(|t| &t.table),
+        model.tables,
+        Some(flavor),
+    )
+}
+
+/// The upgrade to NEW on `flavor` from NEW's [`diffs`] there.
+pub fn upgrade(diffs: &[TableDiff], flavor: Flavor) -> Upgrade {
+    let plan = crate::plan::plan(diffs, flavor);
     let steps: Vec<UpgradeStep> = plan
         .steps
         .iter()

@@ -21,8 +21,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table_on, same_column_shape, Problem, ProblemKind};
-use crate::dump::Dump;
+use crate::diff::{same_column_shape, Problem, ProblemKind, TableDiff};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Check, Table};
@@ -164,9 +163,19 @@ impl Finding {
     }
 }
 
-/// A database at OLD's shape: a flavor and OLD rendered for it, parsed back
-/// ([`crate::review::upgrade::old_model`]).
-pub type Installed = (Flavor, Dump);
+/// What apply finds on a database at OLD's shape (OLD rendered for the
+/// flavor and parsed back, [`crate::review::upgrade::old_model`]): per NEW
+/// table, in NEW's order, its diff's problems then its unmanaged objects.
+pub type Installed = (Flavor, Vec<Vec<Problem>>);
+
+/// [`Installed`] from NEW's diffs on `flavor` ([`crate::review::upgrade::diffs`]).
+pub fn installed(flavor: Flavor, diffs: Vec<TableDiff>) -> Installed {
+    let found = diffs
+        .into_iter()
+        .map(|d| d.problems.into_iter().chain(d.unmanaged).collect())
+        .collect();
+    (flavor, found)
+}
 
 pub(super) struct Out(Vec<Finding>);
 
@@ -228,11 +237,10 @@ impl Out {
 /// across flavors (first flavor's order and text; a problem another flavor
 /// adds comes after): each problem with the flavors it is found on, empty
 /// when found on all.
-pub(super) fn apply_problems(n: &Table, installed: &[Installed]) -> Vec<(Problem, Vec<Flavor>)> {
+pub(super) fn apply_problems(i: usize, installed: &[Installed]) -> Vec<(Problem, Vec<Flavor>)> {
     let mut out: Vec<(Problem, Vec<Flavor>)> = Vec::new();
-    for (flavor, model) in installed {
-        let d = diff_table_on(n, model.table(n.name.as_str()), Some(*flavor));
-        for p in d.problems.into_iter().chain(d.unmanaged) {
+    for (flavor, found) in installed {
+        for p in found.get(i).into_iter().flatten().cloned() {
             match out
                 .iter_mut()
                 .find(|(q, _)| q.kind == p.kind && q.object == p.object)
@@ -280,8 +288,8 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
         }
         None => true,
     });
-    for n in &news {
-        let found = apply_problems(n, installed);
+    for (i, n) in news.iter().enumerate() {
+        let found = apply_problems(i, installed);
         if let Some(o) = old_by_name.get(n.name.folded()).copied() {
             table(o, n, found, &mut out);
         } else if let Some((o, _)) = renamed.iter().find(|(_, r)| r.name == n.name) {
