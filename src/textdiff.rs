@@ -112,7 +112,8 @@ pub fn revision_text(
 /// in declaration order), so it must not show up as a difference.
 fn align_indexes(want: &Table, have: &Table) -> Table {
     let mut t = have.clone();
-    let pos = |i: &crate::model::Index| want.indexes.iter().position(|w| w.name == i.name);
+    let wanted = crate::model::ByName::new(&want.indexes);
+    let pos = |i: &crate::model::Index| wanted.position(&i.name);
     t.indexes.sort_by(|a, b| match (pos(a), pos(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         (Some(_), None) => std::cmp::Ordering::Less,

@@ -1,7 +1,7 @@
 //! Foreign keys: each catalog one against the live one of its name, every
 //! attribute exactly; a missing one is refused as not online.
 
-use crate::model::{ForeignKey, Table};
+use crate::model::{ByName, ForeignKey, Table};
 
 use super::{problem, Problem, ProblemKind};
 
@@ -22,9 +22,10 @@ pub fn describe_foreign_key(fk: &ForeignKey) -> String {
 /// 1846, on MySQL and MariaDB alike), and the tool never turns the checks off.
 pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
     let mut out = Vec::new();
+    let have_keys = ByName::new(&have.foreign_keys);
     for fk in &want.foreign_keys {
         let expected = describe_foreign_key(fk);
-        let Some(live) = have.foreign_key(&fk.name) else {
+        let Some(live) = have_keys.get(&fk.name) else {
             out.push(problem(
                 want,
                 fk.name.as_str(),
@@ -59,9 +60,10 @@ pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
 
 /// The live foreign keys the catalog does not name (informational).
 pub(super) fn unmanaged_foreign_keys(want: &Table, have: &Table) -> Vec<Problem> {
+    let want_keys = ByName::new(&want.foreign_keys);
     have.foreign_keys
         .iter()
-        .filter(|f| want.foreign_key(&f.name).is_none())
+        .filter(|f| !want_keys.contains(&f.name))
         .map(|fk| {
             problem(
                 want,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use crate::ddl::key_parts;
 use crate::model::shape;
-use crate::model::{Table, TableKind};
+use crate::model::{ByName, Table, TableKind};
 
 mod change;
 mod columns;
@@ -174,8 +174,10 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
         return d;
     };
     d.problems.extend(table::table_drift(want, have));
+    let (want_columns, have_columns) = (ByName::new(&want.columns), ByName::new(&have.columns));
+    let (want_indexes, have_indexes) = (ByName::new(&want.indexes), ByName::new(&have.indexes));
     for (i, col) in want.columns.iter().enumerate() {
-        match have.column(&col.name) {
+        match have_columns.get(&col.name) {
             Some(live) => column_or_widening(&mut d, want, have, col, live, flavor),
             None if column_not_online_reason(col).is_some() => d.problems.push(problem(
                 want,
@@ -223,7 +225,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
         ));
     }
     for idx in &want.indexes {
-        match have.index(&idx.name) {
+        match have_indexes.get(&idx.name) {
             Some(live) => d.problems.extend(index_drift(want, idx, live)),
             None if not_online_reason(idx).is_some() => d.problems.push(problem(
                 want,
@@ -258,7 +260,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     for col in have
         .columns
         .iter()
-        .filter(|c| want.column(&c.name).is_none())
+        .filter(|c| !want_columns.contains(&c.name))
     {
         d.unmanaged.push(problem(
             want,
@@ -271,7 +273,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     for idx in have
         .indexes
         .iter()
-        .filter(|i| want.index(&i.name).is_none())
+        .filter(|i| !want_indexes.contains(&i.name))
     {
         d.unmanaged.push(problem(
             want,
@@ -306,9 +308,10 @@ pub(super) fn problem(
 /// added: validating the rows copies the table.
 fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
     let mut out = Vec::new();
+    let have_checks = ByName::new(&have.checks);
     for c in &want.checks {
         let expected = format!("CHECK ({})", c.expression);
-        match have.checks.iter().find(|h| h.name == c.name) {
+        match have_checks.get(&c.name) {
             Some(h) if h.enforced != c.enforced => {
                 let text = |e: bool| if e { "ENFORCED" } else { "NOT ENFORCED" };
                 out.push(problem(

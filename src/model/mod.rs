@@ -9,6 +9,7 @@
 //! `constraint` (CHECK constraints, foreign keys), `table` (tables and
 //! what a live name is). Everything is re-exported here.
 
+mod by_name;
 mod column;
 mod constraint;
 mod default;
@@ -17,6 +18,7 @@ pub(crate) mod shape;
 mod table;
 pub mod tidb;
 
+pub use by_name::{ByName, Named};
 pub use column::*;
 pub use constraint::*;
 pub use default::*;

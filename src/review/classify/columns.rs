@@ -5,7 +5,7 @@ use super::{found_of, Out, Rename, ReviewKind};
 use crate::diff::{same_column_shape, Problem, ProblemKind};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{Column, Table};
+use crate::model::{ByName, Column, Table};
 
 /// The review's column findings of NEW's table `n` (pushed to `out`), and
 /// the renames among apply's `found` additions and unmanaged columns: a
@@ -46,8 +46,9 @@ pub(super) fn table_columns(
             ),
         ));
     }
+    let olds = ByName::new(&o.columns);
     for c in columns {
-        if let Some(old) = o.column(&c.name) {
+        if let Some(old) = olds.get(&c.name) {
             column(&n.name, old, c, out);
         }
     }
@@ -67,15 +68,11 @@ pub(super) fn table_columns(
 /// The columns present on both sides whose relative order changed: those
 /// outside the longest run kept in order.
 fn moved_columns(o: &Table, n: &Table) -> Vec<Ident> {
+    let olds = ByName::new(&o.columns);
     let common: Vec<(&Ident, usize)> = n
         .columns
         .iter()
-        .filter_map(|c| {
-            o.columns
-                .iter()
-                .position(|x| x.name == c.name)
-                .map(|p| (&c.name, p))
-        })
+        .filter_map(|c| olds.position(&c.name).map(|p| (&c.name, p)))
         .collect();
     // Longest increasing subsequence of OLD positions, O(n^2) (tables are small).
     let len = common.len();

@@ -6,7 +6,7 @@ use super::{found_of, Out, Rename, ReviewKind};
 use crate::diff::{Problem, ProblemKind};
 use crate::flavor::Flavor;
 use crate::ident::Ident;
-use crate::model::{Index, Table};
+use crate::model::{ByName, Index, Table};
 
 /// The review's index findings of NEW's table `n` (pushed to `out`), and
 /// the renames among apply's `found` additions and unmanaged indexes: a
@@ -46,8 +46,9 @@ pub(super) fn table_indexes(
             ),
         ));
     }
+    let olds = ByName::new(&o.indexes);
     for i in indexes {
-        if let Some(old) = o.index(&i.name) {
+        if let Some(old) = olds.get(&i.name) {
             index(&n.name, old, i, out);
         }
     }
