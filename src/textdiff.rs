@@ -81,6 +81,11 @@ pub fn revision_text(
     old_label: &str,
     new_label: &str,
 ) -> Option<TableText> {
+    // An unchanged table renders the same on both sides: no rendering
+    // (issue 22: two renders of every table of a large catalog).
+    if old == new {
+        return None;
+    }
     let want = old;
     let old = render_for_diff(want, flavor);
     let new = render_for_diff(&align_indexes(want, new), flavor);
