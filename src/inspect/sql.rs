@@ -277,7 +277,7 @@ impl Filter {
 /// generated here, never input), then every expression as text in its
 /// slot, the rest NULL.
 fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str, filter: Filter) -> String {
-    branch_on(src, i, ord, exprs, from, "TABLE_SCHEMA", filter)
+    branch_on(src, i, ord, exprs, from, "TABLE_SCHEMA", filter, "")
 }
 
 /// The condition a KEY_COLUMN_USAGE branch adds to its filter: only
@@ -289,23 +289,11 @@ fn branch(src: u64, i: usize, ord: &str, exprs: &[&str], from: &str, filter: Fil
 /// 1,024 rows fewer.
 const FOREIGN_KEY_ROWS: &str = " AND REFERENCED_TABLE_NAME IS NOT NULL";
 
-/// [`branch`] for a view whose schema column is `schema_column`.
-fn branch_on(
-    src: u64,
-    i: usize,
-    ord: &str,
-    exprs: &[&str],
-    from: &str,
-    schema_column: &str,
-    filter: Filter,
-) -> String {
-    branch_where(src, i, ord, exprs, from, schema_column, filter, "")
-}
-
-/// [`branch_on`] with a constant condition (`also`, generated here, never
-/// input) after the filter.
+/// [`branch`] for a view whose schema column is `schema_column`, with a
+/// constant condition (`also`, generated here, never input; empty for
+/// none) after the filter.
 #[allow(clippy::too_many_arguments)]
-fn branch_where(
+fn branch_on(
     src: u64,
     i: usize,
     ord: &str,
@@ -515,7 +503,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             g.filter,
         ));
         pair(&mut params, NameSet::Tables);
-        branches.push(branch_where(
+        branches.push(branch_on(
             SRC_FOREIGN_KEY,
             i,
             "ORDINAL_POSITION",
@@ -539,6 +527,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
             "REFERENTIAL_CONSTRAINTS",
             "CONSTRAINT_SCHEMA",
             g.filter,
+            "",
         ));
         pair(&mut params, NameSet::Tables);
         if maria && listed && g.checks > 0 {
@@ -550,6 +539,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
                 "CHECK_CONSTRAINTS",
                 "CONSTRAINT_SCHEMA",
                 Filter::List(g.checks),
+                "",
             ));
             pair(&mut params, NameSet::CheckTables);
         }

@@ -14,29 +14,18 @@ pub trait Named {
     fn name(&self) -> &Ident;
 }
 
-impl Named for Column {
-    fn name(&self) -> &Ident {
-        &self.name
-    }
+/// Each entry type's `name` field is its name.
+macro_rules! named_by_field {
+    ($($t:ty),*) => {$(
+        impl Named for $t {
+            fn name(&self) -> &Ident {
+                &self.name
+            }
+        }
+    )*};
 }
 
-impl Named for Index {
-    fn name(&self) -> &Ident {
-        &self.name
-    }
-}
-
-impl Named for Check {
-    fn name(&self) -> &Ident {
-        &self.name
-    }
-}
-
-impl Named for ForeignKey {
-    fn name(&self) -> &Ident {
-        &self.name
-    }
-}
+named_by_field!(Column, Index, Check, ForeignKey);
 
 /// The entries of one list by folded name. Of two entries of one name the
 /// first is found, as a scan from the start finds it.
