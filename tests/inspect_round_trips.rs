@@ -168,6 +168,89 @@ async fn server_work_does_not_grow_with_unrelated_tables() {
     );
 }
 
+/// A catalog table with a CHECK (its TABLE_CONSTRAINTS rows and each
+/// CHECK's clause are read) beside 40 other schemas full of CHECKs: the
+/// read's work (MariaDB's handler and row counters) and the tables it
+/// opens (both servers) do not grow. MariaDB's clause
+/// lookup was correlated on the row's schema and table, a DEPENDENT
+/// SUBQUERY that scanned every database per row (about 2,000 tables opened
+/// per read beside many tenant schemas); it is bound by constants now
+/// (EXPLAIN: tests/inspect_live.rs). The control, a server-wide count of
+/// CHECK_CONSTRAINTS, shows the counters see the other schemas.
+#[tokio::test]
+async fn the_check_clause_lookup_stays_flat_in_other_schemas() {
+    let files = [(
+        "checked.yaml",
+        "table: checked\ncolumns:\n  - name: Id\n    type: int\n    nullable: false\n  \
+         - name: Amount\n    type: int\n    nullable: false\n  - name: Payload\n    type: json\n\
+         primary_key: [Id]\nchecks:\n  - name: chk_checked_amount\n    expression: Amount >= 0\n",
+    )];
+    let cat = catalog::from_files("embedded", &files).unwrap();
+    let db = TestDb::new().await;
+    create(&db, &cat).await;
+    let control = async |db: &TestDb| {
+        let mut s = session(db).await;
+        let sql = "SELECT COUNT(*) FROM information_schema.CHECK_CONSTRAINTS";
+        let _: Option<u64> = s.conn().query_first(sql).await.unwrap();
+        statement_work(db, &mut s, async |s| {
+            let _: Option<u64> = s.conn().query_first(sql).await.unwrap();
+        })
+        .await
+    };
+    // Tables opened by the second of two verifies on one session.
+    let opened = async |db: &TestDb| {
+        let mut s = session(db).await;
+        verify(&mut s, &db.name, &cat, None).await.unwrap();
+        let before = status(&mut s, &["Opened_tables"]).await;
+        let report = verify(&mut s, &db.name, &cat, None).await.unwrap();
+        assert!(report.ok, "{:#?}", report.problems);
+        let after = status(&mut s, &["Opened_tables"]).await;
+        deltas(&before, &after)[0].1
+    };
+    let alone = verify_work(&db, &cat).await;
+    let control_alone = control(&db).await;
+    let opened_alone = opened(&db).await;
+    let mut others = Vec::new();
+    for _ in 0..40 {
+        let other = TestDb::new().await;
+        other
+            .exec(&[
+                "CREATE TABLE checked (Id int NOT NULL PRIMARY KEY, Amount int NOT NULL, Payload json, \
+                 CONSTRAINT chk_other_amount CHECK (Amount >= 0))",
+                "CREATE TABLE other (Id int NOT NULL PRIMARY KEY, CONSTRAINT chk_other_id CHECK (Id > 0))",
+            ])
+            .await;
+        others.push(other);
+    }
+    let crowded = verify_work(&db, &cat).await;
+    let control_crowded = control(&db).await;
+    let opened_crowded = opened(&db).await;
+    eprintln!(
+        "verify work, one table with a CHECK: {alone:?}\n\
+         beside 40 schemas of 2 tables with CHECKs: {crowded:?}\n\
+         tables opened by a warm verify: {opened_alone} -> {opened_crowded}\n\
+         control (server-wide CHECK_CONSTRAINTS count): {control_alone:?} -> {control_crowded:?}"
+    );
+    assert!(
+        total(&control_crowded) > total(&control_alone),
+        "the control must see the other schemas: {control_alone:?} -> {control_crowded:?}"
+    );
+    assert!(total(&alone) > 0, "{alone:?}");
+    // MySQL's CHECK_CONSTRAINTS has no table column to bind, and its
+    // optimizer may scan the server's check constraints for the lookup
+    // (src/inspect/sql.rs, `check_clause`): flat on MariaDB only.
+    if db.flavor == schema_catalog::Flavor::MariaDb {
+        assert_eq!(
+            alone, crowded,
+            "the CHECK lookup's work grew with other schemas"
+        );
+    }
+    assert!(
+        opened_crowded <= 1,
+        "a warm verify of one table opens at most that table: {opened_crowded}"
+    );
+}
+
 /// CHECK clauses are read only for catalog tables with a json or longtext
 /// column (on MariaDB they tell the two apart); a json column where the
 /// catalog wants longtext, or where it wants another type, is drift either way.

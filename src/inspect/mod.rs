@@ -68,11 +68,16 @@ pub(crate) use show_create::{fill_parsers, has_fulltext, ShowCreate};
 use sql::inspection_sql;
 pub(crate) use sql::IndexSource;
 
-/// The statement [`inspect_table`] runs on this server, for EXPLAIN and
-/// audits. Its parameters are the schema and the table name, repeated once
-/// per pair of `?`.
+/// The statements reading one table on this server, for EXPLAIN and
+/// audits: without and with its TABLE_CONSTRAINTS rows (read for a
+/// catalog table with checks, as [`inspect_table`] reads). Their
+/// parameters are the schema and the table name, repeated once per pair
+/// of `?`.
 pub fn inspection_statements(info: &ServerInfo) -> Vec<String> {
-    vec![inspection_sql(info, &[true])]
+    vec![
+        inspection_sql(info, &[true]),
+        sql::inspection_sql_with(info, &[true], &[true]),
+    ]
 }
 
 /// The statement [`inspect_tables`] runs for `tables` tables. Its
