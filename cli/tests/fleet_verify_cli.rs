@@ -238,3 +238,88 @@ async fn a_no_op_apply_costs_one_inspection_per_converged_target_and_no_lock() {
         "inspection statements grew with the tenants"
     );
 }
+
+/// `plan --fleet` reads a chunk of schemas together as verify does
+/// (`catalog plan`'s read: the inspection and the net, then the plan): the
+/// prepared executions per server stay the same for 10 and 40 tenants, on
+/// one session per server beside the schema list, and each target's plan
+/// is the one `catalog plan` of that schema alone gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_reads_each_servers_schemas_together() {
+    let (schemas, names) = converged(40).await;
+    // One schema per server lacks a table: a step to plan there.
+    let behind = schemas.name(5);
+    for port in SERVERS {
+        schemas
+            .exec(port, &behind, "DROP TABLE IF EXISTS _System_WorkItem")
+            .await;
+    }
+    let mut seen = Vec::new();
+    let mut docs = Vec::new();
+    for n in [10, 40] {
+        let (code, doc, connections) = through_relays("plan", &names[..n]).await;
+        assert_eq!(code, 0, "{doc:#}");
+        let targets = doc["targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 2 * n);
+        for t in targets {
+            let want = if t["schema"] == behind.as_str() {
+                "planned"
+            } else {
+                "already_converged"
+            };
+            assert_eq!(t["outcome"], want, "{t}");
+        }
+        let sessions: Vec<usize> = connections.iter().map(Vec::len).collect();
+        assert!(
+            sessions.iter().all(|c| *c <= 2),
+            "the schema list and one session per server, not one per target: {sessions:?}"
+        );
+        assert_eq!(
+            commands(&connections, "query: SHOW CREATE TABLE"),
+            [n, n],
+            "the net: one text query per schema"
+        );
+        seen.push(commands(&connections, "execute"));
+        docs.push(doc);
+    }
+    eprintln!(
+        "plan --fleet, prepared executions per server: 10 schemas {:?}, 40 schemas {:?}",
+        seen[0], seen[1]
+    );
+    assert_eq!(seen[0], seen[1], "plan's statements grew with the tenants");
+    // The planned target's steps are those `catalog plan` of it alone gives.
+    for port in SERVERS {
+        let url = format!("{}/{behind}", server(port));
+        let out = run(&[
+            "--catalog",
+            &catalog_dir(),
+            "--database-url",
+            &url,
+            "--format",
+            "json",
+            "plan",
+        ])
+        .await;
+        let alone = cli_support::json(&out);
+        let t = docs[1]["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["schema"] == behind.as_str() && t["identity"]["port"] == port)
+            .unwrap();
+        let sqls = |steps: &Value| -> Vec<Value> {
+            steps
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["sql"].clone())
+                .collect()
+        };
+        assert!(!sqls(&t["steps"]).is_empty(), "{t}");
+        assert_eq!(
+            sqls(&t["steps"]),
+            sqls(&alone["steps"]),
+            "{port}: {alone:#}"
+        );
+    }
+}

@@ -234,14 +234,15 @@ impl Ctx<'_> {
         lanes.into_iter().flatten().collect()
     }
 
-    /// One server's targets of a stage: verify reads them a chunk at a
-    /// time, each chunk together on one session; apply reads them so
+    /// One server's targets of a stage: verify and plan read them a chunk
+    /// at a time, each chunk together on one session; apply reads them so
     /// first and runs apply on the targets that read did not find
-    /// converged (`chunk`); plan runs on each target. `per_server` at a time.
+    /// converged (`chunk`). `per_server` at a time.
     async fn run_lane(&self, lane: &[&Target]) -> Vec<TargetReport> {
         let per_server = self.fleet.parallel.per_server;
         let purpose = match self.opts.command {
             FleetCommand::Verify => Some(Purpose::Verify),
+            FleetCommand::Plan => Some(Purpose::Plan),
             // A dry run reports apply's planned steps: every target runs.
             FleetCommand::Apply if !self.opts.apply.dry_run => Some(Purpose::Apply),
             _ => None,
@@ -382,16 +383,9 @@ impl Ctx<'_> {
                     apply::apply(&target, &target.schema, tables, &opts).await?,
                 ))
             }
-            FleetCommand::Plan => {
-                let work = live_plan(&target, tables, self.opts.timeout);
-                tokio::select! {
-                    r = work => Ok(Done::Plan(r?)),
-                    () = cancel.cancelled() => Ok(Done::Interrupted),
-                }
-            }
-            // Verify runs a chunk of targets at a time (`read_chunk`).
-            FleetCommand::Verify => Err(crate::Error::Usage(
-                "fleet verify runs its targets in chunks, not one by one".into(),
+            // Verify and plan run a chunk of targets at a time (`read_chunk`).
+            FleetCommand::Verify | FleetCommand::Plan => Err(crate::Error::Usage(
+                "fleet verify and plan run their targets in chunks, not one by one".into(),
             )),
         }
     }
@@ -499,14 +493,6 @@ enum Done {
     /// apply: the fleet's preflight read found nothing to do.
     Converged(Box<crate::server::ServerIdentity>),
     Interrupted,
-}
-
-async fn live_plan(
-    target: &db::Target,
-    tables: &[crate::model::Table],
-    timeout: Duration,
-) -> Result<crate::plan::Plan> {
-    crate::live::plan_within(target, &target.schema, tables, timeout).await
 }
 
 /// The target's report from its apply's; `interrupted`: the fleet was

@@ -2,7 +2,9 @@
 //! time ([`Ctx::schemas_per_read`]), each chunk one read on one session of
 //! that server, reused from chunk to chunk (each read names its schemas).
 //!
-//! `verify --fleet` is such reads only. `apply --fleet` reads first, with
+//! `verify --fleet` and `plan --fleet` are such reads only (plan's is
+//! `catalog plan`'s read: the inspection and the net, then the plan).
+//! `apply --fleet` reads first, with
 //! apply's own preflight read (the inspection and the net,
 //! [`crate::live::diff_all_schemas_with`]): a target whose plan from that
 //! read has no step and no drift is `already_converged` (what apply would
@@ -21,6 +23,8 @@ use crate::fleet::FleetEvent;
 pub(super) enum Found {
     /// verify: its report.
     Verify(Box<crate::verify::VerifyReport>),
+    /// plan: its plan.
+    Plan(Box<crate::plan::Plan>),
     /// apply: nothing to do (no step, no drift), on this server.
     Converged(Box<crate::server::ServerIdentity>),
     /// apply: apply runs on it (steps, drift, or a read that failed).
@@ -33,6 +37,7 @@ pub(super) enum Found {
 #[derive(Clone, Copy)]
 pub(super) enum Purpose {
     Verify,
+    Plan,
     Apply,
 }
 
@@ -56,7 +61,7 @@ impl Ctx<'_> {
         let mut work = vec![false; chunk.len()];
         if let Some(first) = run.first() {
             let offset = self.t0.elapsed().as_millis() as u64;
-            if matches!(purpose, Purpose::Verify) {
+            if !matches!(purpose, Purpose::Apply) {
                 for t in &run {
                     let name = self.name(t);
                     self.emit(&FleetEvent::Started {
@@ -91,6 +96,7 @@ impl Ctx<'_> {
                     }
                     Err(e) => Err(e),
                     Ok(Found::Verify(v)) => Ok(Done::Verify(v)),
+                    Ok(Found::Plan(p)) => Ok(Done::Plan(*p)),
                     Ok(Found::Converged(identity)) => Ok(Done::Converged(identity)),
                     Ok(Found::Interrupted) => Ok(Done::Interrupted),
                 };
@@ -134,6 +140,8 @@ impl Ctx<'_> {
         let what = match (purpose, schemas) {
             (Purpose::Verify, [one]) => format!("verify of {host}/{one}"),
             (Purpose::Verify, _) => format!("verify of {} schemas of {host}", schemas.len()),
+            (Purpose::Plan, [one]) => format!("plan of {host}/{one}"),
+            (Purpose::Plan, _) => format!("plan of {} schemas of {host}", schemas.len()),
             (Purpose::Apply, _) => format!("preflight read of {} schemas of {host}", schemas.len()),
         };
         let budget = self.opts.timeout + self.opts.apply.busy_timeout;
@@ -151,6 +159,14 @@ impl Ctx<'_> {
                                 .collect::<Vec<_>>()
                         })
                 }
+                Purpose::Plan => plans(&mut session, schemas, &self.tables)
+                    .await
+                    .map(|plans| {
+                        plans
+                            .into_iter()
+                            .map(|p| p.map(|p| Found::Plan(Box::new(p))))
+                            .collect()
+                    }),
                 Purpose::Apply => converged(&mut session, schemas, &self.tables).await,
             }
         };
@@ -196,30 +212,47 @@ impl Ctx<'_> {
     }
 }
 
-/// apply's preflight read of each of `schemas` (the inspection and the
-/// net, read together) and its plan: `Converged` when there is nothing to
-/// do, `Work` otherwise (a schema whose read failed too: apply reports it).
-async fn converged(
+/// `catalog plan`'s read of each of `schemas` (the inspection and the
+/// net, read together, as [`crate::live::plan_live`] reads one) and each
+/// one's plan, naming this server.
+async fn plans(
     session: &mut db::Session<'_>,
     schemas: &[&str],
     tables: &[crate::model::Table],
-) -> crate::Result<Vec<crate::Result<Found>>> {
+) -> crate::Result<Vec<crate::Result<crate::plan::Plan>>> {
     let diffs = crate::live::diff_all_schemas_with(session, schemas, tables, true).await?;
     let flavor = session.flavor();
     let identity = session.identity().clone();
     Ok(diffs
         .into_iter()
         .map(|d| {
-            Ok(match d {
-                Ok(diffs) => {
-                    let plan = crate::plan::plan(&diffs, flavor);
-                    if plan.steps.is_empty() && !plan.is_refused() {
-                        Found::Converged(Box::new(identity.clone()))
-                    } else {
-                        Found::Work
-                    }
+            d.map(|diffs| {
+                let mut plan = crate::plan::plan(&diffs, flavor);
+                plan.server = Some(identity.clone());
+                plan
+            })
+        })
+        .collect())
+}
+
+/// apply's preflight read of each of `schemas` (the same read as
+/// [`plans`]) and its plan: `Converged` when there is nothing to do,
+/// `Work` otherwise (a schema whose read failed too: apply reports it).
+async fn converged(
+    session: &mut db::Session<'_>,
+    schemas: &[&str],
+    tables: &[crate::model::Table],
+) -> crate::Result<Vec<crate::Result<Found>>> {
+    let identity = session.identity().clone();
+    Ok(plans(session, schemas, tables)
+        .await?
+        .into_iter()
+        .map(|p| {
+            Ok(match p {
+                Ok(plan) if plan.steps.is_empty() && !plan.is_refused() => {
+                    Found::Converged(Box::new(identity.clone()))
                 }
-                Err(_) => Found::Work,
+                Ok(_) | Err(_) => Found::Work,
             })
         })
         .collect())
