@@ -17,8 +17,10 @@
 use crate::collation;
 use crate::flavor::Flavor;
 use crate::ident::{quote_ident, quote_str, Ident};
-use crate::model::{Column, ForeignKey, Index, IndexKind, IndexPart, Table};
+use crate::model::{Column, Index, IndexKind, Table};
 use crate::sqltext::canonical_engine;
+
+pub use crate::model::describe::{foreign_key_definition, key_parts, parser_clause};
 
 /// How an `ADD COLUMN` on MySQL / MariaDB asks to stay online.
 ///
@@ -280,61 +282,6 @@ pub(crate) fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> 
     out
 }
 
-/// `` WITH PARSER `ngram` `` (with a leading space) for a FULLTEXT index
-/// with a parser, else nothing: the plugin name from the closed
-/// [`FullTextParser`](crate::model::FullTextParser) set, through the
-/// quoting helper. Written plainly, not in MySQL's `/*!50100 ... */`
-/// wrapper (every supported server reads the clause; the wrapper only hid
-/// it from MySQL < 5.1).
-pub fn parser_clause(kind: IndexKind) -> String {
-    match kind.parser() {
-        Some(p) => format!(" WITH PARSER {}", quote_ident(p.name())),
-        None => String::new(),
-    }
-}
-
-/// `` CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `t` (`b`) ON DELETE RESTRICT ON UPDATE RESTRICT ``:
-/// the one renderer of a foreign key, the same on every flavor (TiDB
-/// v6.6.0+ enforces it; earlier releases parse and drop it, see
-/// <https://docs.pingcap.com/tidb/stable/foreign-key/>). Both actions are
-/// always written (keywords from the closed [`ReferentialAction`] set),
-/// so the server stores what the catalog says whatever its own default
-/// (MariaDB reports an omitted action as RESTRICT, MySQL as NO ACTION).
-///
-/// [`ReferentialAction`]: crate::model::ReferentialAction
-pub fn foreign_key_definition(fk: &ForeignKey) -> String {
-    let list = |names: &[Ident]| {
-        names
-            .iter()
-            .map(|n| quote_ident(n.as_str()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let table = match &fk.referenced_schema {
-        Some(schema) => format!(
-            "{}.{}",
-            quote_ident(schema.as_str()),
-            quote_ident(fk.referenced_table.as_str())
-        ),
-        None => quote_ident(fk.referenced_table.as_str()),
-    };
-    format!(
-        "CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {table} ({}) ON DELETE {} ON UPDATE {}",
-        quote_ident(fk.name.as_str()),
-        list(&fk.columns),
-        list(&fk.referenced_columns),
-        fk.on_delete.sql(),
-        fk.on_update.sql()
-    )
-}
-
-/// A parenthesised key-part list: `` (`a`, `b`(10) DESC, (expr)) ``.
-/// The one renderer of key parts, for primary keys and secondary indexes.
-pub fn key_parts(parts: &[IndexPart]) -> String {
-    let rendered: Vec<String> = parts.iter().map(IndexPart::to_string).collect();
-    format!("({})", rendered.join(", "))
-}
-
 /// A charset name from the closed table as a keyword; anything else (only a
 /// live table can hold one) quoted as an identifier, never pasted.
 fn charset_name(name: &str) -> String {
@@ -375,7 +322,7 @@ fn table_options(table: &Table) -> String {
 mod tests {
     use super::*;
     use crate::coltype::ColumnType;
-    use crate::model::DefaultValue;
+    use crate::model::{DefaultValue, IndexPart};
 
     fn table() -> Table {
         let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
@@ -495,18 +442,5 @@ mod tests {
             "ALTER TABLE `t` ADD COLUMN `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL \
              DEFAULT 'it''s', ALGORITHM=INPLACE, LOCK=NONE"
         );
-    }
-
-    #[test]
-    fn key_parts_render_prefix_desc_and_expressions() {
-        let parts = vec![
-            IndexPart::Column {
-                name: "a".into(),
-                prefix: Some(10),
-                descending: true,
-            },
-            IndexPart::Expression("lower(`b`)".into()),
-        ];
-        assert_eq!(key_parts(&parts), "(`a`(10) DESC, (lower(`b`)))");
     }
 }

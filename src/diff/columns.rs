@@ -1,7 +1,11 @@
-//! Column drift: a same-named column compared field by field, and the
-//! texts that describe a column in problems.
+//! Column drift: a same-named column compared field by field (the texts
+//! that describe a column are the model's, [`crate::model::describe`]).
 
-use crate::model::{Column, Table};
+use crate::model::describe::{
+    auto_increment_text, charset_text, default_text, generated_text, null_text, on_update_text,
+    visibility_text,
+};
+use crate::model::{Column, NotOnline, Table};
 
 use super::{problem, Problem, ProblemKind};
 
@@ -45,15 +49,15 @@ fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String,
     if want.nullable != have.nullable {
         push(
             ProblemKind::ColumnNullability,
-            null_text(want.nullable),
-            null_text(have.nullable),
+            null_text(want.nullable).into(),
+            null_text(have.nullable).into(),
         );
     }
     if want.ty.is_textual() && (want.charset != have.charset || want.collation != have.collation) {
         push(
             ProblemKind::ColumnCollation,
-            charset_text(want),
-            charset_text(have),
+            charset_text(want.charset.as_deref(), want.collation.as_deref()),
+            charset_text(have.charset.as_deref(), have.collation.as_deref()),
         );
     }
     if want.default != have.default {
@@ -66,20 +70,23 @@ fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String,
     if want.auto_increment != have.auto_increment {
         push(
             ProblemKind::ColumnAutoIncrement,
-            ai_text(want.auto_increment),
-            ai_text(have.auto_increment),
+            auto_increment_text(want.auto_increment).into(),
+            auto_increment_text(have.auto_increment).into(),
         );
     }
     if want.on_update != have.on_update {
         push(
             ProblemKind::ColumnOnUpdate,
-            on_update_text(want),
-            on_update_text(have),
+            on_update_text(want.on_update.as_ref()),
+            on_update_text(have.on_update.as_ref()),
         );
     }
     if want.invisible != have.invisible {
-        let text = |c: &Column| if c.invisible { "INVISIBLE" } else { "VISIBLE" }.to_string();
-        push(ProblemKind::ColumnInvisible, text(want), text(have));
+        push(
+            ProblemKind::ColumnInvisible,
+            visibility_text(want.invisible).into(),
+            visibility_text(have.invisible).into(),
+        );
     }
     match (&want.generated, &have.generated) {
         (None, None) => {}
@@ -101,18 +108,11 @@ fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String,
         }
         (w, h) => push(
             ProblemKind::ColumnGenerated,
-            generated_text(w),
-            generated_text(h),
+            generated_text(w.as_ref()),
+            generated_text(h.as_ref()),
         ),
     }
     out
-}
-
-fn generated_text(g: &Option<crate::model::Generated>) -> String {
-    match g {
-        Some(g) => g.to_string(),
-        None => "not generated".into(),
-    }
 }
 
 /// Why a missing column cannot be added to an existing table online, if it
@@ -122,85 +122,19 @@ fn generated_text(g: &Option<crate::model::Generated>) -> String {
 /// with ALTER TABLE at all ("You cannot add a stored generated column using
 /// ALTER TABLE", <https://docs.pingcap.com/tidb/stable/generated-columns#limitations>).
 /// A VIRTUAL one is metadata only (ALGORITHM=INSTANT on both servers).
-pub fn column_not_online_reason(column: &Column) -> Option<&'static str> {
+pub fn column_not_online_reason(column: &Column) -> Option<NotOnline> {
     column
         .generated
         .as_ref()
         .filter(|g| g.stored)
-        .map(|_| "a STORED generated column cannot be added to an existing table online (MySQL and MariaDB compute it into every row with a table copy; TiDB cannot add one at all)")
-}
-
-fn on_update_text(c: &Column) -> String {
-    match &c.on_update {
-        Some(v) => format!("ON UPDATE {}", v.to_sql(false)),
-        None => "no ON UPDATE".into(),
-    }
-}
-
-fn null_text(nullable: bool) -> String {
-    if nullable { "NULL" } else { "NOT NULL" }.to_string()
-}
-
-fn ai_text(ai: bool) -> String {
-    if ai {
-        "AUTO_INCREMENT"
-    } else {
-        "no AUTO_INCREMENT"
-    }
-    .to_string()
-}
-
-fn charset_text(c: &Column) -> String {
-    match (&c.charset, &c.collation) {
-        (Some(cs), Some(co)) => format!("CHARACTER SET {cs} COLLATE {co}"),
-        (None, Some(co)) => format!("COLLATE {co}"),
-        (Some(cs), None) => format!("CHARACTER SET {cs}"),
-        (None, None) => "no collation".into(),
-    }
-}
-
-/// `DEFAULT x` or `no default`: a column's default as text.
-pub fn default_text(c: &Column) -> String {
-    match &c.default {
-        Some(d) => format!("DEFAULT {}", d.to_sql(c.ty.is_numeric())),
-        None => "no default".into(),
-    }
-}
-
-/// `varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT 'x'`: a column's shape.
-pub fn describe_column(c: &Column) -> String {
-    let mut s = c.ty.to_string();
-    if c.ty.is_textual() {
-        s.push(' ');
-        s.push_str(&charset_text(c));
-    }
-    s.push(' ');
-    s.push_str(&null_text(c.nullable));
-    if c.default.is_some() {
-        s.push(' ');
-        s.push_str(&default_text(c));
-    }
-    if c.on_update.is_some() {
-        s.push(' ');
-        s.push_str(&on_update_text(c));
-    }
-    if c.auto_increment {
-        s.push_str(" AUTO_INCREMENT");
-    }
-    if let Some(g) = &c.generated {
-        s.push(' ');
-        s.push_str(&g.to_string());
-    }
-    if c.invisible {
-        s.push_str(" INVISIBLE");
-    }
-    s
+        .map(|_| NotOnline::StoredGeneratedColumn)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::coltype::{ColumnType, IntKind};
+    use crate::model::describe::describe_column;
     use crate::model::Generated;
 
     /// The one column-match rule: a rename candidate (review) has the same

@@ -1,19 +1,10 @@
 //! Foreign keys: each catalog one against the live one of its name, every
 //! attribute exactly; a missing one is refused as not online.
 
-use crate::model::{ByName, ForeignKey, Table};
+use crate::model::describe::describe_foreign_key;
+use crate::model::{ByName, NotOnline, Table};
 
 use super::{problem, Problem, ProblemKind};
-
-/// `` FOREIGN KEY (`a`) REFERENCES `t` (`b`) ON DELETE RESTRICT ON UPDATE RESTRICT ``:
-/// a foreign key's shape (its definition without the name).
-pub fn describe_foreign_key(fk: &ForeignKey) -> String {
-    let def = crate::ddl::foreign_key_definition(fk);
-    match def.find(" FOREIGN KEY ") {
-        Some(i) => def[i + 1..].to_string(),
-        None => def,
-    }
-}
 
 /// The catalog's foreign keys against the live table's, by name (case
 /// -insensitively), each attribute exactly. A missing one is not added:
@@ -31,7 +22,7 @@ pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
                 fk.name.as_str(),
                 ProblemKind::ForeignKeyNotOnline,
                 &expected,
-                "absent; adding a foreign key to an existing table validates every row with a table copy (MySQL and MariaDB refuse ALGORITHM=INPLACE unless foreign_key_checks=0, which the tool never sets), which is not online: add it in a maintenance window, or declare it when the table is created",
+                &super::absent_not_online(NotOnline::ForeignKey),
             ));
             continue;
         };

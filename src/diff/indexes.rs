@@ -1,44 +1,31 @@
-//! Index drift, by the one index rule ([`crate::model::shape`]), and the texts that
-//! describe an index in problems.
+//! Index drift, by the one index rule ([`crate::model::shape`]), and why a
+//! missing index is not added online.
 
-use crate::ddl::key_parts;
+use crate::model::describe::describe_index;
 use crate::model::shape::{self, IndexProblem};
-use crate::model::{Index, IndexKind, IndexPart, Table};
+use crate::model::{Index, IndexKind, IndexPart, NotOnline, Table};
 
 use super::{problem, Problem, ProblemKind};
-
-/// `` UNIQUE KEY (`a`, `b`) ``, with `FULLTEXT`, `IGNORED/INVISIBLE` where they apply.
-pub fn describe_index(i: &Index) -> String {
-    let kind = match (i.kind, i.unique) {
-        (IndexKind::FullText(_), _) => "FULLTEXT KEY",
-        (IndexKind::Spatial, _) => "SPATIAL KEY",
-        (IndexKind::BTree, true) => "UNIQUE KEY",
-        (IndexKind::BTree, false) => "KEY",
-    };
-    let vis = if i.visible { "" } else { " INVISIBLE" };
-    let parser = crate::ddl::parser_clause(i.kind);
-    format!("{kind} {}{parser}{vis}", key_parts(&i.parts))
-}
 
 /// Why a missing index cannot be added to an existing table online, if it
 /// cannot: InnoDB rebuilds the table for the first FULLTEXT index and takes
 /// a shared lock for any; MySQL adds a functional key part as a hidden
 /// virtual column, which `LOCK=NONE` refuses (error 1846).
-pub fn not_online_reason(index: &Index) -> Option<&'static str> {
+pub fn not_online_reason(index: &Index) -> Option<NotOnline> {
     if index.kind.is_fulltext() {
-        return Some("a FULLTEXT index cannot be added to an existing table online (InnoDB rebuilds the table for the first one and takes a shared lock for any)");
+        return Some(NotOnline::FullTextIndex);
     }
     // Verified live on MySQL 9.7 and MariaDB 10.11: LOCK=NONE is refused
     // with 1846 "Do not support online operation on table with GIS index".
     if index.kind == IndexKind::Spatial {
-        return Some("a SPATIAL index cannot be added to an existing table online (InnoDB refuses LOCK=NONE for it and blocks writes with LOCK=SHARED)");
+        return Some(NotOnline::SpatialIndex);
     }
     if index
         .parts
         .iter()
         .any(|p| matches!(p, IndexPart::Expression(_)))
     {
-        return Some("an index with an expression key part cannot be added to an existing table online (MySQL adds it through a hidden virtual column and refuses LOCK=NONE)");
+        return Some(NotOnline::ExpressionIndex);
     }
     None
 }

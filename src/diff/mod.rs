@@ -7,9 +7,9 @@
 
 use std::collections::HashMap;
 
-use crate::ddl::key_parts;
+use crate::model::describe::key_parts;
 use crate::model::shape;
-use crate::model::{ByName, Table, TableKind};
+use crate::model::{ByName, NotOnline, Table, TableKind};
 
 mod change;
 mod columns;
@@ -19,13 +19,16 @@ mod table;
 mod widen;
 
 pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
+pub use crate::model::describe::{
+    default_text, describe_column, describe_foreign_key, describe_index,
+};
+pub use crate::model::WidenRule;
 pub use change::{Change, TableDiff};
 use columns::column_drift;
-pub use columns::{column_not_online_reason, default_text, describe_column, same_column_shape};
-pub use foreign_keys::describe_foreign_key;
+pub use columns::{column_not_online_reason, same_column_shape};
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
-pub use indexes::{describe_index, not_online_reason};
-pub use widen::{widening, WidenAlgorithm, WidenRule, Widening};
+pub use indexes::not_online_reason;
+pub use widen::{widening, WidenAlgorithm, Widening};
 
 use crate::flavor::Flavor;
 
@@ -179,36 +182,35 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     for (i, col) in want.columns.iter().enumerate() {
         match have_columns.get(&col.name) {
             Some(live) => column_or_widening(&mut d, want, have, col, live, flavor),
-            None if column_not_online_reason(col).is_some() => d.problems.push(problem(
-                want,
-                col.name.as_str(),
-                ProblemKind::ColumnNotOnline,
-                &describe_column(col),
-                &format!(
-                    "absent; {}: add it in a maintenance window, or declare it when the table is created",
-                    column_not_online_reason(col).unwrap_or_default()
-                ),
-            )),
-            None => {
-                let change = Change::AddColumn {
-                    table: want.name.clone(),
-                    column: col.clone(),
-                    after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
-                };
-                let kind = if change.is_additive() {
-                    d.changes.push(change);
-                    ProblemKind::MissingColumn
-                } else {
-                    ProblemKind::MissingNotNullColumn
-                };
-                d.problems.push(problem(
+            None => match column_not_online_reason(col) {
+                Some(why) => d.problems.push(problem(
                     want,
                     col.name.as_str(),
-                    kind,
+                    ProblemKind::ColumnNotOnline,
                     &describe_column(col),
-                    "absent",
-                ));
-            }
+                    &absent_not_online(why),
+                )),
+                None => {
+                    let change = Change::AddColumn {
+                        table: want.name.clone(),
+                        column: col.clone(),
+                        after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
+                    };
+                    let kind = if change.is_additive() {
+                        d.changes.push(change);
+                        ProblemKind::MissingColumn
+                    } else {
+                        ProblemKind::MissingNotNullColumn
+                    };
+                    d.problems.push(problem(
+                        want,
+                        col.name.as_str(),
+                        kind,
+                        &describe_column(col),
+                        "absent",
+                    ));
+                }
+            },
         }
     }
     if !want.primary_key.is_empty() && primary_key_differs(&have.primary_key, &want.primary_key) {
@@ -227,29 +229,28 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     for idx in &want.indexes {
         match have_indexes.get(&idx.name) {
             Some(live) => d.problems.extend(index_drift(want, idx, live)),
-            None if not_online_reason(idx).is_some() => d.problems.push(problem(
-                want,
-                idx.name.as_str(),
-                ProblemKind::IndexNotOnline,
-                &describe_index(idx),
-                &format!(
-                    "absent; {}: add it in a maintenance window, or declare it when the table is created",
-                    not_online_reason(idx).unwrap_or_default()
-                ),
-            )),
-            None => {
-                d.problems.push(problem(
+            None => match not_online_reason(idx) {
+                Some(why) => d.problems.push(problem(
                     want,
                     idx.name.as_str(),
-                    ProblemKind::MissingIndex,
+                    ProblemKind::IndexNotOnline,
                     &describe_index(idx),
-                    "absent",
-                ));
-                d.changes.push(Change::AddIndex {
-                    table: want.name.clone(),
-                    index: idx.clone(),
-                });
-            }
+                    &absent_not_online(why),
+                )),
+                None => {
+                    d.problems.push(problem(
+                        want,
+                        idx.name.as_str(),
+                        ProblemKind::MissingIndex,
+                        &describe_index(idx),
+                        "absent",
+                    ));
+                    d.changes.push(Change::AddIndex {
+                        table: want.name.clone(),
+                        index: idx.clone(),
+                    });
+                }
+            },
         }
     }
     d.problems.extend(check_drift(want, have));
@@ -303,6 +304,14 @@ pub(super) fn problem(
     }
 }
 
+/// `absent; <why>: add it in a maintenance window, ...`: the live side of
+/// a missing object that cannot be added online.
+fn absent_not_online(why: NotOnline) -> String {
+    format!(
+        "absent; {why}: add it in a maintenance window, or declare it when the table is created"
+    )
+}
+
 /// The catalog's CHECK constraints against the live table's (by name, case
 /// -insensitively; conditions after normalisation). A missing one is not
 /// added: validating the rows copies the table.
@@ -344,7 +353,7 @@ fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
                 c.name.as_str(),
                 ProblemKind::CheckNotOnline,
                 &expected,
-                "absent; adding a CHECK constraint to an existing table validates every row with a table copy (MySQL ALGORITHM=COPY, MariaDB likewise), which is not online: add it in a maintenance window, or declare it when the table is created",
+                &absent_not_online(NotOnline::Check),
             )),
         }
     }

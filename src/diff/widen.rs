@@ -19,7 +19,7 @@
 
 use crate::coltype::{ColumnType, IntKind};
 use crate::flavor::Flavor;
-use crate::model::{Column, RowFormat, Table, Widen};
+use crate::model::{Column, RowFormat, Table, Widen, WidenRule};
 
 use super::ProblemKind;
 
@@ -43,34 +43,6 @@ impl WidenAlgorithm {
             WidenAlgorithm::Instant => Some(crate::ddl::ColumnAlgorithm::Instant),
             WidenAlgorithm::InplaceNoLock => Some(crate::ddl::ColumnAlgorithm::InplaceNoLock),
             WidenAlgorithm::TiDb => None,
-        }
-    }
-}
-
-/// What a widening changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WidenRule {
-    /// VARCHAR(n) to VARCHAR(m), m > n, within the allowed length-byte classes.
-    VarcharLength,
-    /// ENUM members appended at the end, storage size unchanged.
-    EnumAppend,
-    /// SET members appended at the end, storage size unchanged.
-    SetAppend,
-    /// The default set, changed or dropped.
-    Default,
-    /// A wider integer of the same signedness (TiDB only).
-    IntegerWidth,
-}
-
-impl WidenRule {
-    /// The rule's name in docs and reasons (`varchar_length` ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            WidenRule::VarcharLength => "varchar_length",
-            WidenRule::EnumAppend => "enum_append",
-            WidenRule::SetAppend => "set_append",
-            WidenRule::Default => "default",
-            WidenRule::IntegerWidth => "integer_width",
         }
     }
 }

@@ -88,6 +88,34 @@ pub enum Widen {
     TypesAndDefault,
 }
 
+/// What a widening changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WidenRule {
+    /// VARCHAR(n) to VARCHAR(m), m > n, within the allowed length-byte classes.
+    VarcharLength,
+    /// ENUM members appended at the end, storage size unchanged.
+    EnumAppend,
+    /// SET members appended at the end, storage size unchanged.
+    SetAppend,
+    /// The default set, changed or dropped.
+    Default,
+    /// A wider integer of the same signedness (TiDB only).
+    IntegerWidth,
+}
+
+impl WidenRule {
+    /// The rule's name in docs and reasons (`varchar_length` ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            WidenRule::VarcharLength => "varchar_length",
+            WidenRule::EnumAppend => "enum_append",
+            WidenRule::SetAppend => "set_append",
+            WidenRule::Default => "default",
+            WidenRule::IntegerWidth => "integer_width",
+        }
+    }
+}
+
 impl Column {
     /// A plain nullable column of `ty` with no charset and no default.
     pub fn new(name: impl Into<Ident>, ty: ColumnType) -> Column {

@@ -7,13 +7,17 @@
 //! One file per part: `default` (column defaults), `column` (columns,
 //! generated columns), `index` (indexes, key parts, FULLTEXT parsers),
 //! `constraint` (CHECK constraints, foreign keys), `table` (tables and
-//! what a live name is). Everything is re-exported here.
+//! what a live name is), `online` (why a missing object is not added
+//! online). Everything is re-exported here, but `describe`: the texts that
+//! describe each part in DDL and findings.
 
 mod by_name;
 mod column;
 mod constraint;
 mod default;
+pub mod describe;
 mod index;
+mod online;
 pub(crate) mod shape;
 mod table;
 pub mod tidb;
@@ -23,6 +27,7 @@ pub use column::*;
 pub use constraint::*;
 pub use default::*;
 pub use index::*;
+pub use online::NotOnline;
 pub use table::*;
 pub use tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
 

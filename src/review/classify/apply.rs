@@ -30,6 +30,9 @@ const ABSENT: Option<String> = None;
 /// Apply refuses an existing column or key of another shape.
 pub(super) const REFUSED: &str = "apply never alters an existing object: a warm installation keeps OLD's shape, apply refuses it as drift and every verify fails there";
 
+/// Why a missing object is not added, when the diff named no reason.
+const NOT_ONLINE: &str = "it cannot be added to an existing table online";
+
 const INDEX_REFUSED: &str = "apply never rebuilds an index of the same name: a warm installation keeps OLD's key, apply refuses it as drift and every verify fails there";
 
 /// `p` (found on the flavors `on`), about NEW's table `n`, as a finding.
@@ -73,7 +76,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
                 .iter()
                 .find(|i| i.name.as_str().eq_ignore_ascii_case(&p.object))
                 .and_then(not_online_reason)
-                .unwrap_or("it cannot be added to an existing table online");
+                .map_or(NOT_ONLINE.into(), |why| why.to_string());
             (
                 ABSENT,
                 want,
@@ -86,7 +89,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
                 .iter()
                 .find(|c| c.name.as_str().eq_ignore_ascii_case(&p.object))
                 .and_then(column_not_online_reason)
-                .unwrap_or("it cannot be added to an existing table online");
+                .map_or(NOT_ONLINE.into(), |why| why.to_string());
             (
                 ABSENT,
                 want,
