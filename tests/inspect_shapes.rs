@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::counters::{create, generated, session, status, verify_work};
+use common::counters::{create, generated, session, statement_work, status, verify_work};
 use common::TestDb;
 use schema_catalog::db::Session;
 use schema_catalog::inspect::{inspect_table, inspect_tables, NAMES_PER_STATEMENT};
@@ -207,4 +207,52 @@ async fn schemas_read_together_share_statements_and_report_as_alone() {
             "{n} schemas: the size read and one statement"
         );
     }
+}
+
+/// Schemas read together stay flat in other schemas: the work of one
+/// verify of 12 schemas of an 8-table catalog (each schema one listed
+/// group; on MySQL all of them one group of (schema, table) pairs) does
+/// not move when 24 more schemas of the same tables exist beside them.
+#[tokio::test]
+async fn schemas_read_together_stay_flat_in_other_schemas() {
+    let cat = generated(8);
+    let mut dbs = Vec::new();
+    for _ in 0..12 {
+        let db = TestDb::new().await;
+        create(&db, &cat).await;
+        dbs.push(db);
+    }
+    let names: Vec<&str> = dbs.iter().map(|d| d.name.as_str()).collect();
+    let work = async || {
+        let mut s = session(&dbs[0]).await;
+        verify_schemas(&mut s, &names, &cat, None)
+            .await
+            .expect("warm-up");
+        statement_work(&dbs[0], &mut s, async |s| {
+            let reports = verify_schemas(s, &names, &cat, None)
+                .await
+                .expect("verify together");
+            for r in reports {
+                let r = r.expect("this schema's read");
+                assert!(r.ok, "{:#?}", r.problems);
+            }
+        })
+        .await
+    };
+    let alone = work().await;
+    let mut others = Vec::new();
+    for _ in 0..24 {
+        let other = TestDb::new().await;
+        create(&other, &cat).await;
+        others.push(other);
+    }
+    let crowded = work().await;
+    eprintln!(
+        "verify of 12 schemas together: {alone:?}\nbeside 24 more schemas of the same tables: {crowded:?}"
+    );
+    assert!(alone.iter().any(|(_, v)| *v > 0), "{alone:?}");
+    assert_eq!(
+        alone, crowded,
+        "reading schemas together grew with other schemas"
+    );
 }

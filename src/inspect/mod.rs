@@ -331,6 +331,35 @@ async fn fill(
     show_create::fill_fulltext_parsers(session, schema, &mut shown, out).await
 }
 
+/// Reads each run of two or more consecutive [`sql::Filter::Joined`]
+/// groups (listed groups of different schemas, MySQL) as one
+/// [`sql::Filter::Pairs`] group: five or six branches for the run instead
+/// of five or six per schema. Its first group takes the run's CHECK and
+/// constraint counts, the others are [`sql::Filter::Covered`].
+fn pair_up(groups: &mut [sql::Group]) {
+    let mut i = 0;
+    while i < groups.len() {
+        let run = groups[i..]
+            .iter()
+            .take_while(|g| g.filter == sql::Filter::Joined)
+            .count();
+        if run >= 2 {
+            let (checks, constraints) = groups[i..i + run]
+                .iter()
+                .fold((0, 0), |(c, k), g| (c + g.checks, k + g.constraints));
+            groups[i] = sql::Group {
+                filter: sql::Filter::Pairs(run),
+                checks,
+                constraints,
+            };
+            for g in &mut groups[i + 1..i + run] {
+                g.filter = sql::Filter::Covered;
+            }
+        }
+        i += run.max(1);
+    }
+}
+
 /// Runs one statement of `units` and files each table it read into
 /// `slots` (schema `s`, want `w` at `s * wants.len() + w`), or its
 /// schema's error into `failed`.
@@ -346,7 +375,7 @@ async fn read_statement(
 ) -> Result<()> {
     let info = session.info().clone();
     let flavor = info.flavor;
-    let groups: Vec<sql::Group> = units
+    let mut groups: Vec<sql::Group> = units
         .iter()
         .map(|u| sql::Group {
             filter: match u.shape {
@@ -363,6 +392,7 @@ async fn read_statement(
             constraints: u.tables.iter().filter(|t| wants[**t].constraints).count(),
         })
         .collect();
+    pair_up(&mut groups);
     let (sql, plan) = sql::statement(&info, &groups);
     let names = |u: &Unit, set: sql::NameSet| -> Vec<&str> {
         let keep: fn(&Want) -> bool = match set {
@@ -388,6 +418,21 @@ async fn read_statement(
                     vec![Value::from(
                         serde_json::Value::from(names(u, *set)).to_string(),
                     )]
+                }
+                sql::Param::Pairs(set) => {
+                    let n = match groups[*g].filter {
+                        sql::Filter::Pairs(n) => n,
+                        _ => 1,
+                    };
+                    let triples: Vec<serde_json::Value> = (*g..*g + n)
+                        .flat_map(|k| {
+                            let u = &units[k];
+                            names(u, *set)
+                                .into_iter()
+                                .map(move |name| serde_json::json!([k, schemas[u.schema], name]))
+                        })
+                        .collect();
+                    vec![Value::from(serde_json::Value::from(triples).to_string())]
                 }
             }
         })

@@ -264,6 +264,20 @@ pub(crate) enum Filter {
     /// whole server (`mysql.indexes` under STATISTICS, measured), so the
     /// read's work would grow with every other schema's tables.
     Joined,
+    /// MySQL 8.0.14+, several schemas' [`Filter::Joined`] groups as one:
+    /// this group and the `n - 1` groups after it (each
+    /// [`Filter::Covered`]) take their (schema, table) pairs as one JSON
+    /// array parameter of `[group, schema, name]` triples, each joined
+    /// `LATERAL` by `schema_column = names.s AND TABLE_NAME = names.n`:
+    /// one equality lookup of the schema row and one of the tables row per
+    /// pair (EXPLAIN: single-row lookups of `sch` and `tbl`), so flat in
+    /// other schemas as [`Filter::Joined`] is; a row's `branch` is the
+    /// pair's group. Five or six branches for all of them instead of five
+    /// or six per schema.
+    Pairs(usize),
+    /// A group read by the [`Filter::Pairs`] group before it: no branches
+    /// of its own.
+    Covered,
 }
 
 /// The JSON array of names a [`Filter::Joined`] branch takes, as rows:
@@ -271,6 +285,12 @@ pub(crate) enum Filter {
 /// equality is an index lookup on the tables row.
 const JOINED_NAMES: &str =
     "JSON_TABLE(?, '$[*]' COLUMNS (n VARCHAR(64) CHARACTER SET utf8mb3 PATH '$')) AS names";
+
+/// The JSON array of `[group, schema, name]` triples a [`Filter::Pairs`]
+/// branch takes, as rows (names in `utf8mb3`, as [`JOINED_NAMES`]).
+const JOINED_PAIRS: &str = "JSON_TABLE(?, '$[*]' COLUMNS (b INT UNSIGNED PATH '$[0]', \
+     s VARCHAR(64) CHARACTER SET utf8mb3 PATH '$[1]', \
+     n VARCHAR(64) CHARACTER SET utf8mb3 PATH '$[2]')) AS names";
 
 impl Filter {
     fn sql(self, schema_column: &str) -> String {
@@ -286,16 +306,23 @@ impl Filter {
                 vec!["?"; n].join(", ")
             ),
             Filter::Joined => format!("{schema_column} = ? AND {table_column} = names.n"),
+            Filter::Pairs(_) | Filter::Covered => {
+                format!("{schema_column} = names.s AND {table_column} = names.n")
+            }
         }
     }
 
     /// The group's parameters for one branch, in order: the schema and
     /// the `names` one by one, or for [`Filter::Joined`] the `names` as
-    /// one JSON array, then the schema.
-    fn params(self, group: usize, names: NameSet) -> [(usize, Param); 2] {
+    /// one JSON array, then the schema; for [`Filter::Pairs`] the pairs
+    /// as one JSON array.
+    fn params(self, group: usize, names: NameSet) -> Vec<(usize, Param)> {
         match self {
-            Filter::Joined => [(group, Param::Json(names)), (group, Param::Schema)],
-            Filter::One | Filter::List(_) => [(group, Param::Schema), (group, Param::Names(names))],
+            Filter::Joined => vec![(group, Param::Json(names)), (group, Param::Schema)],
+            Filter::Pairs(_) | Filter::Covered => vec![(group, Param::Pairs(names))],
+            Filter::One | Filter::List(_) => {
+                vec![(group, Param::Schema), (group, Param::Names(names))]
+            }
         }
     }
 }
@@ -338,8 +365,13 @@ fn branch_on(
             None => format!("NULL AS {alias}"),
         })
         .collect();
+    // A pairs group's rows are numbered by their pair's group.
+    let number = match filter {
+        Filter::Pairs(_) | Filter::Covered => "names.b".to_string(),
+        Filter::One | Filter::List(_) | Filter::Joined => i.to_string(),
+    };
     let select = format!(
-        "SELECT {src} AS src, {i} AS branch, {ord} AS ord, \
+        "SELECT {src} AS src, {number} AS branch, {ord} AS ord, \
          CONVERT(TABLE_NAME USING utf8mb4) COLLATE utf8mb4_bin AS tbl, {} \
          FROM information_schema.{from} WHERE {}{also}",
         slots.join(", "),
@@ -347,6 +379,9 @@ fn branch_on(
     );
     match filter {
         Filter::Joined => format!("SELECT r.* FROM {JOINED_NAMES}, LATERAL ({select}) AS r"),
+        Filter::Pairs(_) | Filter::Covered => {
+            format!("SELECT r.* FROM {JOINED_PAIRS}, LATERAL ({select}) AS r")
+        }
         Filter::One | Filter::List(_) => select,
     }
 }
@@ -386,7 +421,8 @@ pub(crate) struct Group {
     /// How many of its tables have their CHECK clauses read (MariaDB only;
     /// they tell a json column from a longtext one).
     pub(crate) checks: usize,
-    /// How many of its tables have their TABLE_CONSTRAINTS rows read.
+    /// How many of its tables have their TABLE_CONSTRAINTS rows read
+    /// (a [`Filter::Pairs`] group: of its and its covered groups' tables).
     pub(crate) constraints: usize,
 }
 
@@ -400,6 +436,10 @@ pub(crate) enum Param {
     /// The names of a set of the group's tables as one JSON array of
     /// strings ([`Filter::Joined`]).
     Json(NameSet),
+    /// The `[group, schema, name]` triples of a set of the tables of this
+    /// group and of the groups it covers, as one JSON array
+    /// ([`Filter::Pairs`]).
+    Pairs(NameSet),
 }
 
 /// Which of a group's table names a parameter holds.
@@ -486,6 +526,9 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
     let mut branches = Vec::new();
     let mut params = Vec::new();
     for (i, g) in groups.iter().enumerate() {
+        if g.filter == Filter::Covered {
+            continue;
+        }
         let listed = g.filter != Filter::One;
         let pair = |params: &mut Vec<(usize, Param)>, names: NameSet| {
             params.extend(g.filter.params(i, names));
@@ -566,7 +609,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
         }
         if g.constraints > 0 {
             let filter = match g.filter {
-                Filter::One | Filter::Joined => g.filter,
+                Filter::One | Filter::Joined | Filter::Pairs(_) | Filter::Covered => g.filter,
                 Filter::List(_) => Filter::List(g.constraints),
             };
             let clause = check_clause(info.flavor, filter);
@@ -853,6 +896,70 @@ mod tests {
             .collect::<Vec<_>>()
         );
         assert_eq!(sql.matches('?').count(), params.len());
+    }
+
+    /// A pairs group (several schemas' joined groups, MySQL): each branch
+    /// once for all of them, its rows numbered by their pair's group, one
+    /// JSON array of triples per branch; covered groups add nothing.
+    #[test]
+    fn pairs_groups_read_several_schemas_in_one_branch_each() {
+        let info = info("9.7.0");
+        let pairs = |constraints: usize| {
+            let mut groups = vec![
+                Group {
+                    filter: Filter::Pairs(3),
+                    checks: 0,
+                    constraints,
+                },
+                Group {
+                    filter: Filter::Covered,
+                    checks: 0,
+                    constraints: 0,
+                },
+                Group {
+                    filter: Filter::Covered,
+                    checks: 0,
+                    constraints: 0,
+                },
+            ];
+            groups.push(Group {
+                filter: Filter::One,
+                checks: 0,
+                constraints: 0,
+            });
+            statement(&info, &groups)
+        };
+        let (sql, params) = pairs(0);
+        let lateral = format!("SELECT r.* FROM {JOINED_PAIRS}, LATERAL (SELECT ");
+        assert_eq!(sql.matches(&lateral).count(), 5, "{sql}");
+        assert_eq!(sql.matches("AS src, names.b AS branch").count(), 5);
+        assert_eq!(
+            sql.matches("WHERE TABLE_SCHEMA = names.s AND TABLE_NAME = names.n")
+                .count(),
+            4
+        );
+        assert_eq!(
+            sql.matches("WHERE CONSTRAINT_SCHEMA = names.s AND TABLE_NAME = names.n")
+                .count(),
+            1,
+            "REFERENTIAL_CONSTRAINTS"
+        );
+        // The one-table group after the pairs keeps its own number.
+        assert!(sql.contains("SELECT 0 AS src, 3 AS branch"), "{sql}");
+        assert!(!sql.contains(" IN ("), "{sql}");
+        assert_eq!(
+            params[..5],
+            [(0, Param::Pairs(NameSet::Tables)); 5],
+            "one JSON parameter per branch"
+        );
+        assert_eq!(
+            sql.matches('?').count(),
+            5 + 5 * 2,
+            "5 arrays, 5 (schema, table) pairs"
+        );
+        let (with, params) = pairs(2);
+        assert_eq!(with.matches(&lateral).count(), 6);
+        assert_eq!(params[5], (0, Param::Pairs(NameSet::ConstraintTables)));
     }
 
     #[test]
