@@ -174,7 +174,7 @@ fn truth_of(expr: &Expr) -> Truth {
         | Expr::Like { .. }
         | Expr::RLike { .. } => Truth::Condition,
         Expr::Function(f) => {
-            let name = f.name.to_string().to_ascii_lowercase();
+            let name = crate::sql::print::name(&f.name).to_ascii_lowercase();
             if VALUE_FUNCTIONS.contains(&name.as_str()) {
                 Truth::Value
             } else {

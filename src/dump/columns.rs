@@ -9,11 +9,12 @@ use crate::coltype::ColumnType;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Check, Column, DefaultValue, Index, IndexPart};
+use crate::sql::print;
 
 impl TableBuilder {
     pub(super) fn column(&mut self, def: &ColumnDef) -> Result<Column, DumpParseError> {
         let name = def.name.value.clone();
-        let type_text = data_type_text(&def.data_type.to_string());
+        let type_text = data_type_text(&print::data_type(&def.data_type));
         let ty = match members_type(&def.data_type)
             .map_or_else(|| ColumnType::parse(&type_text), Ok)
         {
@@ -37,10 +38,9 @@ impl TableBuilder {
     /// under the same name. MariaDB's `json_valid` check stays the json
     /// type; elsewhere (a MySQL dump never has one) it stays a feature.
     fn column_check(&mut self, column: &str, check: &CheckConstraint) {
-        let is_json = matches!(&*check.expr, Expr::Function(f)
-            if f.name.to_string().eq_ignore_ascii_case("json_valid"));
+        let is_json = super::constraints::is_json_valid(&check.expr);
         if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
-            match crate::sql::print::exact_checked(&check.expr) {
+            match print::exact_checked(&check.expr) {
                 Some(expression) => self.checks.push(Check {
                     name: Ident::new(column),
                     expression,
@@ -50,7 +50,7 @@ impl TableBuilder {
                     format!("check `{column}`"),
                     format!(
                         "CHECK ({}), which this tool cannot print exactly",
-                        check.expr
+                        print::exact(&check.expr)
                     ),
                 ),
             }
@@ -72,13 +72,14 @@ impl TableBuilder {
             ColumnOption::Default(expr) => {
                 column.default = default_value(expr).map_err(|()| {
                     self.err(format!(
-                        "column `{name}`: default `{expr}` cannot be printed exactly"
+                        "column `{name}`: default `{}` cannot be printed exactly",
+                        print::exact(expr)
                     ))
                 })?
             }
-            ColumnOption::CharacterSet(cs) => column.charset = Some(cs.to_string()),
-            ColumnOption::Collation(co) => column.collation = Some(co.to_string()),
-            ColumnOption::Comment(text) => column.comment = Some(text.clone()),
+            ColumnOption::CharacterSet(cs) => column.charset = Some(print::name(cs)),
+            ColumnOption::Collation(co) => column.collation = Some(print::name(co)),
+            ColumnOption::Comment(comment) => column.comment = Some(comment.clone()),
             ColumnOption::PrimaryKey(_) => {
                 self.primary_key = vec![IndexPart::column(name.as_str())]
             }
@@ -96,9 +97,10 @@ impl TableBuilder {
                 generation_expr_mode,
                 ..
             } => {
-                let text = crate::sql::print::exact_checked(expr).ok_or_else(|| {
+                let text = print::exact_checked(expr).ok_or_else(|| {
                     self.err(format!(
-                        "column `{name}`: generation expression `{expr}` cannot be printed exactly"
+                        "column `{name}`: generation expression `{}` cannot be printed exactly",
+                        print::exact(expr)
                     ))
                 })?;
                 column.generated = Some(crate::model::Generated {
@@ -112,7 +114,7 @@ impl TableBuilder {
             // `on_update: CURRENT_TIMESTAMP(p)`; any other value is not one
             // the catalog format has (import refuses it).
             ColumnOption::OnUpdate(expr) => {
-                let text = crate::sql::print::exact(expr);
+                let text = print::exact(expr);
                 column.on_update = DefaultValue::parse_sql(&text);
                 if !matches!(column.on_update, Some(DefaultValue::CurrentTimestamp(_))) {
                     self.feature(format!("column `{name}`"), format!("ON UPDATE {text}"))
@@ -120,18 +122,23 @@ impl TableBuilder {
             }
             ColumnOption::Invisible => column.invisible = true,
             // MySQL's `/*!80003 SRID n */` (unwrapped) on a spatial column.
-            ColumnOption::Srid(expr) => match (&mut column.ty, expr.to_string().parse::<u32>()) {
-                (ColumnType::Spatial { srid, .. }, Ok(n)) => *srid = Some(n),
-                _ => {
-                    return Err(self.err(format!(
-                        "column `{name}`: SRID {expr} on a {} column",
-                        column.ty
-                    )))
+            ColumnOption::Srid(expr) => {
+                let n = print::number(expr).and_then(|n| n.parse::<u32>().ok());
+                match (&mut column.ty, n) {
+                    (ColumnType::Spatial { srid, .. }, Some(n)) => *srid = Some(n),
+                    _ => {
+                        return Err(self.err(format!(
+                            "column `{name}`: SRID {} on a {} column",
+                            print::exact(expr),
+                            column.ty
+                        )))
+                    }
                 }
-            },
+            }
             other => {
                 return Err(self.err(format!(
-                    "column `{name}`: unsupported column option `{other}`"
+                    "column `{name}`: unsupported column option `{}`",
+                    print::node(other)
                 )))
             }
         }
@@ -195,11 +202,11 @@ fn default_value(expr: &Expr) -> Result<Option<DefaultValue>, ()> {
             Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
                 Some(DefaultValue::Literal(s.clone()))
             }
-            _ => DefaultValue::parse_sql(&crate::sql::print::exact(expr)),
+            _ => DefaultValue::parse_sql(&print::exact(expr)),
         },
         // An expression default: its string literals through the one
         // escaping helper; a text that would not read back is refused.
-        _ => crate::sql::print::exact_checked(expr)
+        _ => print::exact_checked(expr)
             .map(|t| DefaultValue::parse_sql(&t))
             .ok_or(())?,
     })

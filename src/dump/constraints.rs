@@ -11,6 +11,7 @@ use super::DumpParseError;
 use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{ForeignKey, FullTextParser, Index, IndexKind, IndexPart, ReferentialAction};
+use crate::sql::print;
 
 /// What the pre-pass cut from one constraint item (see
 /// [`super::Prepared`]): its `WITH PARSER` name and, for a FULLTEXT or
@@ -34,22 +35,15 @@ impl TableBuilder {
     /// ([`Self::json_valid_is_json`], see [`is_json_valid`]).
     /// Any other CHECK is a [`Feature`].
     pub(super) fn note_check(&mut self, name: Option<&str>, expr: &Expr) {
-        if let (Expr::Function(f), true) = (expr, self.json_valid_is_json()) {
-            if f.name.to_string().eq_ignore_ascii_case("json_valid") {
-                let args = f.args.to_string();
-                let col = args.trim_matches(|c| c == '(' || c == ')' || c == '`' || c == ' ');
-                self.json_columns.insert(col.to_lowercase());
-                return;
-            }
+        if let (Some(col), true) = (json_valid_column(expr), self.json_valid_is_json()) {
+            self.json_columns.insert(col.to_lowercase());
+            return;
         }
         let object = match name {
             Some(n) => format!("check `{n}`"),
             None => "check".to_string(),
         };
-        self.feature(
-            object,
-            format!("CHECK ({})", crate::sql::print::exact(expr)),
-        );
+        self.feature(object, format!("CHECK ({})", print::exact(expr)));
     }
 
     pub(super) fn constraint(
@@ -67,8 +61,9 @@ impl TableBuilder {
         );
         if let (Some(name), false) = (parser, index_item) {
             return Err(self.err(format!(
-                "WITH PARSER `{}` on `{constraint}`, which is not a FULLTEXT index",
-                name.escape_debug()
+                "WITH PARSER `{}` on `{}`, which is not a FULLTEXT index",
+                name.escape_debug(),
+                print::node(constraint)
             )));
         }
         let index = match constraint {
@@ -82,13 +77,12 @@ impl TableBuilder {
                     // A named table-level CHECK is format v2, unless it is
                     // MariaDB's json one (named after its column).
                     Some(n) if !(is_json_valid(&check.expr) && self.json_valid_is_json()) => {
-                        let expression =
-                            crate::sql::print::exact_checked(&check.expr).ok_or_else(|| {
-                                self.err(format!(
-                                    "check `{n}`: condition `{}` cannot be printed exactly",
-                                    check.expr
-                                ))
-                            })?;
+                        let expression = print::exact_checked(&check.expr).ok_or_else(|| {
+                            self.err(format!(
+                                "check `{n}`: condition `{}` cannot be printed exactly",
+                                print::exact(&check.expr)
+                            ))
+                        })?;
                         self.checks.push(crate::model::Check {
                             name: Ident::new(n),
                             expression,
@@ -107,7 +101,7 @@ impl TableBuilder {
                             Some(n) => format!("foreign key `{}`", n.value),
                             None => "foreign key".to_string(),
                         };
-                        self.feature(object, constraint.to_string());
+                        self.feature(object, print::node(constraint));
                     }
                 }
                 return Ok(());
@@ -142,7 +136,7 @@ impl TableBuilder {
                 self.index(opt_index_name.as_ref(), false, kind, columns, &options)?
             }
             other => {
-                self.feature("constraint".into(), other.to_string());
+                self.feature("constraint".into(), print::node(other));
                 return Ok(());
             }
         };
@@ -239,19 +233,10 @@ impl TableBuilder {
             }),
             // `col(10)` parses as a call of `col` with one numeric argument.
             Expr::Function(f) => {
-                let name = f
-                    .name
-                    .0
-                    .last()
-                    .and_then(|p| p.as_ident())
-                    .map(|i| i.value.clone());
-                let prefix = f
-                    .args
-                    .to_string()
-                    .trim_matches(|c| c == '(' || c == ')')
-                    .parse::<u32>()
-                    .ok();
-                match (name, prefix) {
+                let prefix = print::only_argument(f)
+                    .and_then(print::number)
+                    .and_then(|n| n.parse::<u32>().ok());
+                match (print::plain_name(&f.name), prefix) {
                     (Some(name), Some(prefix)) => Ok(IndexPart::Column {
                         name: Ident::new(name),
                         prefix: Some(prefix),
@@ -259,25 +244,42 @@ impl TableBuilder {
                     }),
                     _ => Err(self.err(format!(
                         "unsupported index key part `{}`",
-                        column.column.expr
+                        print::exact(&column.column.expr)
                     ))),
                 }
             }
-            Expr::Nested(inner) => crate::sql::print::exact_checked(inner)
+            Expr::Nested(inner) => print::exact_checked(inner)
                 .map(IndexPart::Expression)
                 .ok_or_else(|| {
                     self.err(format!(
-                        "expression key part `{inner}` cannot be printed exactly"
+                        "expression key part `{}` cannot be printed exactly",
+                        print::exact(inner)
                     ))
                 }),
-            other => Err(self.err(format!("unsupported index key part `{other}`"))),
+            other => Err(self.err(format!(
+                "unsupported index key part `{}`",
+                print::exact(other)
+            ))),
         }
     }
 }
 
 /// Whether a CHECK condition is a `json_valid(...)` call.
-fn is_json_valid(expr: &Expr) -> bool {
-    matches!(expr, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("json_valid"))
+pub(super) fn is_json_valid(expr: &Expr) -> bool {
+    matches!(expr, Expr::Function(f)
+        if print::plain_name(&f.name).is_some_and(|n| n.eq_ignore_ascii_case("json_valid")))
+}
+
+/// The column of a `json_valid(col)` check (the name as written, unquoted);
+/// `None` for any other condition.
+fn json_valid_column(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Function(f) if is_json_valid(expr) => match print::only_argument(f)? {
+            Expr::Identifier(i) => Some(i.value.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 impl TableBuilder {

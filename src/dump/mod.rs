@@ -130,7 +130,13 @@ pub(crate) fn parse_lexed(
         |e: sqlparser::parser::ParserError| DumpParseError::new(None, format!("cannot parse: {e}"));
     let statements = if lexemes.iter().any(|l| l.kind == Kind::Unreadable) {
         // Unreadable text: the tokenizer's own error (or what it reads).
-        Parser::parse_sql(&MySqlDialect {}, &prepass::text(sql, &lexemes))
+        crate::sql::lex::hinted_tokens(&prepass::text(sql, &lexemes))
+            .map_err(sqlparser::parser::ParserError::from)
+            .and_then(|tokens| {
+                Parser::new(&MySqlDialect {})
+                    .with_tokens_with_locations(tokens)
+                    .parse_statements()
+            })
     } else {
         Parser::new(&MySqlDialect {})
             .with_tokens_with_locations(prepass::parser_tokens(sql, lexemes))
@@ -208,7 +214,10 @@ fn parsed_from_statement(
     let Statement::CreateTable(create) = statement else {
         return Err(DumpParseError::new(
             None,
-            format!("expected CREATE TABLE, found: {statement}"),
+            format!(
+                "expected CREATE TABLE, found: {}",
+                crate::sql::print::node(statement)
+            ),
         ));
     };
     let name = create
@@ -302,6 +311,116 @@ mod tests {
         );
         assert_eq!(t.collation, "utf8mb4_bin");
         assert_eq!(t.columns[0].collation.as_deref(), Some("utf8mb4_bin"));
+    }
+
+    /// Every place the dump reader reads a name, a number or a text from
+    /// the AST keeps a backslash (sqlparser's `Display` would print the
+    /// string `x\y` as `'x\y'`, which MySQL reads as `xy`): names and
+    /// numbers are read, texts printed by `sql::print` (issue 21).
+    #[test]
+    fn backslashes_survive_every_dump_site() {
+        let read = |sql: &str, flavor| {
+            let options = ParseOptions {
+                flavor,
+                keep_other_types: false,
+            };
+            parse_create_table_with(sql, options)
+        };
+        let what = |p: &ParsedTable, object: &str| {
+            p.features
+                .iter()
+                .find(|f| f.object == object)
+                .unwrap_or_else(|| panic!("no feature {object}: {:?}", p.features))
+                .what
+                .clone()
+        };
+        // An unsupported foreign key (MATCH FULL), its names with backslashes.
+        let p = read(
+            r"CREATE TABLE `c\1` (`a\b` int, KEY (`a\b`), CONSTRAINT `f\k` FOREIGN KEY (`a\b`) REFERENCES `p\q` (`i\d`) MATCH FULL) DEFAULT CHARSET=utf8mb4",
+            Some(Flavor::MySql),
+        )
+        .unwrap();
+        assert_eq!(
+            what(&p, r"foreign key `f\k`"),
+            r"CONSTRAINT `f\k` FOREIGN KEY (`a\b`) REFERENCES `p\q`(`i\d`) MATCH FULL"
+        );
+        // MariaDB's json: a json_valid check on a column named with a backslash.
+        let p = read(
+            r"CREATE TABLE t (`j\x` longtext CHECK (json_valid(`j\x`)), `k` longtext, CONSTRAINT `k` CHECK (json_valid(`k`))) DEFAULT CHARSET=utf8mb4",
+            Some(Flavor::MariaDb),
+        )
+        .unwrap();
+        assert_eq!(p.table.columns[0].name.as_str(), r"j\x");
+        assert_eq!(p.table.columns[0].ty, crate::coltype::ColumnType::Json);
+        assert_eq!(p.table.columns[1].ty, crate::coltype::ColumnType::Json);
+        assert!(p.features.is_empty(), "{:?}", p.features);
+        // A prefix key part of a column named with a backslash.
+        let p = read(
+            r"CREATE TABLE t (`a\b` varchar(20), KEY `i\1` (`a\b`(10))) DEFAULT CHARSET=utf8mb4",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            p.table.indexes[0].parts,
+            vec![crate::model::IndexPart::Column {
+                name: r"a\b".into(),
+                prefix: Some(10),
+                descending: false
+            }]
+        );
+        // A table option the model does not keep: its string re-escaped.
+        let p = read(
+            r"CREATE TABLE t (a int) DEFAULT CHARSET=utf8mb4 CONNECTION='x\\y' DATA DIRECTORY='C:\\d'",
+            None,
+        )
+        .unwrap();
+        assert_eq!(what(&p, "table option CONNECTION"), r"CONNECTION = 'x\\y'");
+        assert_eq!(
+            what(&p, "table option DATA DIRECTORY"),
+            r"DATA DIRECTORY = 'C:\\d'"
+        );
+        // A CHECK the model does not carry (MySQL, unnamed json_valid on
+        // longtext is a CHECK there) and an ON UPDATE it cannot express.
+        let p = read(
+            r"CREATE TABLE t (a longtext, b datetime ON UPDATE now(), CHECK (a <> 'x\\y')) DEFAULT CHARSET=utf8mb4",
+            None,
+        )
+        .unwrap();
+        assert_eq!(what(&p, "check"), r"CHECK (a <> 'x\\y')");
+        // Error texts: an unsupported key part, a statement that is not CREATE TABLE.
+        let e = read(
+            r"CREATE TABLE t (a varchar(9), KEY k (a + 'x\\y')) DEFAULT CHARSET=utf8mb4",
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with(r"unsupported index key part `a + 'x\\y'`"),
+            "{e}"
+        );
+        let e = read(r"SELECT 'x\\y'", None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r"expected CREATE TABLE, found: SELECT 'x\\y'"
+        );
+        // Column charset and collation are the names as written, unquoted.
+        let p = read(
+            "CREATE TABLE t (a varchar(9) CHARACTER SET `latin1` COLLATE `latin1_bin`) DEFAULT CHARSET=utf8mb4",
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.table.columns[0].charset.as_deref(), Some("latin1"));
+        assert_eq!(p.table.columns[0].collation.as_deref(), Some("latin1_bin"));
+        // An enum member with a backslash, kept as another type.
+        let p = read(
+            r"CREATE TABLE t (a enum('x\\y') CHARACTER SET utf8mb4) DEFAULT CHARSET=utf8mb4",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            p.table.columns[0].ty,
+            crate::coltype::ColumnType::Enum(vec![r"x\y".to_string()])
+        );
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use sqlparser::ast::{CreateTableOptions, Expr, SqlOption, Value};
 
+use crate::sql::print;
+
 /// Table options the model keeps.
 #[derive(Debug, Default)]
 pub(super) struct TableOptions {
@@ -32,22 +34,19 @@ impl TableOptions {
     fn apply(&mut self, option: &SqlOption) {
         match option {
             SqlOption::KeyValue { key, value } => {
-                let key = key.to_string().to_ascii_uppercase();
-                let key = key
-                    .strip_prefix("DEFAULT ")
-                    .unwrap_or(&key)
-                    .trim()
-                    .to_string();
-                let value = option_value(value);
-                match key.as_str() {
-                    "ENGINE" => self.engine = Some(value),
-                    "CHARSET" | "CHARACTER SET" => self.charset = Some(value),
-                    "COLLATE" => self.collation = Some(value),
+                let written = print::name(key);
+                let upper = written.to_ascii_uppercase();
+                let upper = upper.strip_prefix("DEFAULT ").unwrap_or(&upper).trim();
+                match upper {
+                    "ENGINE" => self.engine = Some(option_value(value)),
+                    "CHARSET" | "CHARACTER SET" => self.charset = Some(option_value(value)),
+                    "COLLATE" => self.collation = Some(option_value(value)),
                     // The next id is data, not shape.
                     "AUTO_INCREMENT" => {}
-                    _ => self
-                        .other
-                        .push((format!("table option {key}"), option.to_string())),
+                    _ => self.other.push((
+                        format!("table option {upper}"),
+                        format!("{written} = {}", print::exact(value)),
+                    )),
                 }
             }
             SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
@@ -61,7 +60,7 @@ impl TableOptions {
             }
             other => self
                 .other
-                .push(("table option".to_string(), other.to_string())),
+                .push(("table option".to_string(), print::node(other))),
         }
     }
 }
@@ -72,8 +71,8 @@ fn option_value(value: &Expr) -> String {
         Expr::Identifier(id) => id.value.clone(),
         Expr::Value(v) => match &v.value {
             Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => s.clone(),
-            _ => value.to_string(),
+            _ => print::exact(value),
         },
-        _ => value.to_string(),
+        _ => print::exact(value),
     }
 }

@@ -27,7 +27,7 @@
 use std::ops::Range;
 
 use sqlparser::dialect::{Dialect, MySqlDialect};
-use sqlparser::tokenizer::{Location, Tokenizer};
+use sqlparser::tokenizer::{Location, TokenWithSpan, Tokenizer};
 
 pub use sqlparser::tokenizer::{Token, Whitespace};
 
@@ -183,6 +183,16 @@ pub fn all_tokens(sql: &str) -> Result<Vec<Token>, String> {
             _ => Ok(SPACE.clone()),
         })
         .collect()
+}
+
+/// Tokens of `sql` as sqlparser's MySQL dialect reads a text on its own
+/// (comment hints as tokens), with locations: for a dump statement some of
+/// whose lexemes are unreadable, so that parsing it gives the tokenizer's
+/// own error (or reads what it can).
+pub fn hinted_tokens(
+    sql: &str,
+) -> Result<Vec<TokenWithSpan>, sqlparser::tokenizer::TokenizerError> {
+    Tokenizer::new(&MySqlDialect {}, sql).tokenize_with_location()
 }
 
 /// The lexemes of `sql` (see the module docs); they cover it exactly.

@@ -23,10 +23,21 @@
 //! but with every literal through `quote_str`; [`exact_checked`] adds the
 //! guard that the text reads back as the same tree. Declared queries
 //! ([`super::query`]) put their literals in with [`literal`] the same way.
+//!
+//! [`node`] prints any other node the same way (a clause named in a
+//! message: an unsupported constraint, column or table option, a
+//! statement); [`data_type`] a column type, its members through
+//! `quote_str`; [`name`] and [`plain_name`] read a name's parts, and
+//! [`number`] a numeric literal, without printing. No file outside
+//! `src/sql/` formats a sqlparser node with `Display`
+//! (tests/one_printer.rs).
+
+use std::fmt::Display;
+use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, UnaryOperator,
-    Value,
+    BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
+    ObjectName, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -72,6 +83,101 @@ pub fn exact(expr: &Expr) -> String {
 pub fn exact_checked(expr: &Expr) -> Option<String> {
     let out = exact(expr);
     (parse_one(&out).ok().as_ref() == Some(expr)).then_some(out)
+}
+
+/// The text of any node (a clause named in a message, a statement), as
+/// sqlparser prints it but with every literal in it, at any depth, printed
+/// by [`literal`].
+pub fn node<T: VisitMut + Display + Clone>(node: &T) -> String {
+    struct Literals;
+    impl VisitorMut for Literals {
+        type Break = ();
+        fn pre_visit_value(&mut self, v: &mut ValueWithSpan) -> ControlFlow<()> {
+            if let Some(text) = literal(&v.value) {
+                v.value = Value::Placeholder(text);
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut n = node.clone();
+    let _ = n.visit(&mut Literals);
+    n.to_string()
+}
+
+/// A column type's text as sqlparser spells it, the members of an `enum`
+/// or `set` through [`quote_str`] (sqlparser puts them between quotes
+/// unescaped).
+pub fn data_type(ty: &DataType) -> String {
+    use sqlparser::ast::EnumMember;
+    let members = |list: Vec<String>| list.join(", ");
+    match ty {
+        DataType::Enum(members_of, bits) => {
+            let list = members_of
+                .iter()
+                .map(|m| match m {
+                    EnumMember::Name(n) => quote_str(n),
+                    EnumMember::NamedValue(n, v) => format!("{} = {}", quote_str(n), exact(v)),
+                })
+                .collect();
+            let keyword = match bits {
+                Some(b) => format!("ENUM{b}"),
+                None => "ENUM".to_string(),
+            };
+            format!("{keyword}({})", members(list))
+        }
+        DataType::Set(list) => format!(
+            "SET({})",
+            members(list.iter().map(|m| quote_str(m)).collect())
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A name's parts, unquoted, joined with `.` (for a name compared or
+/// shown as a word: a function's, a table option's key).
+pub fn name(n: &ObjectName) -> String {
+    n.0.iter()
+        .map(|p| match p.as_ident() {
+            Some(i) => i.value.clone(),
+            None => p.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The one part of an unqualified name, unquoted; `None` for a qualified one.
+pub fn plain_name(n: &ObjectName) -> Option<&str> {
+    match n.0.as_slice() {
+        [part] => part.as_ident().map(|i| i.value.as_str()),
+        _ => None,
+    }
+}
+
+/// A numeric literal's digits, `None` for any other expression.
+pub fn number(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, false) => Some(n.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The single argument of a call (`json_valid(col)`, a key part `col(10)`),
+/// `None` for none, several or a clause.
+pub fn only_argument(f: &sqlparser::ast::Function) -> Option<&Expr> {
+    match &f.args {
+        FunctionArguments::List(list)
+            if list.duplicate_treatment.is_none() && list.clauses.is_empty() =>
+        {
+            match list.args.as_slice() {
+                [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] => Some(e),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// A string literal's SQL text through the one escaping helper; `None`

@@ -6,6 +6,7 @@ use sqlparser::ast::{AlterTable, AlterTableOperation, TableConstraint};
 use super::same_table;
 use crate::ident::Ident;
 use crate::model::{Column, Index};
+use crate::sql::print;
 
 /// The statement adds exactly `column` to `table`.
 pub(super) fn adds_column(at: &AlterTable, table: &Ident, column: &Column) -> Result<(), String> {
@@ -17,7 +18,11 @@ pub(super) fn adds_column(at: &AlterTable, table: &Ident, column: &Column) -> Re
             column_def,
             ..
         } if column_def.name.value == column.name.as_str() => Ok(()),
-        other => Err(format!("adds `{other}`, not column `{}`", column.name)),
+        other => Err(format!(
+            "adds `{}`, not column `{}`",
+            print::node(other),
+            column.name
+        )),
     }
 }
 
@@ -37,7 +42,8 @@ pub(super) fn modifies_column(
             ..
         } if col_name.value == column.name.as_str() => Ok(()),
         other => Err(format!(
-            "does `{other}`, not a MODIFY of column `{}`",
+            "does `{}`, not a MODIFY of column `{}`",
+            print::node(other),
             column.name
         )),
     }
@@ -60,7 +66,11 @@ pub(super) fn adds_index(at: &AlterTable, table: &Ident, index: &Index) -> Resul
     };
     match name {
         Some(n) if n.value == index.name.as_str() => Ok(()),
-        _ => Err(format!("adds `{added}`, not index `{}`", index.name)),
+        _ => Err(format!(
+            "adds `{}`, not index `{}`",
+            print::node(added),
+            index.name
+        )),
     }
 }
 
@@ -81,6 +91,9 @@ fn one_addition(
     match (additions.next(), additions.next()) {
         (Some(op), None) => Ok(op),
         (None, _) => Err("adds nothing".into()),
-        (Some(_), Some(second)) => Err(format!("does more than one thing: also `{second}`")),
+        (Some(_), Some(second)) => Err(format!(
+            "does more than one thing: also `{}`",
+            print::node(second)
+        )),
     }
 }

@@ -92,7 +92,8 @@ fn same_foreign_keys(
             && action(g.on_update) == Some(w.on_update);
         if !exact {
             return Err(format!(
-                "declares `{g}`, not the catalog's foreign key `{}`",
+                "declares `{}`, not the catalog's foreign key `{}`",
+                crate::sql::print::node(*g),
                 w.name
             ));
         }

@@ -89,7 +89,7 @@ fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), S
         }
         (_, other) => Err(format!(
             "is a `{}` statement, not the step's {}",
-            first_words(&other.to_string()),
+            first_words(&crate::sql::print::node(&other)),
             change.kind()
         )),
     }
@@ -99,7 +99,10 @@ fn statement_problem(change: &Change, sql: &str, flavor: Flavor) -> Result<(), S
 fn same_table(name: &ObjectName, table: &Ident) -> Result<(), String> {
     match name.0.as_slice() {
         [part] if part.as_ident().is_some_and(|i| i.value == table.as_str()) => Ok(()),
-        _ => Err(format!("names table `{name}`, not `{table}`")),
+        _ => Err(format!(
+            "names table `{}`, not `{table}`",
+            crate::sql::print::node(name)
+        )),
     }
 }
 
