@@ -69,7 +69,7 @@ use sql::inspection_sql;
 pub(crate) use sql::IndexSource;
 
 /// The statements reading one table on this server, for EXPLAIN and
-/// audits: without and with its TABLE_CONSTRAINTS rows (read for a
+/// audits: without and with its CHECK constraints (read for a
 /// catalog table with checks, as [`inspect_table`] reads). Their
 /// parameters are the schema and the table name, repeated once per pair
 /// of `?`.

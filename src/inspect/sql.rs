@@ -50,9 +50,9 @@ pub(crate) const COLUMN_FIELDS: &[&str] = &[
 /// `src` of a table-constraint row (read for tables with catalog checks).
 pub(crate) const SRC_CONSTRAINT: u64 = 3;
 
-/// What the slots of a table-constraint row hold: TABLE_CONSTRAINTS' name
-/// and type, and for a CHECK its clause (a correlated lookup of
-/// CHECK_CONSTRAINTS by schema and constraint name).
+/// What the slots of a table-constraint row hold: the constraint's name
+/// and type, and for a CHECK its clause and whether it is enforced (see
+/// [`constraint_branch`]).
 pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
     "constraint_name",
     "constraint_type",
@@ -60,54 +60,52 @@ pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
     "enforced",
 ];
 
-/// Whether the TABLE_CONSTRAINTS row at hand is enforced: MySQL's
-/// `ENFORCED` column (`YES`/`NO`); MariaDB enforces every constraint and
-/// has no such column; TiDB's TABLE_CONSTRAINTS is read as MySQL's (an
-/// assumption not runnable here: TiDB 7.2+ takes `NOT ENFORCED`).
-fn enforced(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::MariaDb => "'YES'",
-        Flavor::MySql | Flavor::TiDb => "ENFORCED",
-    }
-}
-
-/// The CHECK clause of the TABLE_CONSTRAINTS row at hand, looked up by
-/// its constraint name.
+/// The constraint branch on this server: its expressions (the slots of
+/// [`CONSTRAINT_FIELDS`]), its view and that view's schema column.
 ///
-/// - MariaDB: bound by the same constants as the branch's own filter
-///   (`filter`: `cc.CONSTRAINT_SCHEMA = ? AND cc.TABLE_NAME = ?` or `IN
-///   (...)`), then correlated on the row's table and constraint name.
-///   Correlated on the schema and table instead, MariaDB runs it as a
-///   DEPENDENT SUBQUERY that scans every database ("Scanned all
-///   databases"): it opened every table of every schema per read (183
-///   tables and 239 temporary tables for one table's three constraint
-///   rows beside 40 other schemas; bound: 0 and 2, "Scanned 0 databases").
-///   Its parameters are the filter's, before the branch's own.
-/// - MySQL/TiDB: CHECK_CONSTRAINTS has no table column; the lookup is by
-///   schema and constraint name (unique per schema there), no parameters.
-///   MySQL 9.7 reaches it either from the schema's tables (the data
-///   dictionary's tables by schema, then each one's check by name) or, as
-///   its statistics make it cheaper, by a scan of the server's
-///   `mysql.check_constraints` hashed against the schema: not flat in
-///   other schemas' checks (one CHECK table beside 40 schemas of 2: rows
-///   examined 111 -> 433). Binding the schema to a constant gives the same
-///   plans, and optimizer hints (`JOIN_ORDER`, `NO_BNL`) are ignored
-///   inside information_schema's system views; a known limit.
-fn check_clause(flavor: Flavor, filter: Filter) -> String {
+/// - MariaDB: CHECK_CONSTRAINTS' own rows (name, `CHECK`, clause, `YES`:
+///   MariaDB enforces every constraint), filtered by constant schema and
+///   table(s) like every other branch. It lists exactly the CHECK rows of
+///   TABLE_CONSTRAINTS, column-level ones included, and those are the only
+///   rows the reader keeps. A clause looked up per TABLE_CONSTRAINTS row is
+///   a DEPENDENT SUBQUERY there, run once per row: correlated on the row's
+///   schema it scanned every database ("Scanned all databases": 183 tables
+///   opened for one table's three rows beside 40 other schemas), and bound
+///   to the group's list it still read the whole list's checks per row,
+///   so a listed group cost its tables squared (a live import of 1,024
+///   tables: 28.9 s and 10.6 s; one branch of its own: 0.66 s; issue 22).
+/// - MySQL/TiDB: TABLE_CONSTRAINTS, with its `ENFORCED` column (TiDB read
+///   as MySQL, an assumption not runnable here: TiDB 7.2+ takes `NOT
+///   ENFORCED`) and the CHECK clause by a lookup of CHECK_CONSTRAINTS,
+///   which has no table column there: by schema and constraint name
+///   (unique per schema there), no parameters. MySQL 9.7 reaches it either
+///   from the schema's tables (the data dictionary's tables by schema, then
+///   each one's check by name) or, as its statistics make it cheaper, by a
+///   scan of the server's `mysql.check_constraints` hashed against the
+///   schema: not flat in other schemas' checks (one CHECK table beside 40
+///   schemas of 2: rows examined 111 -> 433). Binding the schema to a
+///   constant gives the same plans, and optimizer hints (`JOIN_ORDER`,
+///   `NO_BNL`) are ignored inside information_schema's system views; a
+///   known limit.
+fn constraint_branch(flavor: Flavor) -> ([&'static str; 4], &'static str, &'static str) {
     match flavor {
-        Flavor::MariaDb => format!(
-            "(SELECT cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc \
-             WHERE {} \
-             AND cc.TABLE_NAME = TABLE_CONSTRAINTS.TABLE_NAME \
-             AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)",
-            filter.sql_on("cc.CONSTRAINT_SCHEMA", "cc.TABLE_NAME")
+        Flavor::MariaDb => (
+            ["CONSTRAINT_NAME", "'CHECK'", "CHECK_CLAUSE", "'YES'"],
+            "CHECK_CONSTRAINTS",
+            "CONSTRAINT_SCHEMA",
         ),
-        Flavor::MySql | Flavor::TiDb => {
-            "(SELECT cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc \
-             WHERE cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA \
-             AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)"
-                .to_string()
-        }
+        Flavor::MySql | Flavor::TiDb => (
+            [
+                "CONSTRAINT_NAME",
+                "CONSTRAINT_TYPE",
+                "(SELECT cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc \
+                 WHERE cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA \
+                 AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)",
+                "ENFORCED",
+            ],
+            "TABLE_CONSTRAINTS",
+            "TABLE_SCHEMA",
+        ),
     }
 }
 
@@ -612,23 +610,16 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
                 Filter::One | Filter::Joined | Filter::Pairs(_) | Filter::Covered => g.filter,
                 Filter::List(_) => Filter::List(g.constraints),
             };
-            let clause = check_clause(info.flavor, filter);
-            // MariaDB's clause lookup takes the filter's parameters first.
-            if maria {
-                pair(&mut params, NameSet::ConstraintTables);
-            }
-            branches.push(branch(
+            let (exprs, from, schema_column) = constraint_branch(info.flavor);
+            branches.push(branch_on(
                 SRC_CONSTRAINT,
                 i,
                 "0",
-                &[
-                    "CONSTRAINT_NAME",
-                    "CONSTRAINT_TYPE",
-                    &clause,
-                    enforced(info.flavor),
-                ],
-                "TABLE_CONSTRAINTS",
+                &exprs,
+                from,
+                schema_column,
                 filter,
+                "",
             ));
             pair(&mut params, NameSet::ConstraintTables);
         }
@@ -655,11 +646,9 @@ pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
 }
 
 /// [`pairs_per_table`] with the constraint branch when `constraints`
-/// (on MariaDB its clause lookup takes a pair too).
 #[cfg(test)]
 pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usize {
-    let per_constraint_branch = if flavor == Flavor::MariaDb { 2 } else { 1 };
-    pairs_per_table(flavor, checks) + usize::from(constraints) * per_constraint_branch
+    pairs_per_table(flavor, checks) + usize::from(constraints)
 }
 
 /// The size read: how many tables each of `schemas` schemas holds, one
@@ -764,15 +753,19 @@ mod tests {
         for v in VERSIONS {
             let info = info(v);
             let sql = inspection_sql_with(&info, &[false, false], &[false, true]);
-            assert_eq!(sql.matches("FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?").count(), 1, "{v}");
+            let maria = info.flavor == Flavor::MariaDb;
+            let bounded = if maria {
+                "FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"
+            } else {
+                "FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+            };
+            assert_eq!(sql.matches(bounded).count(), 1, "{v}");
             assert!(sql.contains("SELECT 3 AS src, 1 AS branch"), "{v}");
             assert!(!sql.to_uppercase().contains(" JOIN "), "{v}");
-            // MariaDB looks the clause up by constant schema and table,
-            // never by the outer row's schema (a scan of every database).
-            let bound = "FROM information_schema.CHECK_CONSTRAINTS cc WHERE cc.CONSTRAINT_SCHEMA = ? AND cc.TABLE_NAME = ? \
-                         AND cc.TABLE_NAME = TABLE_CONSTRAINTS.TABLE_NAME AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)";
-            let maria = info.flavor == Flavor::MariaDb;
-            assert_eq!(sql.matches(bound).count(), usize::from(maria), "{v}: {sql}");
+            // MariaDB reads CHECK_CONSTRAINTS' rows, no lookup per row (a
+            // dependent subquery there, run per row); MySQL's lookup is by
+            // the row's schema and constraint name.
+            assert_eq!(sql.contains("TABLE_CONSTRAINTS"), !maria, "{v}");
             assert_eq!(
                 sql.contains("cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA"),
                 !maria,
@@ -815,18 +808,15 @@ mod tests {
             let in3 = "TABLE_NAME IN (?, ?, ?)";
             assert_eq!(sql.matches(in3).count(), 5, "{v}: {sql}");
             let maria = info.flavor == Flavor::MariaDb;
+            let constraints = if maria {
+                "FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
+            } else {
+                "FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
+            };
             assert_eq!(
-                sql.matches("WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)")
-                    .count(),
+                sql.matches(constraints).count(),
                 1,
                 "{v}: the constraint branch lists its 2 tables"
-            );
-            // MariaDB's CHECK clause lookup is bound by the same list.
-            assert_eq!(
-                sql.matches("WHERE cc.CONSTRAINT_SCHEMA = ? AND cc.TABLE_NAME IN (?, ?) AND cc.TABLE_NAME = TABLE_CONSTRAINTS.TABLE_NAME")
-                    .count(),
-                usize::from(maria),
-                "{v}"
             );
             assert_eq!(
                 sql.matches("FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (?)")
@@ -837,7 +827,7 @@ mod tests {
             assert_eq!(
                 sql.matches('?').count(),
                 {
-                    let listed = 5 * 4 + 3 + if maria { 2 + 3 } else { 0 };
+                    let listed = 5 * 4 + 3 + if maria { 2 } else { 0 };
                     listed + 2 * 5
                 },
                 "{v}"
