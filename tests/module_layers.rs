@@ -6,37 +6,15 @@
 //! cycle and names it with the file of every edge, so the import to move is
 //! in the message.
 
+mod common;
+
+use common::source::{rs_files, src};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `module -> (module it imports -> a file that does)`.
 type Graph = BTreeMap<String, BTreeMap<String, PathBuf>>;
-
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// The `.rs` files of a module (a file, or a directory walked recursively).
-fn files_of(path: &Path) -> Vec<PathBuf> {
-    if path.is_file() {
-        return vec![path.to_path_buf()];
-    }
-    let mut out = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(path)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            out.extend(files_of(&p));
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-    out
-}
 
 /// The text with comments and string/char literals blanked out.
 fn code_only(text: &str) -> String {
@@ -182,7 +160,7 @@ fn graph() -> Graph {
     let mut g = Graph::new();
     for (name, path) in &modules {
         let edges = g.entry(name.clone()).or_default();
-        for file in files_of(path) {
+        for file in rs_files(path) {
             let code = code_only(&fs::read_to_string(&file).unwrap());
             for head in crate_heads(&code) {
                 let target = if modules.contains_key(&head) {

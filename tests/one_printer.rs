@@ -17,25 +17,13 @@
 //! own `Display` calls in `src/sql/print.rs`, so it cannot pass by finding
 //! nothing.
 
+mod common;
+
+use common::source::{rs_files, src};
 use std::collections::BTreeSet;
 use std::fs;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
 
 /// A file's text, its code (same length: comments and the insides of
 /// string and char literals blanked) and the ranges of its string literals'
@@ -587,14 +575,9 @@ fn display_uses(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
 #[test]
 fn only_src_sql_formats_sqlparser_nodes_with_display() {
-    let mut files = Vec::new();
-    rs_files(&src(), &mut files);
+    let files = rs_files(&src());
     let sql_dir = src().join("sql");
     let mut outside = Vec::new();
     for f in &files {
@@ -639,8 +622,7 @@ fn the_scan_finds_the_printers_own_display_calls() {
 /// `try_with_sql`): the parser reads the one lexer's tokens.
 #[test]
 fn only_sql_lex_runs_the_tokenizer() {
-    let mut files = Vec::new();
-    rs_files(&src(), &mut files);
+    let files = rs_files(&src());
     let lexer = src().join("sql/lex.rs");
     let mut found = Vec::new();
     let mut in_lexer = 0;

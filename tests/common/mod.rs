@@ -16,6 +16,7 @@ pub mod fault;
 pub mod heavy;
 pub mod relay;
 pub mod review;
+pub mod source;
 
 // Each test binary uses some of these.
 #[allow(unused_imports)]
