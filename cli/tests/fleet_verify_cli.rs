@@ -116,6 +116,22 @@ fn commands(connections: &[Vec<std::sync::Arc<relay::Turns>>], prefix: &str) -> 
         .collect()
 }
 
+/// A fleet read's connections: the schema list and one session per server,
+/// not one per target, and the net's one text query per schema (`n` per
+/// server).
+fn assert_reads_per_server(connections: &[Vec<std::sync::Arc<relay::Turns>>], n: usize) {
+    let sessions: Vec<usize> = connections.iter().map(Vec::len).collect();
+    assert!(
+        sessions.iter().all(|c| *c <= 2),
+        "the schema list and one session per server, not one per target: {sessions:?}"
+    );
+    assert_eq!(
+        commands(connections, "query: SHOW CREATE TABLE"),
+        [n, n],
+        "the net: one text query per schema"
+    );
+}
+
 /// The prepared executions each server received, through its relay.
 async fn verify_through_relays(schemas: &[String]) -> (i32, Value, Vec<usize>) {
     let (code, doc, connections) = through_relays("verify", schemas).await;
@@ -217,16 +233,7 @@ async fn a_no_op_apply_costs_one_inspection_per_converged_target_and_no_lock() {
             }),
             "no lock, no DDL: {all:?}"
         );
-        let sessions: Vec<usize> = connections.iter().map(Vec::len).collect();
-        assert!(
-            sessions.iter().all(|c| *c <= 2),
-            "the schema list and one session per server, not one per target: {sessions:?}"
-        );
-        assert_eq!(
-            commands(&connections, "query: SHOW CREATE TABLE"),
-            [n, n],
-            "the net: one text query per schema"
-        );
+        assert_reads_per_server(&connections, n);
         seen.push(commands(&connections, "execute"));
     }
     eprintln!(
@@ -269,16 +276,7 @@ async fn plan_reads_each_servers_schemas_together() {
             };
             assert_eq!(t["outcome"], want, "{t}");
         }
-        let sessions: Vec<usize> = connections.iter().map(Vec::len).collect();
-        assert!(
-            sessions.iter().all(|c| *c <= 2),
-            "the schema list and one session per server, not one per target: {sessions:?}"
-        );
-        assert_eq!(
-            commands(&connections, "query: SHOW CREATE TABLE"),
-            [n, n],
-            "the net: one text query per schema"
-        );
+        assert_reads_per_server(&connections, n);
         seen.push(commands(&connections, "execute"));
         docs.push(doc);
     }
