@@ -216,6 +216,7 @@ async fn btree_features_are_added_online_and_fulltext_is_refused() {
         assert_eq!(p.kind, ProblemKind::IndexNotOnline);
         assert!(
             p.actual
+                .to_string()
                 .contains("cannot be added to an existing table online"),
             "{p}"
         );

@@ -74,6 +74,7 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
     assert_eq!(p.table, "Parted");
     assert!(
         p.actual
+            .to_string()
             .contains("partitioned tables are not supported yet"),
         "{p:?}"
     );

@@ -129,7 +129,10 @@ fn show_create_markers_are_the_model_and_differences_are_drift() {
     let notes: Vec<ProblemKind> = d.unmanaged.iter().map(|p| p.kind).collect();
     assert_eq!(notes, vec![ProblemKind::TidbAutoRandomPending]);
     assert!(
-        d.unmanaged[0].actual.contains("MODIFY COLUMN `Id`"),
+        d.unmanaged[0]
+            .actual
+            .to_string()
+            .contains("MODIFY COLUMN `Id`"),
         "{:?}",
         d.unmanaged
     );

@@ -14,7 +14,7 @@ use common::{shipped_schema_with, TestDb};
 use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
-use schema_catalog::diff::ProblemKind;
+use schema_catalog::diff::{ProblemKind, Value};
 use schema_catalog::verify::{verify, VerifyReport};
 use schema_catalog::Error;
 
@@ -201,7 +201,7 @@ async fn prefix_on_the_first_column() {
     let r = run(&db, None).await;
     assert_problems(&r, one(FILE_UPLOAD, LIFECYCLE, ProblemKind::IndexPrefix));
     assert!(
-        r.problems[0].actual.contains("`State`(10)"),
+        r.problems[0].actual.to_string().contains("`State`(10)"),
         "{}",
         r.problems[0].actual
     );
@@ -224,7 +224,7 @@ async fn prefix_on_a_later_column() {
         ),
     );
     assert!(
-        r.problems[0].actual.contains("`State`(8)"),
+        r.problems[0].actual.to_string().contains("`State`(8)"),
         "{}",
         r.problems[0].actual
     );
@@ -350,12 +350,10 @@ async fn nullability_drift() {
         one(FILE_UPLOAD, "ObjectKey", ProblemKind::ColumnNullability),
     );
     assert_eq!(
-        (
-            r.problems[0].expected.as_str(),
-            r.problems[0].actual.as_str()
-        ),
-        ("NOT NULL", "NULL")
+        (&r.problems[0].expected, &r.problems[0].actual),
+        (&Value::Nullable(false), &Value::Nullable(true))
     );
+    assert_eq!(r.problems[0].expected, "NOT NULL");
 }
 
 #[tokio::test]
@@ -369,8 +367,11 @@ async fn collation_drift_on_a_key_column() {
         &r,
         one(OUTBOUND, "DependencyKey", ProblemKind::ColumnCollation),
     );
-    assert!(r.problems[0].expected.contains("utf8mb4_bin"));
-    assert!(r.problems[0].actual.contains("utf8mb4_general_ci"));
+    assert!(r.problems[0].expected.to_string().contains("utf8mb4_bin"));
+    assert!(r.problems[0]
+        .actual
+        .to_string()
+        .contains("utf8mb4_general_ci"));
 }
 
 #[tokio::test]

@@ -325,7 +325,7 @@ async fn refused_widenings_are_drift_and_the_server_would_copy() {
             report
                 .drift
                 .iter()
-                .any(|p| p.object == "C" && p.actual.contains("not an online widening")),
+                .any(|p| p.object == "C" && p.actual.to_string().contains("not an online widening")),
             "{}: {:#?}",
             case.name,
             report.drift

@@ -127,7 +127,10 @@ async fn the_row_format_is_read_and_explicit_ones_are_refused() {
         let p = drift_on(&report, name);
         // MariaDB spells the option `key_block_size=8`, MySQL `KEY_BLOCK_SIZE=8`.
         assert!(
-            p.actual.to_lowercase().contains(&option.to_lowercase()),
+            p.actual
+                .to_string()
+                .to_lowercase()
+                .contains(&option.to_lowercase()),
             "{name}: {p}"
         );
     }
@@ -172,8 +175,8 @@ async fn a_widening_on_another_engine_is_refused_before_any_ddl() {
     assert_drift(&report, "My", "V", ProblemKind::ColumnType);
     let p = drift_on(&report, "V");
     assert!(
-        p.actual.contains("not an online widening")
-            && p.actual.contains("table `My` is ENGINE=MyISAM"),
+        p.actual.to_string().contains("not an online widening")
+            && p.actual.to_string().contains("table `My` is ENGINE=MyISAM"),
         "{p}"
     );
     let verified = common::applied::verify_schema(&db, &catalog::load(dir.path()).unwrap()).await;

@@ -1,18 +1,14 @@
 //! Column drift: a same-named column compared field by field (the texts
 //! that describe a column are the model's, [`crate::model::describe`]).
 
-use crate::model::describe::{
-    auto_increment_text, charset_text, default_text, generated_text, null_text, on_update_text,
-    visibility_text,
-};
 use crate::model::{Column, NotOnline, Table};
 
-use super::{problem, Problem, ProblemKind};
+use super::{problem, Problem, ProblemKind, Value};
 
 pub(super) fn column_drift(t: &Table, want: &Column, have: &Column) -> Vec<Problem> {
     column_differences(want, have)
         .into_iter()
-        .map(|(kind, e, a)| problem(t, want.name.as_str(), kind, &e, &a))
+        .map(|(kind, e, a)| problem(t, want.name.as_str(), kind, e, a))
         .collect()
 }
 
@@ -33,59 +29,63 @@ pub(super) fn differences(want: &Column, have: &Column) -> Vec<ProblemKind> {
 }
 
 /// Each attribute in which `have` differs from `want`: its kind, the
-/// expected and the actual text.
-fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String, String)> {
+/// expected and the actual value.
+fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, Value, Value)> {
     let mut out = Vec::new();
-    let mut push = |kind, e: String, a: String| out.push((kind, e, a));
+    let mut push = |kind, e: Value, a: Value| out.push((kind, e, a));
     // Exact: `boolean` (tinyint(1)) and `tinyint` are told apart by
     // import, so apply and verify tell them apart too.
     if want.ty != have.ty {
         push(
             ProblemKind::ColumnType,
-            want.ty.to_string(),
-            have.ty.to_string(),
+            Value::Type(want.ty.clone()),
+            Value::Type(have.ty.clone()),
         );
     }
     if want.nullable != have.nullable {
         push(
             ProblemKind::ColumnNullability,
-            null_text(want.nullable).into(),
-            null_text(have.nullable).into(),
+            Value::Nullable(want.nullable),
+            Value::Nullable(have.nullable),
         );
     }
     if want.ty.is_textual() && (want.charset != have.charset || want.collation != have.collation) {
+        let collation = |c: &Column| Value::Collation {
+            charset: c.charset.clone(),
+            collation: c.collation.clone(),
+        };
         push(
             ProblemKind::ColumnCollation,
-            charset_text(want.charset.as_deref(), want.collation.as_deref()),
-            charset_text(have.charset.as_deref(), have.collation.as_deref()),
+            collation(want),
+            collation(have),
         );
     }
     if want.default != have.default {
-        push(
-            ProblemKind::ColumnDefault,
-            default_text(want),
-            default_text(have),
-        );
+        let default = |c: &Column| Value::Default {
+            default: c.default.clone(),
+            numeric: c.ty.is_numeric(),
+        };
+        push(ProblemKind::ColumnDefault, default(want), default(have));
     }
     if want.auto_increment != have.auto_increment {
         push(
             ProblemKind::ColumnAutoIncrement,
-            auto_increment_text(want.auto_increment).into(),
-            auto_increment_text(have.auto_increment).into(),
+            Value::AutoIncrement(want.auto_increment),
+            Value::AutoIncrement(have.auto_increment),
         );
     }
     if want.on_update != have.on_update {
         push(
             ProblemKind::ColumnOnUpdate,
-            on_update_text(want.on_update.as_ref()),
-            on_update_text(have.on_update.as_ref()),
+            Value::OnUpdate(want.on_update.clone()),
+            Value::OnUpdate(have.on_update.clone()),
         );
     }
     if want.invisible != have.invisible {
         push(
             ProblemKind::ColumnInvisible,
-            visibility_text(want.invisible).into(),
-            visibility_text(have.invisible).into(),
+            Value::Invisible(want.invisible),
+            Value::Invisible(have.invisible),
         );
     }
     match (&want.generated, &have.generated) {
@@ -94,22 +94,22 @@ fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, String,
             if w.stored != h.stored {
                 push(
                     ProblemKind::ColumnGeneratedStored,
-                    w.storage().into(),
-                    h.storage().into(),
+                    Value::GeneratedStorage(w.clone()),
+                    Value::GeneratedStorage(h.clone()),
                 );
             }
             if !crate::model::shape::same_expression(&w.expression, &h.expression) {
                 push(
                     ProblemKind::ColumnGeneratedExpression,
-                    format!("AS ({})", w.expression),
-                    format!("AS ({})", h.expression),
+                    Value::GeneratedExpression(w.clone()),
+                    Value::GeneratedExpression(h.clone()),
                 );
             }
         }
         (w, h) => push(
             ProblemKind::ColumnGenerated,
-            generated_text(w.as_ref()),
-            generated_text(h.as_ref()),
+            Value::Generated(w.clone()),
+            Value::Generated(h.clone()),
         ),
     }
     out

@@ -1,10 +1,9 @@
 //! Foreign keys: each catalog one against the live one of its name, every
 //! attribute exactly; a missing one is refused as not online.
 
-use crate::model::describe::describe_foreign_key;
 use crate::model::{ByName, NotOnline, Table};
 
-use super::{problem, Problem, ProblemKind};
+use super::{problem, Problem, ProblemKind, Value};
 
 /// The catalog's foreign keys against the live table's, by name (case
 /// -insensitively), each attribute exactly. A missing one is not added:
@@ -15,18 +14,16 @@ pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
     let mut out = Vec::new();
     let have_keys = ByName::new(&have.foreign_keys);
     for fk in &want.foreign_keys {
-        let expected = describe_foreign_key(fk);
         let Some(live) = have_keys.get(&fk.name) else {
             out.push(problem(
                 want,
                 fk.name.as_str(),
                 ProblemKind::ForeignKeyNotOnline,
-                &expected,
-                &super::absent_not_online(NotOnline::ForeignKey),
+                Value::foreign_key(fk),
+                Value::AbsentNotOnline(NotOnline::ForeignKey),
             ));
             continue;
         };
-        let actual = describe_foreign_key(live);
         let mut kinds = Vec::new();
         if live.columns != fk.columns {
             kinds.push(ProblemKind::ForeignKeyColumns);
@@ -40,11 +37,10 @@ pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
         if live.on_delete != fk.on_delete || live.on_update != fk.on_update {
             kinds.push(ProblemKind::ForeignKeyAction);
         }
-        out.extend(
-            kinds
-                .into_iter()
-                .map(|k| problem(want, fk.name.as_str(), k, &expected, &actual)),
-        );
+        out.extend(kinds.into_iter().map(|k| {
+            let (e, a) = (Value::foreign_key(fk), Value::foreign_key(live));
+            problem(want, fk.name.as_str(), k, e, a)
+        }));
     }
     out
 }
@@ -60,8 +56,8 @@ pub(super) fn unmanaged_foreign_keys(want: &Table, have: &Table) -> Vec<Problem>
                 want,
                 fk.name.as_str(),
                 ProblemKind::UnmanagedForeignKey,
-                "not in catalog",
-                &describe_foreign_key(fk),
+                Value::NotInCatalog,
+                Value::foreign_key(fk),
             )
         })
         .collect()

@@ -1,11 +1,10 @@
 //! Index drift, by the one index rule ([`crate::model::shape`]), and why a
 //! missing index is not added online.
 
-use crate::model::describe::describe_index;
 use crate::model::shape::{self, IndexProblem};
 use crate::model::{Index, IndexKind, IndexPart, NotOnline, Table};
 
-use super::{problem, Problem, ProblemKind};
+use super::{problem, Problem, ProblemKind, Value};
 
 /// Why a missing index cannot be added to an existing table online, if it
 /// cannot: InnoDB rebuilds the table for the first FULLTEXT index and takes
@@ -60,10 +59,12 @@ pub(super) fn index_drift(t: &Table, want: &Index, have: &Index) -> Vec<Problem>
             kinds.push(kind);
         }
     }
-    let (e, a) = (describe_index(want), describe_index(have));
     kinds
         .into_iter()
-        .map(|kind| problem(t, want.name.as_str(), kind, &e, &a))
+        .map(|kind| {
+            let (e, a) = (Value::index(want), Value::index(have));
+            problem(t, want.name.as_str(), kind, e, a)
+        })
         .collect()
 }
 

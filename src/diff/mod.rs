@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 
-use crate::model::describe::key_parts;
 use crate::model::shape;
 use crate::model::{ByName, NotOnline, Table, TableKind};
 
@@ -18,7 +17,7 @@ mod indexes;
 mod table;
 mod widen;
 
-pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject};
+pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject, Value};
 pub use crate::model::describe::{
     default_text, describe_column, describe_foreign_key, describe_index,
 };
@@ -63,21 +62,23 @@ fn column_or_widening(
                 want,
                 col.name.as_str(),
                 ProblemKind::MissingWidening,
-                &describe_column(col),
-                &format!(
-                    "{} (apply widens it online: {} on {flavor})",
-                    describe_column(live),
-                    how.rule.name()
-                ),
+                Value::column(col),
+                Value::Widening {
+                    from: Box::new(live.clone()),
+                    rule: how.rule,
+                    flavor,
+                },
             ));
             d.changes.push(change);
         }
         Err(why) => {
             if let (Some(why), Some(first)) = (why, drift.first_mut()) {
-                first.actual = format!(
-                    "{}; not an online widening on {flavor}: {why}",
-                    first.actual
-                );
+                let found = std::mem::replace(&mut first.actual, Value::Absent);
+                first.actual = Value::NotWidening {
+                    found: Box::new(found),
+                    flavor,
+                    why,
+                };
             }
             d.problems.extend(drift);
         }
@@ -145,24 +146,17 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     };
     // Not a table the catalog can describe: one problem, nothing else read.
     let refused = match have.map(|h| &h.kind) {
-        Some(TableKind::NotATable(table_type)) => {
-            Some((ProblemKind::NotATable, "BASE TABLE", table_type.clone()))
+        Some(TableKind::NotATable(_)) => Some((ProblemKind::NotATable, Value::BaseTable)),
+        Some(TableKind::Partitioned(_)) => Some((ProblemKind::Partitioned, Value::Unpartitioned)),
+        Some(TableKind::Unrecognised(_)) => {
+            Some((ProblemKind::Unrecognised, Value::DescribedTable))
         }
-        Some(TableKind::Partitioned(how)) => Some((
-            ProblemKind::Partitioned,
-            "a table without partitioning",
-            format!("partitioned ({how}): partitioned tables are not supported yet"),
-        )),
-        Some(TableKind::Unrecognised(what)) => Some((
-            ProblemKind::Unrecognised,
-            "a table the catalog describes completely",
-            what.clone(),
-        )),
         Some(TableKind::Base) | None => None,
     };
-    if let Some((kind, expected, actual)) = refused {
+    if let (Some((kind, expected)), Some(have)) = (refused, have) {
+        let actual = Value::TableKind(have.kind.clone());
         d.problems
-            .push(problem(want, want.name.as_str(), kind, expected, &actual));
+            .push(problem(want, want.name.as_str(), kind, expected, actual));
         return d;
     }
     let Some(have) = have else {
@@ -170,8 +164,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
             want,
             want.name.as_str(),
             ProblemKind::MissingTable,
-            "table",
-            "absent",
+            Value::Table,
+            Value::Absent,
         ));
         d.changes.push(Change::AddTable(want.clone()));
         return d;
@@ -187,8 +181,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
                     want,
                     col.name.as_str(),
                     ProblemKind::ColumnNotOnline,
-                    &describe_column(col),
-                    &absent_not_online(why),
+                    Value::column(col),
+                    Value::AbsentNotOnline(why),
                 )),
                 None => {
                     let change = Change::AddColumn {
@@ -206,8 +200,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
                         want,
                         col.name.as_str(),
                         kind,
-                        &describe_column(col),
-                        "absent",
+                        Value::column(col),
+                        Value::Absent,
                     ));
                 }
             },
@@ -218,12 +212,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
             want,
             "PRIMARY",
             ProblemKind::PrimaryKey,
-            &key_parts(&want.primary_key),
-            &if have.primary_key.is_empty() {
-                "none".to_string()
-            } else {
-                key_parts(&have.primary_key)
-            },
+            Value::KeyParts(want.primary_key.clone()),
+            Value::KeyParts(have.primary_key.clone()),
         ));
     }
     for idx in &want.indexes {
@@ -234,16 +224,16 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
                     want,
                     idx.name.as_str(),
                     ProblemKind::IndexNotOnline,
-                    &describe_index(idx),
-                    &absent_not_online(why),
+                    Value::index(idx),
+                    Value::AbsentNotOnline(why),
                 )),
                 None => {
                     d.problems.push(problem(
                         want,
                         idx.name.as_str(),
                         ProblemKind::MissingIndex,
-                        &describe_index(idx),
-                        "absent",
+                        Value::index(idx),
+                        Value::Absent,
                     ));
                     d.changes.push(Change::AddIndex {
                         table: want.name.clone(),
@@ -267,8 +257,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
             want,
             col.name.as_str(),
             ProblemKind::UnmanagedColumn,
-            "not in catalog",
-            &describe_column(col),
+            Value::NotInCatalog,
+            Value::column(col),
         ));
     }
     for idx in have
@@ -280,8 +270,8 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
             want,
             idx.name.as_str(),
             ProblemKind::UnmanagedIndex,
-            "not in catalog",
-            &describe_index(idx),
+            Value::NotInCatalog,
+            Value::index(idx),
         ));
     }
     d.unmanaged.extend(unmanaged_foreign_keys(want, have));
@@ -292,24 +282,16 @@ pub(super) fn problem(
     t: &Table,
     object: &str,
     kind: ProblemKind,
-    expected: &str,
-    actual: &str,
+    expected: Value,
+    actual: Value,
 ) -> Problem {
     Problem {
         table: t.name.to_string(),
         object: object.to_string(),
         kind,
-        expected: expected.to_string(),
-        actual: actual.to_string(),
+        expected,
+        actual,
     }
-}
-
-/// `absent; <why>: add it in a maintenance window, ...`: the live side of
-/// a missing object that cannot be added online.
-fn absent_not_online(why: NotOnline) -> String {
-    format!(
-        "absent; {why}: add it in a maintenance window, or declare it when the table is created"
-    )
 }
 
 /// The catalog's CHECK constraints against the live table's (by name, case
@@ -318,25 +300,28 @@ fn absent_not_online(why: NotOnline) -> String {
 fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
     let mut out = Vec::new();
     let have_checks = ByName::new(&have.checks);
+    let check = |expression: &str, enforced: Option<bool>| Value::Check {
+        expression: expression.to_string(),
+        enforced,
+    };
     for c in &want.checks {
-        let expected = format!("CHECK ({})", c.expression);
+        let expected = check(&c.expression, None);
         match have_checks.get(&c.name) {
             Some(h) if h.enforced != c.enforced => {
-                let text = |e: bool| if e { "ENFORCED" } else { "NOT ENFORCED" };
                 out.push(problem(
                     want,
                     c.name.as_str(),
                     ProblemKind::CheckEnforcement,
-                    &format!("{expected} {}", text(c.enforced)),
-                    &format!("CHECK ({}) {}", h.expression, text(h.enforced)),
+                    check(&c.expression, Some(c.enforced)),
+                    check(&h.expression, Some(h.enforced)),
                 ));
                 if !shape::same_expression(&h.expression, &c.expression) {
                     out.push(problem(
                         want,
                         c.name.as_str(),
                         ProblemKind::CheckExpression,
-                        &expected,
-                        &format!("CHECK ({})", h.expression),
+                        expected,
+                        check(&h.expression, None),
                     ));
                 }
             }
@@ -345,15 +330,15 @@ fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
                 want,
                 c.name.as_str(),
                 ProblemKind::CheckExpression,
-                &expected,
-                &format!("CHECK ({})", h.expression),
+                expected,
+                check(&h.expression, None),
             )),
             None => out.push(problem(
                 want,
                 c.name.as_str(),
                 ProblemKind::CheckNotOnline,
-                &expected,
-                &absent_not_online(NotOnline::Check),
+                expected,
+                Value::AbsentNotOnline(NotOnline::Check),
             )),
         }
     }

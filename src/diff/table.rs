@@ -5,7 +5,7 @@
 
 use crate::model::Table;
 
-use super::{problem, Problem, ProblemKind};
+use super::{problem, Problem, ProblemKind, Value};
 
 /// The engine and default charset/collation of `have` against `want`.
 /// The engine is compared when the catalog has one (every catalog table
@@ -22,19 +22,22 @@ pub(super) fn table_drift(want: &Table, have: &Table) -> Vec<Problem> {
                 want,
                 name,
                 ProblemKind::TableEngine,
-                &format!("ENGINE={w}"),
-                &format!("ENGINE={}", if h.is_empty() { "none" } else { h }),
+                Value::Engine(want.engine.clone()),
+                Value::Engine(have.engine.clone().filter(|e| !e.is_empty())),
             ));
         }
     }
     if want.charset != have.charset || want.collation != have.collation {
-        let text = |t: &Table| format!("DEFAULT CHARSET={} COLLATE={}", t.charset, t.collation);
+        let value = |t: &Table| Value::TableCollation {
+            charset: t.charset.clone(),
+            collation: t.collation.clone(),
+        };
         out.push(problem(
             want,
             name,
             ProblemKind::TableCollation,
-            &text(want),
-            &text(have),
+            value(want),
+            value(have),
         ));
     }
     out

@@ -565,6 +565,7 @@ mod tests {
         assert!(
             d.problems[0]
                 .actual
+                .to_string()
                 .contains("not an online widening on mysql"),
             "{}",
             d.problems[0]

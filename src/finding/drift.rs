@@ -1,9 +1,12 @@
 //! The typed drift findings: [`ProblemKind`] (with its severity and
-//! subject) and [`Problem`], the JSON contract's unit.
+//! subject) and [`Problem`], the JSON contract's unit, whose sides are
+//! typed [`Value`]s.
 
 use std::fmt;
 
 use crate::ident::quote_ident;
+
+pub use super::value::Value;
 
 /// What a [`Problem`] is about.
 #[derive(
@@ -277,9 +280,9 @@ pub struct Problem {
     /// What kind of difference.
     pub kind: ProblemKind,
     /// The catalog's shape.
-    pub expected: String,
+    pub expected: Value,
     /// The live shape.
-    pub actual: String,
+    pub actual: Value,
 }
 
 impl fmt::Display for Problem {

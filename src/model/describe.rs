@@ -6,7 +6,9 @@
 //! `ddl` and `diff`, so the typed drift values
 //! ([`crate::finding::drift::Value`]) render without reaching up.
 
-use super::{Column, DefaultValue, ForeignKey, Generated, Index, IndexKind, IndexPart};
+use super::{
+    AutoRandom, Column, DefaultValue, ForeignKey, Generated, Index, IndexKind, IndexPart, Ttl,
+};
 use crate::ident::{quote_ident, Ident};
 
 /// `` WITH PARSER `ngram` `` (with a leading space) for a FULLTEXT index
@@ -181,6 +183,26 @@ pub fn generated_text(g: Option<&Generated>) -> String {
         Some(g) => g.to_string(),
         None => "not generated".into(),
     }
+}
+
+/// TiDB: `CLUSTERED`, `NONCLUSTERED`, or `no primary key`.
+pub fn clustered_text(c: Option<bool>) -> String {
+    match c {
+        Some(true) => "CLUSTERED",
+        Some(false) => "NONCLUSTERED",
+        None => "no primary key",
+    }
+    .to_string()
+}
+
+/// TiDB: `AUTO_RANDOM(n)` or `no AUTO_RANDOM`.
+pub fn auto_random_text(a: Option<&AutoRandom>) -> String {
+    a.map_or_else(|| "no AUTO_RANDOM".to_string(), AutoRandom::clause)
+}
+
+/// TiDB: `` TTL `col` + INTERVAL n UNIT, ... `` or `no TTL`.
+pub fn ttl_text(t: Option<&Ttl>) -> String {
+    t.map_or_else(|| "no TTL".to_string(), |t| format!("TTL {}", t.describe()))
 }
 
 #[cfg(test)]

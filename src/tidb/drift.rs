@@ -22,8 +22,9 @@
 //! AUTO_INCREMENT one (a table created before the declaration) is a note,
 //! not drift ([`auto_random_pending`]).
 
-use crate::finding::drift::{Problem, ProblemKind};
-use crate::model::tidb::{AutoRandom, TidbOptions, Ttl};
+use crate::finding::drift::{Problem, ProblemKind, Value};
+use crate::model::describe::{clustered_text, ttl_text};
+use crate::model::tidb::{TidbOptions, Ttl};
 use crate::model::Table;
 
 /// Whether `want`'s AUTO_RANDOM is pending on `have` (read from TiDB): the
@@ -52,7 +53,7 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
     let w = want.tidb.clone().unwrap_or_default();
     let mut notes = Vec::new();
     let mut out = Vec::new();
-    let mut push = |kind, object: &str, expected: String, actual: String| {
+    let mut push = |kind, object: &str, expected: Value, actual: Value| {
         out.push(Problem {
             table: want.name.to_string(),
             object: object.to_string(),
@@ -63,15 +64,18 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
     };
     let live_clustered = h.clustered.or_else(|| default_clustered(have));
     if let Some(c) = w.clustered.filter(|c| live_clustered != Some(*c)) {
-        let was = match (live_clustered, have.primary_key.is_empty()) {
-            (None, false) => "clustering left to the server's default".to_string(),
-            (other, _) => clustered_text(other),
-        };
+        let primary_key = !have.primary_key.is_empty();
         push(
             ProblemKind::TidbClustered,
             "PRIMARY",
-            clustered_text(Some(c)),
-            format!("{was}; a primary key's clustering cannot change on an existing table"),
+            Value::Clustered {
+                clustered: Some(c),
+                primary_key: true,
+            },
+            Value::Unchangeable(Box::new(Value::Clustered {
+                clustered: live_clustered,
+                primary_key,
+            })),
         );
     }
     if let Some(a) = w.auto_random.as_ref().filter(|_| pending) {
@@ -79,13 +83,11 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
             table: want.name.to_string(),
             object: a.column.to_string(),
             kind: ProblemKind::TidbAutoRandomPending,
-            expected: a.clause(),
-            actual: format!(
-                "AUTO_INCREMENT (the table predates AUTO_RANDOM; the server still assigns the ids; TiDB converts it with ALTER TABLE {} MODIFY COLUMN {} ... {}, by hand)",
-                crate::ident::quote_ident(want.name.as_str()),
-                crate::ident::quote_ident(a.column.as_str()),
-                a.clause()
-            ),
+            expected: Value::AutoRandom(Some(a.clone())),
+            actual: Value::AutoRandomPending {
+                table: want.name.to_string(),
+                auto_random: a.clone(),
+            },
         });
     } else if w.auto_random != h.auto_random {
         let object = w
@@ -97,11 +99,8 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
         push(
             ProblemKind::TidbAutoRandom,
             &object,
-            auto_random_text(w.auto_random.as_ref()),
-            format!(
-                "{}; AUTO_RANDOM cannot be changed on an existing table by apply",
-                auto_random_text(h.auto_random.as_ref())
-            ),
+            Value::AutoRandom(w.auto_random.clone()),
+            Value::Unchangeable(Box::new(Value::AutoRandom(h.auto_random.clone()))),
         );
     }
     let table = want.name.to_string();
@@ -109,24 +108,24 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
         push(
             ProblemKind::TidbShardRowIdBits,
             &table,
-            format!("SHARD_ROW_ID_BITS={}", w.shard_row_id_bits.unwrap_or(0)),
-            format!("SHARD_ROW_ID_BITS={}", h.shard_row_id_bits.unwrap_or(0)),
+            Value::ShardRowIdBits(w.shard_row_id_bits),
+            Value::ShardRowIdBits(h.shard_row_id_bits),
         );
     }
     if w.pre_split_regions != h.pre_split_regions {
         push(
             ProblemKind::TidbPreSplitRegions,
             &table,
-            format!("PRE_SPLIT_REGIONS={}", w.pre_split_regions.unwrap_or(0)),
-            format!("PRE_SPLIT_REGIONS={}", h.pre_split_regions.unwrap_or(0)),
+            Value::PreSplitRegions(w.pre_split_regions),
+            Value::PreSplitRegions(h.pre_split_regions),
         );
     }
     if !same_ttl(w.ttl.as_ref(), h.ttl.as_ref()) {
         push(
             ProblemKind::TidbTtl,
             &table,
-            ttl_text(w.ttl.as_ref()),
-            format!("{}; changing TTL deletes or keeps rows, so apply never alters it (ALTER TABLE ... TTL by hand)", ttl_text(h.ttl.as_ref())),
+            Value::Ttl(w.ttl.clone()),
+            Value::Unchangeable(Box::new(Value::Ttl(h.ttl.clone()))),
         );
     }
     (out, notes)
@@ -163,23 +162,6 @@ fn same_ttl(want: Option<&Ttl>, have: Option<&Ttl>) -> bool {
         }
         _ => false,
     }
-}
-
-fn clustered_text(c: Option<bool>) -> String {
-    match c {
-        Some(true) => "CLUSTERED",
-        Some(false) => "NONCLUSTERED",
-        None => "no primary key",
-    }
-    .to_string()
-}
-
-fn auto_random_text(a: Option<&AutoRandom>) -> String {
-    a.map_or_else(|| "no AUTO_RANDOM".to_string(), AutoRandom::clause)
-}
-
-fn ttl_text(t: Option<&Ttl>) -> String {
-    t.map_or_else(|| "no TTL".to_string(), |t| format!("TTL {}", t.describe()))
 }
 
 impl TidbOptions {

@@ -38,8 +38,8 @@ const INDEX_REFUSED: &str = "apply never rebuilds an index of the same name: a w
 /// `p` (found on the flavors `on`), about NEW's table `n`, as a finding.
 pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
     use ProblemKind::*;
-    let was = Some(p.actual.clone());
-    let want = Some(p.expected.clone());
+    let was = Some(p.actual.to_string());
+    let want = Some(p.expected.to_string());
     let (old, new, reason): (Option<String>, Option<String>, String) = match p.kind {
         MissingTable => (
             ABSENT,
