@@ -35,7 +35,7 @@ pub trait Acquire<'c>: Send {
 /// side connection for progress reads and KILL QUERY on cancel), so a
 /// single connection is not a connector: passing one does not compile.
 ///
-/// ```compile_fail
+/// ```compile_fail,E0277
 /// # async fn f(conn: &mut mysql_async::Conn, tables: &[schema_catalog::Table]) {
 /// let _ = schema_catalog::apply::apply(conn, "app", tables, &Default::default()).await;
 /// # }

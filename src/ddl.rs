@@ -52,7 +52,7 @@ const INPLACE_NO_LOCK: &str = "ALGORITHM=INPLACE, LOCK=NONE";
 ///
 /// The statement is the same for every flavor (the syntax used is common to
 /// TiDB, MySQL 8 and MariaDB 10.11) except for the table's TiDB features
-/// ([`crate::model::tidb`]): for TiDB they are written in TiDB's plain syntax
+/// ([`crate::model::TidbOptions`]): for TiDB they are written in TiDB's plain syntax
 /// (`AUTO_RANDOM(5)` on the column, `CLUSTERED` / `NONCLUSTERED` after the
 /// primary key, `SHARD_ROW_ID_BITS=4 PRE_SPLIT_REGIONS=2 TTL=... TTL_ENABLE=...`
 /// after the other table options), never as `/*T![...] */` comments; for

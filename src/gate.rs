@@ -77,6 +77,32 @@ pub async fn verify<'c>(
 /// Applies `catalog` (all of it) to the schema `db` connects to, additively
 /// ([`crate::apply::apply`]). `db` is a pool or a target, never a single
 /// connection ([`Connector`]).
+///
+/// On the service's pool it compiles:
+///
+/// ```no_run
+/// # static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
+/// # async fn deploy(pool: mysql_async::Pool) -> schema_catalog::Result<()> {
+/// let report = schema_catalog::apply(&pool, &CATALOG, &Default::default()).await?;
+/// # Ok(()) }
+/// ```
+///
+/// On one connection, owned or lent, it does not (apply opens connections
+/// of its own):
+///
+/// ```compile_fail,E0277
+/// # static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
+/// # async fn deploy(conn: &mut mysql_async::Conn) -> schema_catalog::Result<()> {
+/// let report = schema_catalog::apply(conn, &CATALOG, &Default::default()).await?;
+/// # Ok(()) }
+/// ```
+///
+/// ```compile_fail,E0277
+/// # static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
+/// # async fn deploy(conn: mysql_async::Conn) -> schema_catalog::Result<()> {
+/// let report = schema_catalog::apply(conn, &CATALOG, &Default::default()).await?;
+/// # Ok(()) }
+/// ```
 pub async fn apply(
     db: impl Connector,
     catalog: &impl AsCatalog,

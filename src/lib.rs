@@ -6,7 +6,8 @@
 //! TABLE text), [`diff`] (typed changes and problems), [`plan`] (ordering),
 //! [`inspect`] (bounded reads), [`live`] (inspect and diff, shared by verify,
 //! plan and apply), [`apply`](mod@apply) (the reconciler), [`verify`](mod@verify) (the startup
-//! gate), [`flavor`] (server kinds).
+//! gate), [`fleet`] (many schemas and servers), [`import`], [`explain`],
+//! [`review`] (release review); [`Flavor`] names the server kinds.
 //!
 //! A service's startup gate is two lines: the catalog directory compiled
 //! in ([`embed_catalog!`], every file of it) and [`verify()`] on the
@@ -27,8 +28,12 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
-pub mod acquire;
+mod acquire;
 pub mod apply;
+// The attribute contract (what inspection compares, what it refuses),
+// public only for tests/attributes_live.rs, which holds the list against a
+// live server's information_schema; not the library's API.
+#[doc(hidden)]
 pub mod attributes;
 pub mod catalog;
 pub(crate) mod collation;
@@ -42,14 +47,14 @@ pub mod ddl;
 pub(crate) mod dependency;
 pub mod diff;
 pub mod dump;
-pub mod error;
+mod error;
 pub mod explain;
 mod expr;
 pub mod finding;
-pub mod flavor;
+mod flavor;
 pub mod fleet;
 mod gate;
-pub mod ident;
+mod ident;
 pub mod import;
 pub mod import_gate;
 pub mod inspect;
@@ -61,8 +66,7 @@ pub mod readiness;
 pub mod report;
 pub mod review;
 pub(crate) mod server;
-
-pub mod sql;
+pub(crate) mod sql;
 // The canonical printers of catalog expressions and engine names, public
 // only for the workspace's own tests, which build models by hand; not the
 // library's API.
@@ -75,7 +79,7 @@ pub mod textdiff;
 pub(crate) mod tidb;
 pub mod verify;
 
-pub use acquire::{Acquire, Connector};
+pub use acquire::{Acquire, Connector, Opener};
 pub use catalog::{AsCatalog, Embedded};
 pub use coltype::{ColumnType, IntKind, SpatialKind, UnknownType};
 pub use ddl::ColumnAlgorithm;

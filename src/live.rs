@@ -51,7 +51,7 @@ pub async fn diff_all_schemas(
 
 /// [`diff_all_schemas`], and with `net` the net of [`diff_all_with`] on
 /// each schema (apply's preflight read, for many schemas at once).
-pub async fn diff_all_schemas_with(
+pub(crate) async fn diff_all_schemas_with(
     session: &mut Session<'_>,
     schemas: &[&str],
     tables: &[Table],

@@ -33,7 +33,7 @@ impl Step {
 }
 
 /// The SQL for a change, with the given ADD COLUMN algorithm.
-pub fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> String {
+pub(crate) fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -> String {
     match change {
         Change::AddTable(t) => ddl::create_table(t, flavor),
         Change::AddColumn {

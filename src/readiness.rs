@@ -82,7 +82,7 @@ pub async fn index_ready(
 
 /// Compares a live index (`None` when absent) with the declared one by the
 /// one index rule (`index_differences`).
-pub fn check_index(have: Option<&Index>, want: &Index) -> IndexReadiness {
+pub(crate) fn check_index(have: Option<&Index>, want: &Index) -> IndexReadiness {
     let Some(have) = have else {
         return IndexReadiness::NotReady(vec![IndexProblem::Missing]);
     };

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::TestDb;
 use mysql_async::prelude::*;
-use schema_catalog::explain::judge::FailureKind;
+use schema_catalog::explain::FailureKind;
 use schema_catalog::explain::{self, ExplainOptions, ExplainReport, Mode};
 use schema_catalog::{catalog, db, Flavor};
 

@@ -112,18 +112,3 @@ fn queries_are_scoped_by_consumer() {
         "{err}"
     );
 }
-
-#[test]
-fn statements_are_rerendered_with_escaped_literals() {
-    let catalog = catalog::load(&root().join("catalog")).unwrap();
-    let (_, claim) = explain::scoped_queries(&catalog, None)
-        .unwrap()
-        .into_iter()
-        .find(|(_, q)| q.name == "claim_next")
-        .unwrap();
-    let mut params = claim.params.clone();
-    params[1] = schema_catalog::sql::query::Param::Text("x' OR '1'='1".into());
-    let sql = schema_catalog::sql::query::render(&claim.sql, &params).unwrap();
-    assert!(sql.contains("State = 'x'' OR ''1''=''1'"), "{sql}");
-    assert!(sql.ends_with("LIMIT 1 FOR UPDATE SKIP LOCKED"), "{sql}");
-}

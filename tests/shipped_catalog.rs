@@ -22,7 +22,7 @@ fn shipped() -> Catalog {
 fn as_on(t: &Table, flavor: Flavor) -> Table {
     let mut t = tables::without_required_by(t.clone());
     match flavor {
-        Flavor::TiDb => t = schema_catalog::model::tidb::on_tidb(&t).into_owned(),
+        Flavor::TiDb => t = schema_catalog::model::on_tidb(&t).into_owned(),
         Flavor::MySql | Flavor::MariaDb => t.tidb = None,
     }
     t

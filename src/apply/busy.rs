@@ -301,7 +301,7 @@ fn blocker_of(row: Row) -> Option<Blocker> {
 /// The statement with every literal replaced by `?`, cut to
 /// `STATEMENT_CHARS` characters. Text that does not tokenize is reduced
 /// to its first word: a value must never leak through a blocker report.
-pub fn masked_statement(sql: &str) -> String {
+pub(crate) fn masked_statement(sql: &str) -> String {
     use crate::sql::lex::{all_tokens, Token};
     let masked = match all_tokens(sql) {
         Ok(tokens) => tokens

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use mysql_async::prelude::*;
 
-pub use busy::{masked_statement, Blocker};
+pub use busy::Blocker;
 pub use lock::lock_name;
 pub use progress::{Progress, ProgressEvent, ProgressFn};
 pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};

@@ -26,10 +26,13 @@ mod foreign_keys;
 pub(crate) use foreign_keys::foreign_key_problem;
 mod key_rules;
 mod keys;
-pub mod limits;
+pub(crate) mod limits;
 mod queries;
 mod storable;
 mod widths;
+/// The declared-query types a [`Query`] holds (its parameters and the
+/// shape its statement was read as).
+pub use crate::sql::query::{Binding, Cmp, Param, Shape, StatementKind};
 pub use queries::{FixtureSpec, Query};
 pub(crate) mod raw;
 mod sink;

@@ -2,7 +2,7 @@
 //! by `SHOW CREATE TABLE` on MySQL, MariaDB and TiDB) into the typed model.
 //!
 //! Parsing runs in two stages:
-//! 1. a pre-pass ([`prepare`], over the lexemes of `sql::lex`, which
+//! 1. a pre-pass (`prepass`, over the lexemes of `sql::lex`, which
 //!    sqlparser then parses: the statement is lexed once) that
 //!    handles what sqlparser cannot:
 //!    executable version comments `/*!NNNNN ... */` are unwrapped (MySQL runs
@@ -28,12 +28,10 @@ mod prepass;
 mod reader;
 mod tidb;
 
-pub use prepass::{prepare, Prepared};
+pub(crate) use prepass::Prepared;
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
 
 use builder::TableBuilder;
-
-use std::collections::BTreeSet;
 
 use sqlparser::ast::Statement;
 use sqlparser::dialect::MySqlDialect;
@@ -80,7 +78,7 @@ pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
 pub struct ParseOptions {
     /// The server the text comes from. It decides which collation a bare
     /// `CHARACTER SET cs` (without `COLLATE`) means: the server's default
-    /// collation of `cs` ([`server_default_collation`]). `None`: the
+    /// collation of `cs` (`server_default_collation`). `None`: the
     /// charset's binary collation, flavor-independent.
     pub flavor: Option<Flavor>,
     /// Keep a column type outside the catalog's types as
@@ -165,7 +163,7 @@ pub(crate) fn parse_lexed(
 /// is named: MariaDB 10.11 `utf8mb4_general_ci`, MySQL 8
 /// `utf8mb4_0900_ai_ci`, TiDB `utf8mb4_bin` (and `*_general_ci` /
 /// `latin1_swedish_ci` / `*_bin` for the other charsets).
-pub fn server_default_collation(charset: &str, flavor: Flavor) -> String {
+pub(crate) fn server_default_collation(charset: &str, flavor: Flavor) -> String {
     let cs = crate::collation::canonical_charset(charset);
     match (flavor, cs.as_str()) {
         (_, "binary") => cs,
@@ -179,7 +177,7 @@ pub fn server_default_collation(charset: &str, flavor: Flavor) -> String {
 /// The TiDB table features of a `CREATE TABLE` text as TiDB's `SHOW CREATE
 /// TABLE` prints it (its `/*T![...] */` comments); an error names a clause
 /// that is not TiDB's grammar or a feature comment the model does not read.
-pub fn tidb_options(sql: &str) -> Result<crate::tidb::TidbOptions, String> {
+pub(crate) fn tidb_options(sql: &str) -> Result<crate::tidb::TidbOptions, String> {
     let (prepared, _) = prepass::prepare_lexemes(sql, lex(sql));
     if let Some(e) = prepared.tidb_error {
         return Err(e);
@@ -190,20 +188,6 @@ pub fn tidb_options(sql: &str) -> Result<crate::tidb::TidbOptions, String> {
         ));
     }
     Ok(prepared.tidb.unwrap_or_default())
-}
-
-/// Maps one parsed statement onto the model. `hidden_constraints` are
-/// positions in `constraints` (see [`Prepared::hidden_constraints`]) whose
-/// index is invisible.
-pub fn table_from_statement(
-    statement: &Statement,
-    hidden_constraints: &BTreeSet<usize>,
-) -> Result<Table, DumpParseError> {
-    let prepared = Prepared {
-        hidden_constraints: hidden_constraints.clone(),
-        ..Prepared::default()
-    };
-    parsed_from_statement(statement, &prepared, ParseOptions::default()).map(|p| p.table)
 }
 
 fn parsed_from_statement(

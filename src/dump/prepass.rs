@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sqlparser::tokenizer::{Location, Span, TokenWithSpan};
 
-use crate::sql::lex::{lex, Kind, Lexeme, Token, Whitespace};
+use crate::sql::lex::{Kind, Lexeme, Token, Whitespace};
 
 /// Text ready for sqlparser, plus what the pre-pass removed from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -44,9 +44,11 @@ pub struct Prepared {
     pub tidb_error: Option<String>,
 }
 
-/// The pre-pass (see the module docs) of one statement's text.
-pub fn prepare(sql: &str) -> Prepared {
-    let (mut prepared, lexemes) = prepare_lexemes(sql, lex(sql));
+/// The pre-pass (see the module docs) of one statement's text (the
+/// unit tests' entry; the reader goes through [`prepare_lexemes`]).
+#[cfg(test)]
+fn prepare(sql: &str) -> Prepared {
+    let (mut prepared, lexemes) = prepare_lexemes(sql, crate::sql::lex::lex(sql));
     prepared.sql = text(sql, &lexemes);
     prepared
 }

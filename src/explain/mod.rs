@@ -18,13 +18,15 @@ use crate::error::{Error, Result};
 use crate::flavor::Flavor;
 use crate::ident::quote_ident;
 
-pub mod fixture;
-pub mod judge;
-pub mod plan;
+mod fixture;
+mod judge;
+mod plan;
 mod report;
 
-pub mod tidb;
+mod tidb;
 
+pub use judge::{Failure, FailureKind};
+pub use plan::{Access, Method};
 pub use report::{ExplainReport, Mode, QueryResult};
 
 use crate::sql::query::{self as sql, StatementKind};
@@ -514,5 +516,33 @@ fn plan_error(e: &str) -> Error {
         code: None,
         message: e.to_string(),
         source: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::catalog;
+    use crate::sql::query::Param;
+
+    /// A declared query's statement is re-rendered with its parameters as
+    /// literals, each through the one escaping helper (moved here from
+    /// tests/queries_lint.rs when `sql` stopped being public).
+    #[test]
+    fn statements_are_rerendered_with_escaped_literals() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let catalog = catalog::load(&dir).unwrap();
+        let (_, claim) = scoped_queries(&catalog, None)
+            .unwrap()
+            .into_iter()
+            .find(|(_, q)| q.name == "claim_next")
+            .unwrap();
+        let mut params = claim.params.clone();
+        params[1] = Param::Text("x' OR '1'='1".into());
+        let sql = sql::render(&claim.sql, &params).unwrap();
+        assert!(sql.contains("State = 'x'' OR ''1''=''1'"), "{sql}");
+        assert!(sql.ends_with("LIMIT 1 FOR UPDATE SKIP LOCKED"), "{sql}");
     }
 }

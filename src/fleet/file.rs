@@ -16,9 +16,9 @@ use crate::db::Target;
 use crate::error::{Error, Result};
 
 /// Most servers one fleet file may name.
-pub const MAX_SERVERS: usize = 256;
+pub(crate) const MAX_SERVERS: usize = 256;
 /// Most targets a server lane or a stage may run at once.
-pub const MAX_PARALLEL: usize = 64;
+pub(crate) const MAX_PARALLEL: usize = 64;
 
 /// The schemas of one server: named, or every schema whose name is `LIKE`
 /// the pattern (expanded by one bounded read of `information_schema.SCHEMATA`).

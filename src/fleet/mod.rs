@@ -2,14 +2,14 @@
 //! stages, servers in parallel, each target through the single-target
 //! engine, with one report per target (docs/fleet.md).
 //!
-//! [`file`](mod@file) reads and lints `fleet.yaml`; [`targets`] reads each server
-//! (identity, `like` expansion) and gives targets to stages; [`run`](mod@run) runs
-//! them; [`report`] is what comes back.
+//! [`file`](mod@file) reads and lints `fleet.yaml`; `targets` reads each server
+//! (identity, `like` expansion) and gives targets to stages; [`run()`] runs
+//! them; [`FleetReport`] is what comes back.
 
 pub mod file;
-pub mod report;
-pub mod run;
-pub mod targets;
+mod report;
+mod run;
+mod targets;
 
 pub use file::{load, FleetFile, OnError, Parallel, SchemaSet, ServerSpec, StageSpec};
 pub use report::{

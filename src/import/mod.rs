@@ -6,7 +6,7 @@
 //! stable key order, holding only non-default keys (no `nullable: true`, no
 //! column collation equal to the table's). Comments are kept. The files are
 //! the loader's own serde types (`catalog::raw`) built from the model
-//! ([`emit`]) and serialized ([`yaml`]), so what import writes is what
+//! ([`to_yaml`]) and serialized (`yaml`), so what import writes is what
 //! `catalog::load` reads.
 //!
 //! Anything the catalog format cannot express is *unsupported*
@@ -28,11 +28,11 @@ use crate::error::{Error, Result};
 use crate::ident::{quote_ident, Ident};
 use crate::model::{IndexPart, Table};
 
-pub mod emit;
+mod emit;
 mod foreign_keys;
 mod live;
 mod unsupported;
-pub mod yaml;
+mod yaml;
 
 pub use emit::to_yaml;
 pub use live::{read_live, LIST_TABLES_SQL};

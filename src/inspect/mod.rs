@@ -80,13 +80,6 @@ pub fn inspection_statements(info: &ServerInfo) -> Vec<String> {
     ]
 }
 
-/// The statement [`inspect_tables`] runs for `tables` tables. Its
-/// parameters are the schema and each table name in turn, repeated once
-/// per pair of `?` of that table's branches.
-pub fn batch_statement(info: &ServerInfo, tables: usize) -> String {
-    inspection_sql(info, &vec![true; tables])
-}
-
 /// Whether reading `want`'s live shape needs its CHECK clauses: on MariaDB
 /// they are what tells a json column from a longtext one, so only a table
 /// whose catalog shape has a json or longtext column needs them (any other
@@ -174,7 +167,7 @@ pub async fn inspect_catalog_schemas(
 /// [`inspect_catalog_schemas`], and with `net` the net of
 /// [`inspect_catalog_tables_with`] on each schema read (one more round
 /// trip per schema and 64 existing tables).
-pub async fn inspect_catalog_schemas_with(
+pub(crate) async fn inspect_catalog_schemas_with(
     session: &mut Session<'_>,
     schemas: &[&str],
     wants: &[Table],

@@ -145,7 +145,7 @@ fn current_timestamp_precision(t: &str) -> Option<u8> {
 }
 
 /// Unquotes a single-quoted SQL string literal (`''` and backslash escapes).
-pub fn unquote_sql_string(t: &str) -> Option<String> {
+pub(crate) fn unquote_sql_string(t: &str) -> Option<String> {
     let inner = t.strip_prefix('\'')?.strip_suffix('\'')?;
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();

@@ -15,12 +15,12 @@ mod by_name;
 mod column;
 mod constraint;
 mod default;
-pub mod describe;
+pub(crate) mod describe;
 mod index;
 mod online;
 pub(crate) mod shape;
 mod table;
-pub mod tidb;
+pub(crate) mod tidb;
 
 pub use by_name::{ByName, Named};
 pub use column::*;
@@ -29,7 +29,7 @@ pub use default::*;
 pub use index::*;
 pub use online::NotOnline;
 pub use table::*;
-pub use tidb::{AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
+pub use tidb::{on_tidb, AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
 
 use crate::ident::Ident;
 

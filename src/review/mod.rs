@@ -2,19 +2,19 @@
 //! installation still at an older revision, with no database.
 //!
 //! [`review`] compares an OLD catalog with a NEW one and returns a typed
-//! [`Review`]: every change classified with its reason ([`classify`]), the
+//! [`Review`]: every change classified with its reason ([`Class`]), the
 //! upgrade `catalog apply` would run on a database at OLD's shape per flavor
-//! ([`upgrade`]: the ordinary offline planner run against OLD's rendered
-//! model), and the consumer rollout order ([`rollout`]). Revisions are read
-//! from directories or git ([`source`]). [`markdown`] renders a report for a
+//! ([`Upgrade`]: the ordinary offline planner run against OLD's rendered
+//! model), and the consumer rollout order ([`Rollout`]). Revisions are read
+//! from directories or git ([`Source`]). [`markdown`] renders a report for a
 //! pull-request comment. The library never prints.
 
-pub mod classify;
-pub mod lint;
+mod classify;
+mod lint;
 pub mod markdown;
-pub mod rollout;
-pub mod source;
-pub mod upgrade;
+mod rollout;
+mod source;
+mod upgrade;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -23,9 +23,9 @@ use crate::flavor::Flavor;
 use crate::textdiff::TableText;
 
 pub use classify::{Class, Finding, FindingKind, ReviewKind};
-pub use rollout::Rollout;
-pub use source::{Revision, Source};
-pub use upgrade::Upgrade;
+pub use rollout::{Loss, Rollout};
+pub use source::{GitPath, Revision, Source};
+pub use upgrade::{Upgrade, UpgradeStep};
 
 /// The whole `catalog diff` document: NEW judged against each OLD.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]

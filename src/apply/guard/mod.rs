@@ -17,7 +17,7 @@
 //! On TiDB a `CREATE TABLE` also carries the table's TiDB features in
 //! TiDB's plain syntax (`AUTO_RANDOM(n)`, `CLUSTERED`, `SHARD_ROW_ID_BITS=n`,
 //! `PRE_SPLIT_REGIONS=n`, `TTL=...`, `TTL_ENABLE=...`, `TTL_JOB_INTERVAL=...`;
-//! see [`crate::model::tidb`]): they are read by the one clause scanner and must
+//! see [`crate::model::TidbOptions`]): they are read by the one clause scanner and must
 //! say exactly what the step's table declares (nothing for MySQL / MariaDB,
 //! and nothing in an `ALTER TABLE`), then are taken out so that sqlparser,
 //! which knows none of them, parses the rest.

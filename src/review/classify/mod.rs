@@ -52,7 +52,7 @@ pub enum Class {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FindingKind {
-    /// Found by apply's diff; classed by its severity ([`apply::class`]).
+    /// Found by apply's diff; classed by its severity (`apply::class`).
     Apply(ProblemKind),
     /// Found by the review only.
     Review(ReviewKind),
