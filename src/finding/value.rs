@@ -77,14 +77,14 @@ pub enum Value {
     Type(ColumnType),
     /// `NULL` or `NOT NULL`.
     Nullable(bool),
-    /// A column's character set and collation ([`charset_text`]).
+    /// A column's character set and collation (`charset_text`).
     Collation {
         /// The character set.
         charset: Option<String>,
         /// The collation.
         collation: Option<String>,
     },
-    /// A column's default ([`default_value_text`]).
+    /// A column's default (`default_value_text`).
     Default {
         /// The default, if any.
         default: Option<DefaultValue>,
