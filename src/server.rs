@@ -69,6 +69,14 @@ pub(crate) mod code {
         matches!(code, 1927 | 4031 | 1053)
     }
 
+    /// The server ended the statement at its session's statement time
+    /// limit: MySQL's and TiDB's 3024 (ER_QUERY_TIMEOUT,
+    /// `max_execution_time`), MariaDB's 1969 (ER_STATEMENT_TIMEOUT,
+    /// `max_statement_time`).
+    pub(crate) fn statement_timeout(code: u16) -> bool {
+        matches!(code, 3024 | 1969)
+    }
+
     /// 1193, unknown system variable.
     pub(crate) fn unknown_variable(code: u16) -> bool {
         code == 1193

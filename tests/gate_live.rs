@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 
 use common::TestDb;
 use mysql_async::prelude::*;
-use schema_catalog::apply::{self, ApplyOptions};
+use schema_catalog::apply::{self, ApplyOptions, ApplyReport};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::live::plan_within;
 use schema_catalog::verify::{self, VerifyReport};
-use schema_catalog::Error;
+use schema_catalog::{Consumer, Error};
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -37,6 +37,17 @@ fn missing_work_item(r: &VerifyReport) {
         .map(|p| (p.table.as_str(), p.kind))
         .collect();
     assert_eq!(got, [("_System_WorkItem", ProblemKind::MissingTable)]);
+}
+
+/// The run converged by creating `_System_WorkItem`, and only that.
+fn created_work_item(report: &ApplyReport) {
+    assert!(report.converged(), "{report:?}");
+    let created: Vec<String> = report
+        .steps
+        .iter()
+        .map(|s| format!("{} {}", s.kind, s.table))
+        .collect();
+    assert_eq!(created, ["create_table _System_WorkItem"]);
 }
 
 #[tokio::test]
@@ -108,18 +119,44 @@ async fn apply_runs_on_the_callers_pool() {
     let report = apply::apply(&db.pool, &db.name, &tables, &ApplyOptions::default())
         .await
         .unwrap();
-    assert!(report.converged(), "{report:?}");
-    let created: Vec<String> = report
-        .steps
-        .iter()
-        .map(|s| format!("{} {}", s.kind, s.table))
-        .collect();
-    assert_eq!(created, ["create_table _System_WorkItem"]);
+    created_work_item(&report);
     assert_eq!(db.snapshot().await.len(), cat.tables.len());
     let after = verify::within(&db.pool, &db.name, &cat, None, DEADLINE)
         .await
         .unwrap();
     assert!(after.ok, "{after:?}");
+}
+
+#[tokio::test]
+async fn the_gate_takes_its_schema_from_the_pools_url() {
+    // `schema_catalog::verify` / `apply` as a service calls them: no schema
+    // argument, the database the pool's URL names is the one read and changed.
+    let db = TestDb::new().await;
+    let cat = all_but_work_item(&db).await;
+    let before = schema_catalog::verify(&db.pool, &cat, Consumer::All, DEADLINE)
+        .await
+        .unwrap();
+    missing_work_item(&before);
+    let report = schema_catalog::apply(&db.pool, &cat, &ApplyOptions::default())
+        .await
+        .unwrap();
+    created_work_item(&report);
+    let after = schema_catalog::verify(&db.pool, &cat, Consumer::All, DEADLINE)
+        .await
+        .unwrap();
+    assert!(after.ok, "{after:?}");
+
+    // A pool whose URL names no database: a usage error saying so, for
+    // verify and apply alike, and nothing created anywhere.
+    let bare = mysql_async::Pool::new(common::server_url().as_str());
+    let verified = schema_catalog::verify(&bare, &cat, Consumer::All, DEADLINE).await;
+    let applied = schema_catalog::apply(&bare, &cat, &ApplyOptions::default()).await;
+    for err in [verified.unwrap_err(), applied.unwrap_err()] {
+        assert!(matches!(err, Error::Usage(_)), "{err:?}");
+        assert!(err.to_string().contains("names no database"), "{err}");
+    }
+    bare.disconnect().await.unwrap();
+    assert_eq!(db.snapshot().await.len(), cat.tables.len());
 }
 
 /// A listener that accepts TCP connections and never answers.
