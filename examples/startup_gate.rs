@@ -2,15 +2,32 @@
 //! embedded in the binary, the service's own pool is used, the schema is
 //! the database its URL names, and the whole check runs within 5 seconds.
 //! The service refuses to start (exit 1, the report on stderr as JSON) when
-//! its schema is not ready. Run it with
-//! `DATABASE_URL=mysql://user:pass@host:3306/app cargo run --example startup_gate`.
+//! its schema is not ready, and exits 2 when the gate cannot run. Run it
+//! with `DATABASE_URL=mysql://user:pass@host:3306/app cargo run --example startup_gate`.
+//!
+//! `gate` is the whole integration; `main` only turns its outcome into an
+//! exit code. The consumer is one the shipped catalog declares
+//! (`required_by` in catalog/runtime_platform_command.yaml): the gate
+//! checks the base contract plus that consumer's own items.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
+use schema_catalog::verify::VerifyReport;
 use schema_catalog::{AsCatalog, Consumer};
 
 static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
+
+async fn gate(pool: &mysql_async::Pool) -> schema_catalog::Result<VerifyReport> {
+    let report = schema_catalog::verify(
+        pool,
+        &CATALOG,
+        Consumer::named("runtime-platform-command"),
+        Duration::from_secs(5),
+    )
+    .await?;
+    Ok(report)
+}
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -25,8 +42,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let gate = schema_catalog::verify(&pool, &CATALOG, Consumer::All, Duration::from_secs(5)).await;
-    let code = match gate {
+    let code = match gate(&pool).await {
         Ok(report) if report.ok => {
             let tables = CATALOG.as_catalog().map_or(0, |c| c.tables.len());
             println!("schema ready ({tables} tables, {})", report.flavor);
