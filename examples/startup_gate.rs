@@ -7,7 +7,7 @@
 //!
 //! `gate` is the whole integration; `main` only turns its outcome into an
 //! exit code. The consumer is one the shipped catalog declares
-//! (`required_by` in catalog/runtime_platform_command.yaml): the gate
+//! (`required_by` in catalog/file_upload_operation.yaml): the gate
 //! checks the base contract plus that consumer's own items.
 
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ async fn gate(pool: &mysql_async::Pool) -> schema_catalog::Result<VerifyReport> 
     let report = schema_catalog::verify(
         pool,
         &CATALOG,
-        Consumer::named("runtime-platform-command"),
+        Consumer::named("runtime-upload-lifecycle"),
         Duration::from_secs(5),
     )
     .await?;

@@ -27,7 +27,7 @@ pub async fn diff_all(
 /// round trip per 64 existing tables (see
 /// [`inspect::inspect_catalog_tables_with`]); a table the net refuses is
 /// `unrecognised` drift.
-pub async fn diff_all_with(
+pub(crate) async fn diff_all_with(
     session: &mut Session<'_>,
     schema: &str,
     tables: &[Table],

@@ -32,7 +32,7 @@ fn foreign_keys(t: &Table) -> Vec<String> {
             format!(
                 "{}: {}",
                 f.name.key(),
-                schema_catalog::diff::describe_foreign_key(f)
+                schema_catalog::diff::Value::foreign_key(f)
             )
         })
         .collect();

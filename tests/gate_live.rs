@@ -112,7 +112,7 @@ async fn plan_runs_on_the_callers_pool() {
 async fn apply_runs_on_the_callers_pool() {
     // A single connection cannot hold the lock session and the side
     // connection: apply does not take one (a compile error, the
-    // `compile_fail` example on `acquire::Connector`).
+    // `compile_fail` examples on `schema_catalog::Connector` and `schema_catalog::apply`).
     let db = TestDb::new().await;
     let cat = all_but_work_item(&db).await;
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();

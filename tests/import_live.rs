@@ -187,7 +187,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
         child
             .foreign_keys
             .iter()
-            .map(schema_catalog::diff::describe_foreign_key)
+            .map(|f| schema_catalog::diff::Value::foreign_key(f).to_string())
             .collect::<Vec<_>>(),
         [if source.is_mariadb() {
             "FOREIGN KEY (`pid`) REFERENCES `parent` (`id`) ON DELETE RESTRICT ON UPDATE RESTRICT"

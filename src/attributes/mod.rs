@@ -281,13 +281,25 @@ pub fn markdown() -> String {
     out
 }
 
-/// The rule for `information_schema.<table>.<column>`, if listed (names
-/// compared case-insensitively).
+/// The rule for `information_schema.<table>.<column>`, if listed: a map
+/// lookup on the folded (ASCII-lowercased) names, built once.
 pub fn information_schema(table: &str, column: &str) -> Option<&'static Attribute> {
-    ATTRIBUTES.iter().find(|a| {
-        matches!(a.source, Source::InformationSchema(t) if t.eq_ignore_ascii_case(table))
-            && a.name.eq_ignore_ascii_case(column)
-    })
+    static BY_NAME: std::sync::LazyLock<
+        std::collections::HashMap<(String, String), &'static Attribute>,
+    > = std::sync::LazyLock::new(|| {
+        let mut map = std::collections::HashMap::new();
+        for a in ATTRIBUTES {
+            if let Source::InformationSchema(t) = a.source {
+                // The first row of a name wins, as the list reads.
+                map.entry((t.to_ascii_lowercase(), a.name.to_ascii_lowercase()))
+                    .or_insert(a);
+            }
+        }
+        map
+    });
+    BY_NAME
+        .get(&(table.to_ascii_lowercase(), column.to_ascii_lowercase()))
+        .copied()
 }
 
 #[cfg(test)]

@@ -207,7 +207,12 @@ impl<'c> Session<'c> {
     /// Under `Session::retry_reads_within`, a read the server ended at its
     /// statement time limit is tried again until the budget is spent; the
     /// last server error is returned then, saying how often it was tried.
-    pub async fn exec_rows(&mut self, what: &str, sql: &str, params: Params) -> Result<Vec<Row>> {
+    pub(crate) async fn exec_rows(
+        &mut self,
+        what: &str,
+        sql: &str,
+        params: Params,
+    ) -> Result<Vec<Row>> {
         let sql = sql.to_string();
         self.read(what, move |c| {
             let (sql, params) = (sql.clone(), params.clone());
@@ -266,7 +271,7 @@ impl<'c> Session<'c> {
     /// [`Session::run`] with another deadline: `None` for statements that
     /// may rightly run long (DDL), a longer one for a lock wait. A server
     /// error keeps its code in [`Error::Database`].
-    pub async fn run_within<'a, T, F, Fut>(
+    pub(crate) async fn run_within<'a, T, F, Fut>(
         &'a mut self,
         deadline: Option<Duration>,
         what: &str,

@@ -14,7 +14,7 @@ pub struct ServerInfo {
 
 impl ServerInfo {
     /// Classifies a `VERSION()` string.
-    pub fn from_version(version: &str) -> ServerInfo {
+    pub(crate) fn from_version(version: &str) -> ServerInfo {
         ServerInfo {
             flavor: Flavor::detect(version),
             version: version.to_string(),
@@ -22,7 +22,7 @@ impl ServerInfo {
     }
 
     /// Whether STATISTICS has MariaDB's `IGNORED` column (MariaDB 10.6+).
-    pub fn has_ignored_indexes(&self) -> bool {
+    pub(crate) fn has_ignored_indexes(&self) -> bool {
         if self.flavor != Flavor::MariaDb {
             return false;
         }
@@ -40,7 +40,7 @@ impl ServerInfo {
     /// Whether the server takes `JSON_TABLE` joined `LATERAL` (MySQL
     /// 8.0.14+): a listed read then joins each name to the views by
     /// equality. An unparsable MySQL version is treated as old.
-    pub fn has_lateral_json_table(&self) -> bool {
+    pub(crate) fn has_lateral_json_table(&self) -> bool {
         if self.flavor != Flavor::MySql {
             return false;
         }
@@ -62,7 +62,7 @@ impl ServerInfo {
     /// being built. TiDB before v8.5.3 does (CONTEXT.md); such servers are
     /// inspected through `information_schema.TIDB_INDEXES`, which lists public
     /// indexes only. An unparsable TiDB version is treated as old (safe side).
-    pub fn statistics_lists_building_indexes(&self) -> bool {
+    pub(crate) fn statistics_lists_building_indexes(&self) -> bool {
         self.flavor == Flavor::TiDb
             && !matches!(tidb_release(&self.version), Some(release) if release >= (8, 5, 3))
     }

@@ -73,9 +73,10 @@ impl Change {
         match self {
             Change::WidenColumn {
                 column, from, how, ..
-            } if how.rule == super::WidenRule::Default => {
-                Some((super::default_text(from), super::default_text(column)))
-            }
+            } if how.rule == super::WidenRule::Default => Some((
+                crate::model::describe::default_text(from),
+                crate::model::describe::default_text(column),
+            )),
             Change::WidenColumn { column, from, .. } => {
                 Some((from.ty.to_string(), column.ty.to_string()))
             }

@@ -18,9 +18,6 @@ mod table;
 mod widen;
 
 pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject, Value};
-pub use crate::model::describe::{
-    default_text, describe_column, describe_foreign_key, describe_index,
-};
 pub use crate::model::WidenRule;
 pub use change::{Change, TableDiff};
 use columns::column_drift;

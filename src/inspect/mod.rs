@@ -201,7 +201,7 @@ pub async fn inspect_table(
 /// TiDB); a text the model does not explain makes the table
 /// [`crate::model::TableKind::Unrecognised`]. Used by apply's per-step
 /// re-reads, so a step stops on what the preflight would have refused.
-pub async fn inspect_table_with(
+pub(crate) async fn inspect_table_with(
     session: &mut Session<'_>,
     schema: &str,
     table: &str,
