@@ -61,6 +61,7 @@ pub mod inspect;
 pub mod live;
 pub mod model;
 pub(crate) mod normalize;
+pub(crate) mod parallel;
 pub mod plan;
 pub mod readiness;
 pub mod report;

@@ -158,16 +158,13 @@ type ReadTable = (
     Vec<Problem>,
 );
 
-/// Table files per reader thread, at least: a small catalog is read on the
-/// calling thread.
-const FILES_PER_READER: usize = 256;
-
 /// Reads and builds every table file, in order. Each file is independent
 /// of the others until they are all read (duplicates, CHECK names, queries
 /// and foreign keys are linted after), so a large catalog is read on up to
-/// one thread per core (at most 4), each taking a contiguous run of the
-/// files and keeping its own problems: the result is the same, in the same
-/// order, as one thread reading them one after the other.
+/// one thread per core (at most 4, [`crate::parallel::runs`]), each taking
+/// a contiguous run of the files and keeping its own problems: the result
+/// is the same, in the same order, as one thread reading them one after
+/// the other.
 fn read_tables(
     dir: &Path,
     names: &[String],
@@ -183,25 +180,10 @@ fn read_tables(
         let named = sink.table.take();
         (file, named, table, problems)
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let readers = cores.min(4).min(names.len() / FILES_PER_READER).max(1);
-    if readers == 1 {
-        return names.iter().map(one).collect();
-    }
-    let run = names.len().div_ceil(readers);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = names
-            .chunks(run)
-            .map(|chunk| scope.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
+    crate::parallel::runs(names, |run| run.iter().map(one).collect::<Vec<_>>())
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 fn read_catalog(

@@ -29,6 +29,7 @@ mod reader;
 mod tidb;
 
 pub(crate) use prepass::Prepared;
+pub(crate) use reader::joined;
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
 
 use builder::TableBuilder;

@@ -149,20 +149,82 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
             }
         }
     }
-    let mut tables: Vec<Table> = tables.into_iter().map(|(_, t)| t).collect();
-    tables.sort_by(|a, b| a.name.cmp(&b.name));
-    features.sort_by(|a, b| {
-        crate::ident::fold(&a.table)
-            .cmp(&crate::ident::fold(&b.table))
-            .then_with(|| a.cmp(b))
-    });
-    Ok(Dump {
+    let mut dump = Dump {
         file: file.to_path_buf(),
         flavor,
-        tables,
+        tables: tables.into_iter().map(|(_, t)| t).collect(),
         features,
         skipped,
-    })
+    };
+    dump.sort();
+    Ok(dump)
+}
+
+impl Dump {
+    /// Tables by name, features by table (stable: a table's in the order
+    /// read), the orders [`Dump::table`] and [`Dump::features_of`] search.
+    fn sort(&mut self) {
+        self.tables.sort_by(|a, b| a.name.cmp(&b.name));
+        self.features.sort_by(|a, b| {
+            crate::ident::fold(&a.table)
+                .cmp(&crate::ident::fold(&b.table))
+                .then_with(|| a.cmp(b))
+        });
+    }
+}
+
+/// The dump of one text read in consecutive parts, each part's text ending
+/// at a statement's terminator (`;` and the default delimiter): `parts`
+/// holds, in text order, each part's line count and its [`parse_dump`]. It
+/// is what [`parse_dump`] gives for the whole text (feature and error lines
+/// counted from its start; the first error in text order) when no table
+/// name is created in two parts, as in a valid catalog rendered a table per
+/// statement (`review::upgrade::old_model`, which reads its parts on
+/// several threads: issue 22).
+pub(crate) fn joined(parts: Vec<(usize, Result<Dump>)>) -> Result<Dump> {
+    let mut whole: Option<Dump> = None;
+    let mut offset = 0;
+    for (lines, part) in parts {
+        let mut part = part.map_err(|e| match e {
+            Error::Dump {
+                file,
+                line,
+                message,
+            } => Error::Dump {
+                file,
+                line: line + offset,
+                message,
+            },
+            other => other,
+        })?;
+        for f in &mut part.features {
+            f.line += offset;
+        }
+        offset += lines;
+        match &mut whole {
+            None => whole = Some(part),
+            Some(w) => {
+                w.tables.append(&mut part.tables);
+                w.features.append(&mut part.features);
+                w.skipped += part.skipped;
+            }
+        }
+    }
+    let mut whole = whole.unwrap_or_else(|| Dump {
+        file: PathBuf::new(),
+        flavor: None,
+        tables: Vec::new(),
+        features: Vec::new(),
+        skipped: 0,
+    });
+    // Sorted again as a whole: with every table name once, the same order
+    // as sorting the whole text's.
+    whole.sort();
+    debug_assert!(
+        whole.tables.windows(2).all(|w| w[0].name != w[1].name),
+        "a table created in two parts"
+    );
+    Ok(whole)
 }
 
 /// One statement of a dump, without its terminator.
@@ -430,6 +492,41 @@ mod tests {
             read(Flavor::TiDb).columns[1].collation.as_deref(),
             Some("latin1_bin")
         );
+    }
+
+    #[test]
+    fn a_text_read_in_parts_and_joined_is_the_whole_texts_dump() {
+        use super::{joined, parse_dump, Path};
+        // Tables out of name order across the parts, features (an unnamed
+        // foreign key) in two of them, a statement on two lines.
+        let parts = [
+            "CREATE TABLE `zz` (a int, b int,\n FOREIGN KEY (a) REFERENCES y (a)) DEFAULT CHARSET=utf8mb4;\nCREATE TABLE `B` (a int) DEFAULT CHARSET=utf8mb4;\n",
+            "SET NAMES utf8mb4;\nCREATE TABLE a (a int) DEFAULT CHARSET=utf8mb4;\n",
+            "CREATE TABLE `c` (a int,\n FOREIGN KEY (a) REFERENCES zz (a)) DEFAULT CHARSET=utf8mb4;\n",
+        ];
+        let read = |text: &str| parse_dump(text, Path::new("d.sql"), None);
+        let lines = |text: &str| text.matches('\n').count();
+        let whole = read(&parts.concat()).unwrap();
+        let got = joined(parts.iter().map(|p| (lines(p), read(p))).collect()).unwrap();
+        assert_eq!(got, whole);
+        let at: Vec<(&str, usize)> = got
+            .features
+            .iter()
+            .map(|f| (f.table.as_str(), f.line))
+            .collect();
+        assert_eq!(at, [("c", 6), ("zz", 1)]);
+        // The first error in text order, at its line in the whole text.
+        let bad = [
+            "CREATE TABLE a (a int) DEFAULT CHARSET=utf8mb4;\n",
+            "CREATE TABLE b (a int,) DEFAULT CHARSET=utf8mb4;\n",
+            "CREATE TABLE c (;\n",
+        ];
+        let err = joined(bad.iter().map(|p| (lines(p), read(p))).collect()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            read(&bad.concat()).unwrap_err().to_string()
+        );
+        assert!(err.to_string().starts_with("d.sql:2: "), "{err}");
     }
 
     #[test]

@@ -51,14 +51,25 @@ pub struct UpgradeStep {
 }
 
 /// OLD's tables as a server of `flavor` would hold them: rendered by the
-/// greenfield renderer and parsed back by the dump reader.
+/// greenfield renderer and parsed back by the dump reader. A large catalog
+/// is rendered and read in contiguous runs of its tables on up to one
+/// thread per core ([`crate::parallel::runs`]; issue 22: this was 40% of
+/// `catalog diff`), joined into the dump the whole text reads as (a valid
+/// catalog names each table once).
 pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
-    let text: String = old
-        .in_creation_order()
-        .into_iter()
-        .map(|t| format!("{};\n", crate::ddl::create_table(&t.table, flavor)))
-        .collect();
-    dump::parse_dump(&text, Path::new(label), Some(flavor))
+    let tables = old.in_creation_order();
+    let parts = crate::parallel::runs(&tables, |run| {
+        let text: String = run
+            .iter()
+            .map(|t| format!("{};\n", crate::ddl::create_table(&t.table, flavor)))
+            .collect();
+        let lines = text.bytes().filter(|b| *b == b'\n').count();
+        (
+            lines,
+            dump::parse_dump(&text, Path::new(label), Some(flavor)),
+        )
+    });
+    dump::joined(parts)
 }
 
 /// NEW's tables diffed, in NEW's order, against a database holding `model`
