@@ -125,10 +125,11 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
     let mut rollout = Rollout::default();
     for (i, f) in flavors.iter().enumerate() {
         let model = upgrade::old_model(old_catalog, *f, &from)?;
-        if i == 0 {
-            rollout = rollout::rollout(old_catalog, new, &model, *f);
-        }
+        let consumers = (i == 0).then(|| rollout::consumer_gates(new, &model, *f));
         let diffs = upgrade::diffs(model, new, *f);
+        if let Some(consumers) = consumers {
+            rollout = rollout::rollout(old_catalog, new, consumers, &diffs);
+        }
         upgrades.push(upgrade::upgrade(&diffs, *f));
         installed.push(classify::installed(*f, diffs));
     }

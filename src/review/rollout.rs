@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::diff::{diff_table_on, Severity};
+use crate::diff::{diff_table_on, Problem, Severity, TableDiff};
 use crate::dump::Dump;
 use crate::flavor::Flavor;
 use crate::model::Table;
@@ -68,30 +68,55 @@ impl std::fmt::Display for Loss {
     }
 }
 
-/// The rollout from OLD to NEW; `installed` is OLD as a server holds it
-/// (its rendered model for the first flavor reviewed), which verify reads.
-pub fn rollout(old: &Catalog, new: &Catalog, installed: &Dump, flavor: Flavor) -> Rollout {
-    // (any problem, any drift) for the scope of `consumer`.
-    let gate = |consumer: Option<&str>| {
-        let mut problems = Vec::new();
-        for t in new.scoped(consumer) {
-            problems
-                .extend(diff_table_on(&t, installed.table(t.name.as_str()), Some(flavor)).problems);
-        }
-        let drift = problems
-            .iter()
-            .any(|p| p.kind.severity() == Severity::Drift);
-        (!problems.is_empty(), drift)
-    };
+/// Whether a verify at OLD finds any problem, and any drift among them.
+pub type Gate = (bool, bool);
+
+/// The gate of a verify finding `problems`.
+fn gate<'a>(problems: impl IntoIterator<Item = &'a Problem>) -> Gate {
+    let mut found = (false, false);
+    for p in problems {
+        found = (true, found.1 || p.kind.severity() == Severity::Drift);
+    }
+    found
+}
+
+/// Each consumer's gate at OLD, in name order: NEW scoped to the consumer
+/// diffed against `installed`, OLD as a server holds it (its rendered model
+/// for the first flavor reviewed), which `verify --consumer` reads.
+pub fn consumer_gates(new: &Catalog, installed: &Dump, flavor: Flavor) -> Vec<(String, Gate)> {
+    new.consumers()
+        .into_iter()
+        .map(|c| {
+            let diffs: Vec<_> = new
+                .scoped(Some(&c))
+                .iter()
+                .map(|t| diff_table_on(t, installed.table(t.name.as_str()), Some(flavor)))
+                .collect();
+            let found = gate(diffs.iter().flat_map(|d| &d.problems));
+            (c, found)
+        })
+        .collect()
+}
+
+/// The rollout from OLD to NEW, from each consumer's gate
+/// ([`consumer_gates`]) and the whole catalog's diffs against the same
+/// installation (the upgrade's, [`crate::review::upgrade::diffs`], which a
+/// plain `verify` finds: not diffed a second time, issue 22).
+pub fn rollout(
+    old: &Catalog,
+    new: &Catalog,
+    consumers: Vec<(String, Gate)>,
+    whole_catalog: &[TableDiff],
+) -> Rollout {
     let mut r = Rollout::default();
-    for c in new.consumers() {
-        match gate(Some(&c)) {
+    for (c, found) in consumers {
+        match found {
             (_, true) => r.blocked.push(c),
             (true, false) => r.apply_first.push(c),
             (false, false) => r.unaffected.push(c),
         }
     }
-    let (whole, whole_drift) = gate(None);
+    let (whole, whole_drift) = gate(whole_catalog.iter().flat_map(|d| &d.problems));
     r.whole_catalog_waits = whole;
     r.losses = losses(old, new);
     r.advice = match (r.apply_first.is_empty(), whole) {
