@@ -23,7 +23,9 @@
 #
 # Environment: TENANTS (1000), RUNS (3), PARALLEL_PER_SERVER (4), LOOPS (1;
 # 0 skips the shell loops: the fleet figures only, e.g. at 1,000 tenants
-# where the loops take most of an hour), TIMEOUT
+# where the loops take most of an hour), UPGRADE (1; 0 skips steps 4 and 5),
+# KEEP (0; 1 leaves the schemas in place at the end, for profiling by
+# hand: `--cleanup` drops them), TIMEOUT
 # (--timeout of every catalog run, fleet and loop alike: 30 s, for a
 # loaded machine), GREENFIELD
 # (1: time the greenfield apply --fleet as step 1; default: set up by SQL),
@@ -37,6 +39,8 @@ TENANTS=${TENANTS:-1000}
 RUNS=${RUNS:-3}
 PER_SERVER=${PARALLEL_PER_SERVER:-4}
 LOOPS=${LOOPS:-1}
+UPGRADE=${UPGRADE:-1}
+KEEP=${KEEP:-0}
 TIMEOUT=${TIMEOUT:-30}
 SERVERS=(${FLEET_SERVERS:-3306 3307})
 SQL_CLIENT=${SQL_CLIENT:-mariadb}
@@ -64,12 +68,12 @@ drop_all() {
 }
 
 cleanup() {
-	drop_all
+	[ "$KEEP" = 1 ] || drop_all
 	rm -rf "$WORK"
 }
 
 if [ "${1:-}" = --cleanup ]; then
-	cleanup
+	drop_all
 	exit 0
 fi
 trap cleanup EXIT
@@ -163,6 +167,12 @@ for _ in $(seq "$RUNS"); do
 done
 timed_loop apply catalog
 echo "3. no-op apply --fleet: $(median <"$WORK/a") s (median of $RUNS: $(paste -sd' ' "$WORK/a")); loop of catalog apply: $T s (exit $RC) $(load)"
+
+if [ "$UPGRADE" = 0 ]; then
+	echo "4. upgrade: skipped (UPGRADE=0)"
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit 0
+fi
 
 # 4. The upgrade: the bench catalog is the shipped one plus BenchJobs.
 mkdir "$WORK/catalog"
