@@ -83,7 +83,8 @@ pub(super) struct Sized {
     pub(super) fold: bool,
 }
 
-/// Reads each schema's size, [`NAMES_PER_STATEMENT`] schemas per statement.
+/// Reads each schema's size, [`NAMES_PER_STATEMENT`] schemas per statement
+/// ([`sql::size_sql`]).
 pub(super) async fn sizes(
     session: &mut Session<'_>,
     schemas: &[&str],
@@ -95,8 +96,14 @@ pub(super) async fn sizes(
             [one] => format!("reading the size of schema {}", quote_ident(one)),
             _ => format!("reading the sizes of {} schemas", chunk.len()),
         };
+        let info = session.info().clone();
+        let values = if info.has_lateral_json_table() {
+            mysql_async::Params::Positional(vec![sql::size_pairs(chunk).into()])
+        } else {
+            params(chunk)
+        };
         let rows = session
-            .exec_rows(&what, &sql::size_sql(chunk.len()), params(chunk))
+            .exec_rows(&what, &sql::size_sql(&info, chunk.len()), values)
             .await?;
         let mut got: Vec<Option<Sized>> = vec![None; chunk.len()];
         for row in &rows {

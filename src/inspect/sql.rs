@@ -651,13 +651,34 @@ pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usi
     pairs_per_table(flavor, checks) + usize::from(constraints)
 }
 
-/// The size read: how many tables each of `schemas` schemas holds, one
-/// branch per schema (`branch` its position), each bounded by
-/// `TABLE_SCHEMA = ?` and reading names only (MariaDB lists the schema's
-/// directory and opens no table; MySQL counts its data-dictionary rows),
-/// with the server's `lower_case_table_names` (how listed rows are filed
-/// by name). Parameters: each schema in turn.
-pub(crate) fn size_sql(schemas: usize) -> String {
+/// The size read: how many tables each of `schemas` schemas holds, with
+/// the server's `lower_case_table_names` (how listed rows are filed by
+/// name), reading names only (MariaDB lists the schema's directory and
+/// opens no table; MySQL counts its data-dictionary rows). A row per
+/// schema, `branch` its position.
+///
+/// - MySQL 8.0.14+ ([`ServerInfo::has_lateral_json_table`]): one JSON
+///   array parameter of `[position, schema]` pairs, each schema counted by
+///   a subquery bound to the pair's schema (EXPLAIN: a single-row lookup
+///   of the schema row, then its tables by schema id), so flat in other
+///   schemas. The names compare as stored (`utf8mb3_bin`): a listed name
+///   in another case on a `lower_case_table_names` server counts 0, which
+///   only chooses the listed shape. One `UNION ALL` branch per schema
+///   instead cost 600 ms to prepare and 300 ms to run for 128 schemas
+///   (MySQL 9.7, 4,000 tables, load 5-9), the JSON form 50-80 ms.
+/// - Otherwise: one branch per schema, bounded by `TABLE_SCHEMA = ?`
+///   (MariaDB: "Scanned 1 database"; 500 schemas in 84 ms).
+///
+/// Parameters: the JSON array ([`size_pairs`]), or each schema in turn.
+pub(crate) fn size_sql(info: &ServerInfo, schemas: usize) -> String {
+    if info.has_lateral_json_table() {
+        return "SELECT names.b AS branch, (SELECT COUNT(*) FROM information_schema.TABLES t \
+                WHERE t.TABLE_SCHEMA = names.s) AS tables, \
+                @@lower_case_table_names AS lctn FROM JSON_TABLE(?, '$[*]' COLUMNS \
+                (b INT UNSIGNED PATH '$[0]', \
+                s VARCHAR(64) CHARACTER SET utf8mb3 COLLATE utf8mb3_bin PATH '$[1]')) AS names"
+            .to_string();
+    }
     (0..schemas)
         .map(|i| {
             format!(
@@ -667,6 +688,19 @@ pub(crate) fn size_sql(schemas: usize) -> String {
         })
         .collect::<Vec<_>>()
         .join(" UNION ALL ")
+}
+
+/// The JSON parameter of [`size_sql`]'s one-statement form: `[position,
+/// schema]` for each schema.
+pub(crate) fn size_pairs(schemas: &[&str]) -> String {
+    serde_json::Value::from(
+        schemas
+            .iter()
+            .enumerate()
+            .map(|(i, s)| serde_json::json!([i, s]))
+            .collect::<Vec<_>>(),
+    )
+    .to_string()
 }
 
 #[cfg(test)]
@@ -846,8 +880,20 @@ mod tests {
             assert!(sql.contains("SELECT 0 AS src, 1 AS branch"), "{v}");
             assert!(sql.ends_with(" ORDER BY src, branch, tbl, ord"), "{v}");
         }
-        assert_eq!(size_sql(2).matches("WHERE TABLE_SCHEMA = ?").count(), 2);
-        assert!(size_sql(2).contains("SELECT 1 AS branch, COUNT(*) AS tables"));
+        let maria = info("10.11.19-MariaDB");
+        assert_eq!(
+            size_sql(&maria, 2)
+                .matches("WHERE TABLE_SCHEMA = ?")
+                .count(),
+            2
+        );
+        assert!(size_sql(&maria, 2).contains("SELECT 1 AS branch, COUNT(*) AS tables"));
+        // MySQL: one statement whatever the count, one JSON parameter.
+        let mysql = info("9.7.0");
+        assert_eq!(size_sql(&mysql, 2), size_sql(&mysql, 500));
+        assert_eq!(size_sql(&mysql, 2).matches('?').count(), 1);
+        assert!(!size_sql(&mysql, 2).contains("UNION"));
+        assert_eq!(size_pairs(&["a", "b\"\\"]), r#"[[0,"a"],[1,"b\"\\"]]"#);
     }
 
     /// A joined group (MySQL 8.0.14+): every branch takes its names as one
