@@ -74,7 +74,7 @@ pub(crate) async fn diff_all_schemas_with(
 }
 
 /// Inspects, diffs and plans (issues no DDL). The read is netted as
-/// apply's preflight is ([`diff_all_with`]: one more round trip per 64
+/// apply's preflight is (`diff_all_with`: one more round trip per 64
 /// existing tables), so a table apply refuses as `unrecognised` is drift
 /// in the plan too.
 pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]) -> Result<Plan> {

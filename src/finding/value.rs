@@ -45,7 +45,7 @@ pub enum Value {
     AbsentNotOnline(NotOnline),
     /// `not in catalog`: the expected side of an unmanaged object.
     NotInCatalog,
-    /// A whole column's shape ([`describe_column`]).
+    /// A whole column's shape (`describe_column`).
     Column(Box<Column>),
     /// A live column the catalog widens online:
     /// `<column> (apply widens it online: <rule> on <flavor>)`.
@@ -67,11 +67,11 @@ pub enum Value {
         /// Why not (the rule table's words).
         why: String,
     },
-    /// A whole index's shape ([`describe_index`]).
+    /// A whole index's shape (`describe_index`).
     Index(Box<Index>),
     /// A key-part list (a primary key): `` (`a`, `b`) ``, `none` when empty.
     KeyParts(Vec<IndexPart>),
-    /// A foreign key's shape ([`describe_foreign_key`]).
+    /// A foreign key's shape (`describe_foreign_key`).
     ForeignKey(Box<ForeignKey>),
     /// A column's type.
     Type(ColumnType),
