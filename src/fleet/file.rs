@@ -106,76 +106,8 @@ pub struct FleetFile {
     pub on_error: OnError,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    servers: Vec<RawServer>,
-    #[serde(default)]
-    stages: Vec<RawStage>,
-    #[serde(default)]
-    parallel: Option<RawParallel>,
-    #[serde(default)]
-    on_error: OnError,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawServer {
-    url: String,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    group: Option<String>,
-    #[serde(default)]
-    password_env: Option<String>,
-    #[serde(default)]
-    password_file: Option<PathBuf>,
-    schemas: RawSchemas,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawSchemas {
-    List(Vec<String>),
-    Like(RawLike),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLike {
-    like: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStage {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default, rename = "match")]
-    matches: Option<RawMatch>,
-    #[serde(default)]
-    limit: Option<usize>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawMatch {
-    #[serde(default)]
-    group: Option<String>,
-    #[serde(default)]
-    server: Option<String>,
-    #[serde(default)]
-    schema: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawParallel {
-    #[serde(default)]
-    servers: Option<usize>,
-    #[serde(default)]
-    per_server: Option<usize>,
-}
+mod raw;
+use raw::*;
 
 /// Collects findings for the fleet file.
 struct Findings<'a> {
