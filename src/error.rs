@@ -196,3 +196,57 @@ pub enum Error {
 
 /// Library result.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A [`Error::Database`] whose context gains `suffix` (what else was
+    /// true when the statement failed); any other error as it is.
+    pub(crate) fn with_context(self, suffix: &str) -> Error {
+        match self {
+            Error::Database {
+                context,
+                code,
+                message,
+                source,
+            } => Error::Database {
+                context: format!("{context} {suffix}"),
+                code,
+                message,
+                source,
+            },
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn with_context_extends_only_a_database_error() {
+        let e = Error::Database {
+            context: "reading table `t`".into(),
+            code: Some(3024),
+            message: "Query execution was interrupted".into(),
+            source: None,
+        }
+        .with_context("(tried 3 times within the busy budget of 30 s)");
+        assert_eq!(
+            e.to_string(),
+            "reading table `t` (tried 3 times within the busy budget of 30 s): \
+             Query execution was interrupted"
+        );
+        assert!(matches!(
+            e,
+            Error::Database {
+                code: Some(3024),
+                ..
+            }
+        ));
+        let usage = Error::Usage("no schema".into()).with_context("(ignored)");
+        assert_eq!(
+            usage.to_string(),
+            Error::Usage("no schema".into()).to_string()
+        );
+    }
+}

@@ -17,23 +17,10 @@ pub(crate) fn is_statement_timeout(e: &Error) -> bool {
 
 /// The last try's error, saying how often the read was tried.
 pub(super) fn retries_spent(e: Error, tries: u32, budget: Duration) -> Error {
-    match e {
-        Error::Database {
-            context,
-            code,
-            message,
-            source,
-        } => Error::Database {
-            context: format!(
-                "{context} (tried {tries} times within the busy budget of {} s)",
-                budget.as_secs()
-            ),
-            code,
-            message,
-            source,
-        },
-        other => other,
-    }
+    e.with_context(&format!(
+        "(tried {tries} times within the busy budget of {} s)",
+        budget.as_secs()
+    ))
 }
 
 /// Maps a failed connect to one clear line.

@@ -251,18 +251,7 @@ fn on_scratch(e: Error, name: &str, dropped: bool) -> Error {
     };
     match e {
         Error::Usage(m) => Error::Usage(format!("{m} (scratch schema {name}, {state})")),
-        Error::Database {
-            context,
-            code,
-            message,
-            source,
-        } => Error::Database {
-            context: format!("{context} (scratch schema {name}, {state})"),
-            code,
-            message,
-            source,
-        },
-        other => other,
+        other => other.with_context(&format!("(scratch schema {name}, {state})")),
     }
 }
 
