@@ -17,21 +17,17 @@ pub(super) fn table_columns(
     found: &[(Problem, Vec<Flavor>)],
     out: &mut Out,
 ) -> Vec<Rename> {
-    let position = |t: &Table, name: &str| {
-        t.columns
-            .iter()
-            .position(|c| c.name.as_str().eq_ignore_ascii_case(name))
-    };
+    let (olds, news) = (ByName::new(&o.columns), ByName::new(&n.columns));
     let mut added = found_of(found, ProblemKind::MissingColumn);
     let mut renames = Vec::new();
     for dropped in found_of(found, ProblemKind::UnmanagedColumn) {
-        let Some(i) = position(o, dropped) else {
+        let Some(i) = olds.position(&Ident::new(dropped)) else {
             continue;
         };
         let was = &o.columns[i];
-        let same = added
-            .iter()
-            .position(|a| position(n, a) == Some(i) && same_column_shape(&n.columns[i], was));
+        let same = added.iter().position(|a| {
+            news.position(&Ident::new(*a)) == Some(i) && same_column_shape(&n.columns[i], was)
+        });
         let Some(k) = same else { continue };
         added.remove(k);
         let now = &n.columns[i];
@@ -46,7 +42,6 @@ pub(super) fn table_columns(
             ),
         ));
     }
-    let olds = ByName::new(&o.columns);
     for c in columns {
         if let Some(old) = olds.get(&c.name) {
             column(&n.name, old, c, out);

@@ -18,19 +18,16 @@ pub(super) fn table_indexes(
     found: &[(Problem, Vec<Flavor>)],
     out: &mut Out,
 ) -> Vec<Rename> {
-    let named = |t: &'_ Table, name: &str| -> Option<Index> {
-        t.indexes
-            .iter()
-            .find(|i| i.name.as_str().eq_ignore_ascii_case(name))
-            .cloned()
-    };
+    let (olds, news) = (ByName::new(&o.indexes), ByName::new(&n.indexes));
     let mut dropped: Vec<Index> = found_of(found, ProblemKind::UnmanagedIndex)
         .into_iter()
-        .filter_map(|d| named(o, d))
+        .filter_map(|d| olds.get(&Ident::new(d)).cloned())
         .collect();
     let mut renames = Vec::new();
     for added in found_of(found, ProblemKind::MissingIndex) {
-        let Some(now) = named(n, added) else { continue };
+        let Some(now) = news.get(&Ident::new(added)).cloned() else {
+            continue;
+        };
         let Some(k) = dropped.iter().position(|r| r.same_shape(&now)) else {
             continue;
         };
@@ -46,7 +43,6 @@ pub(super) fn table_indexes(
             ),
         ));
     }
-    let olds = ByName::new(&o.indexes);
     for i in indexes {
         if let Some(old) = olds.get(&i.name) {
             index(&n.name, old, i, out);
