@@ -39,3 +39,16 @@ url() {
 	[ -n "$DB_PASS" ] && auth="$DB_USER:$DB_PASS"
 	echo "mysql://$auth@$DB_HOST:$DB_PORT/$1"
 }
+
+# Skeema 1.9 does not recognise MySQL 9.x ("Unable to determine database
+# vendor/version") and then skips, as unsupported, every table whose SHOW
+# CREATE TABLE it cannot reproduce (MySQL 9 prints `CHARACTER SET` beside
+# each column's COLLATE), so `skeema diff` exits 1 having compared nothing
+# of them. Pin the newest flavor it knows in the .skeema of DIR, for a
+# server whose VERSION() is VERSION.
+skeema_flavor() { # DIR VERSION
+	case $2 in
+	*MariaDB* | *TiDB*) ;;
+	9.*) echo "flavor=mysql:8.4" >>"$1/.skeema" ;;
+	esac
+}

@@ -53,6 +53,8 @@ fi
 WORK=$(mktemp -d)
 PER=$((TENANTS / ${#SERVERS[@]}))
 
+# shellcheck source=benches/common.sh
+. benches/common.sh # skeema_flavor; its sql() is replaced by the one below
 sql() { $SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$1" -uroot --batch --skip-column-names -e "$2"; }
 
 names() { for i in $(seq -f '%04g' 1 "$PER"); do echo "$PREFIX$i"; done; }
@@ -233,10 +235,12 @@ if command -v skeema >/dev/null; then
 	for port in "${SERVERS[@]}"; do
 		(cd "$WORK/skeema" && skeema init -d "p$port" --host 127.0.0.1 --port "$port" --user root --schema "${PREFIX}0001" >>"$WORK/skeema-init.log" 2>&1) || echo "skeema init on $port failed: $(tail -1 "$WORK/skeema-init.log")"
 		sed -i "s/^schema=.*/schema=$list/" "$WORK/skeema/p$port/.skeema"
+		skeema_flavor "$WORK/skeema/p$port" "$(sql "$port" 'SELECT VERSION()')"
 	done
 	t0=$(date +%s.%N)
 	src=0
 	for port in "${SERVERS[@]}"; do (cd "$WORK/skeema/p$port" && skeema diff >/dev/null 2>>"$WORK/skeema.err") || src=$?; done
+	[ "$src" = 0 ] || grep -E "\[(ERROR|WARN)\]" "$WORK/skeema.err" | grep -v "vendor/version" | sort | uniq -c | sort -rn | head -5 >&2
 	schemas_seen=$(grep -c "No differences found" "$WORK/skeema.err" || true)
 	t1=$(date +%s.%N)
 	echo "5. skeema diff over the same schemas: $(echo "$t1 - $t0" | bc) s (exit $src, $schemas_seen schemas with no differences; $(skeema version 2>&1 | head -1))"

@@ -240,6 +240,7 @@ if [ "$MODE" != offline ]; then
 				mkdir -p "$d/skeema"
 				(cd "$d/skeema" && skeema init --host "$DB_HOST" --port "$DB_PORT" --user "$DB_USER" ${DB_PASS:+--password="$DB_PASS"} --schema "$s" --dir . >/dev/null 2>&1) || true
 				if [ -f "$d/skeema/.skeema" ]; then
+					skeema_flavor "$d/skeema" "$SERVER_VERSION"
 					sk=$(cd "$d/skeema" && median skeema diff --allow-unsafe)
 					ratio=$(awk -v a="$sk" -v b="$v" 'BEGIN { printf "%.1fx", a / b }')
 				else
