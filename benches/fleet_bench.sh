@@ -30,7 +30,8 @@
 # loaded machine), GREENFIELD
 # (1: time the greenfield apply --fleet as step 1; default: set up by SQL),
 # CATALOG_BIN (target/release/catalog when built, else target/debug/catalog),
-# SQL_CLIENT (mariadb).
+# SQL_CLIENT (mariadb), PREFIX (scfleetbench_: the schemas' name prefix; another
+# prefix lets two benches share the servers without dropping each other's).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -44,7 +45,7 @@ KEEP=${KEEP:-0}
 TIMEOUT=${TIMEOUT:-30}
 SERVERS=(${FLEET_SERVERS:-3306 3307})
 SQL_CLIENT=${SQL_CLIENT:-mariadb}
-PREFIX=scfleetbench_
+PREFIX=${PREFIX:-scfleetbench_}
 if [ -z "${CATALOG_BIN:-}" ]; then
 	CATALOG_BIN=target/release/catalog
 	[ -x "$CATALOG_BIN" ] || CATALOG_BIN=target/debug/catalog
@@ -62,7 +63,7 @@ names() { for i in $(seq -f '%04g' 1 "$PER"); do echo "$PREFIX$i"; done; }
 drop_all() {
 	local port s
 	for port in "${SERVERS[@]}"; do
-		s=$(sql "$port" "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'scfleetbench\\_%'" |
+		s=$(sql "$port" "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${PREFIX//_/\\_}%'" |
 			sed 's/.*/DROP DATABASE `&`;/')
 		[ -n "$s" ] && sql "$port" "$s"
 	done
@@ -98,7 +99,7 @@ fleet_file() {
 	local port
 	echo "servers:"
 	for port in "${SERVERS[@]}"; do
-		printf "  - url: mysql://root@127.0.0.1:%s\n    schemas: {like: 'scfleetbench\\\\_%%'}\n" "$port"
+		printf "  - url: mysql://root@127.0.0.1:%s\n    schemas: {like: '%s%%'}\n" "$port" "${PREFIX//_/\\_}"
 	done
 	echo "parallel: {servers: ${#SERVERS[@]}, per_server: $PER_SERVER}"
 }
