@@ -10,6 +10,7 @@
 //! pull-request comment. The library never prints.
 
 mod classify;
+mod installed;
 mod lint;
 pub mod markdown;
 mod rollout;
