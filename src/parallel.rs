@@ -43,6 +43,67 @@ pub(crate) fn runs<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) 
     })
 }
 
+/// How many items [`streamed`] lets wait for a thread: the producer
+/// stops there until one is taken, so a fast producer holds no more.
+const QUEUED: usize = 256;
+
+/// `f` of each item of `items`, in their order, computed on up to one
+/// thread per core (at most [`MAX_THREADS`]) while the calling thread goes
+/// on taking items from `items` (which may be slow to produce: a dump's
+/// statements as they are split). On one core, on the calling thread. A
+/// panic in `f` is resumed on the caller.
+pub(crate) fn streamed<T: Send, R: Send>(
+    items: impl Iterator<Item = T>,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(MAX_THREADS);
+    if threads < 2 {
+        return items.map(f).collect();
+    }
+    let f = &f;
+    let (work, queue) = std::sync::mpsc::sync_channel::<(usize, T)>(QUEUED);
+    let queue = std::sync::Mutex::new(queue);
+    let (done, results) = std::sync::mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (queue, done) = (&queue, done.clone());
+                scope.spawn(move || loop {
+                    // A poisoned lock is another worker's panic, resumed below.
+                    let next = match queue.lock() {
+                        Ok(q) => q.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((i, item)) = next else { return };
+                    if done.send((i, f(item))).is_err() {
+                        return;
+                    }
+                })
+            })
+            .collect();
+        drop(done);
+        let mut count = 0;
+        for item in items {
+            if work.send((count, item)).is_err() {
+                break; // every worker panicked: resumed below
+            }
+            count += 1;
+        }
+        drop(work);
+        let mut out: Vec<Option<R>> = std::iter::repeat_with(|| None).take(count).collect();
+        for (i, r) in results {
+            out[i] = Some(r);
+        }
+        for h in handles {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        out.into_iter().flatten().collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +116,25 @@ mod tests {
         assert_eq!(run_count(100 * ITEMS_PER_THREAD, 2), 2);
         assert_eq!(run_count(100 * ITEMS_PER_THREAD, 64), MAX_THREADS);
         assert_eq!(run_count(100 * ITEMS_PER_THREAD, 1), 1);
+    }
+
+    #[test]
+    fn streamed_keeps_the_order_of_the_items() {
+        for n in [0, 1, 7, 1000, 3 * QUEUED + 5] {
+            let got = streamed(0..n, |i| {
+                if i % 3 == 0 {
+                    std::thread::yield_now();
+                }
+                i * 2
+            });
+            assert_eq!(got, (0..n).map(|i| i * 2).collect::<Vec<_>>(), "{n} items");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "item 5")]
+    fn a_panic_in_streamed_work_reaches_the_caller() {
+        streamed(0..100, |i| assert_ne!(i, 5, "item 5"));
     }
 
     #[test]

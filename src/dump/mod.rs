@@ -29,8 +29,8 @@ mod reader;
 mod tidb;
 
 pub(crate) use prepass::Prepared;
-pub(crate) use reader::joined;
 pub use reader::{detect_flavor, parse_dump, read_dump, Dump, TableFeature};
+pub(crate) use reader::{joined, parse_dump_on};
 
 use builder::TableBuilder;
 

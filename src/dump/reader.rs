@@ -99,32 +99,70 @@ pub fn detect_flavor(text: &str) -> Option<Flavor> {
 
 /// Parses dump text; `file` names it in errors.
 pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dump> {
+    parse_dump_on(text, file, flavor, text.len() >= STREAMED_BYTES)
+}
+
+/// From this size on, [`parse_dump`] parses a dump's tables on up to one
+/// thread per core while the calling thread splits the text
+/// ([`crate::parallel::streamed`]; issue 22: the parse was most of reading
+/// an 8,192-table dump, all on one thread). About 1,500 bench tables.
+const STREAMED_BYTES: usize = 512 * 1024;
+
+/// [`parse_dump`], its tables parsed on other threads when `streamed`
+/// (the same dump: the statements are taken in text order, so the first
+/// error, the lines and the "created again" check are the same). A caller
+/// already reading parts on several threads passes `false`.
+pub(crate) fn parse_dump_on(
+    text: &str,
+    file: &Path,
+    flavor: Option<Flavor>,
+    streamed: bool,
+) -> Result<Dump> {
     let flavor = flavor.or_else(|| detect_flavor(text));
     let options = ParseOptions {
         flavor,
         keep_other_types: true,
+    };
+    // Each statement classified on this thread, each table parsed by
+    // `read`, in text order.
+    let read = |item: Read| match item {
+        Read::Table(line, lexemes) => {
+            Read::Parsed(line, Box::new(parse_lexed(text, lexemes, options)))
+        }
+        other => other,
+    };
+    let statements = split_statements(text).map(|stmt| match classify(&stmt) {
+        Class::Empty => Read::Empty,
+        Class::Other => Read::Other,
+        Class::View(name) => Read::View(stmt.line, name),
+        Class::Table => Read::Table(stmt.line, stmt.lexemes),
+    });
+    let read: Vec<Read> = if streamed {
+        crate::parallel::streamed(statements, read)
+    } else {
+        statements.map(read).collect()
     };
     let mut tables: Vec<(usize, Table)> = Vec::new();
     // The line of each table (or view) kept, by folded name.
     let mut lines: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut features = Vec::new();
     let mut skipped = 0;
-    for stmt in split_statements(text) {
-        match classify(&stmt) {
-            Class::Empty => {}
-            Class::Other => skipped += 1,
-            Class::View(name) => {
+    for item in read {
+        match item {
+            Read::Empty => {}
+            Read::Other => skipped += 1,
+            Read::View(line, name) => {
                 // Kept by name only, so a catalog table of that name is
                 // reported as `not_a_table`, as a live plan reports it.
                 skipped += 1;
                 if !lines.contains_key(name.folded()) {
-                    lines.insert(name.key(), stmt.line);
-                    tables.push((stmt.line, Table::not_a_table(name, "VIEW")));
+                    lines.insert(name.key(), line);
+                    tables.push((line, Table::not_a_table(name, "VIEW")));
                 }
             }
-            Class::Table => {
-                let line = stmt.line;
-                let parsed = parse_lexed(text, stmt.lexemes, options).map_err(|e| Error::Dump {
+            Read::Table(..) => unreachable!("every table statement is parsed"),
+            Read::Parsed(line, parsed) => {
+                let parsed = (*parsed).map_err(|e| Error::Dump {
                     file: file.to_path_buf(),
                     line,
                     message: e.to_string(),
@@ -225,6 +263,20 @@ pub(crate) fn joined(parts: Vec<(usize, Result<Dump>)>) -> Result<Dump> {
         "a table created in two parts"
     );
     Ok(whole)
+}
+
+/// A statement of a dump on its way through [`parse_dump_on`].
+enum Read {
+    Empty,
+    Other,
+    View(usize, Ident),
+    /// A `CREATE TABLE` at its line, to parse.
+    Table(usize, Vec<Lexeme>),
+    /// It parsed.
+    Parsed(
+        usize,
+        Box<std::result::Result<super::ParsedTable, super::DumpParseError>>,
+    ),
 }
 
 /// One statement of a dump, without its terminator.
@@ -454,6 +506,37 @@ mod tests {
         assert_eq!(lines, [2, 3, 5, 9, 11], "{s:#?}");
         assert!(s[2].text.contains("'x;y'"));
         assert!(s[3].text.contains("SET @b = 2; END"));
+    }
+
+    #[test]
+    fn a_streamed_read_is_the_sequential_one() {
+        let mut text =
+            String::from("SET NAMES utf8mb4;\n/*!50001 CREATE VIEW `v` AS SELECT 1 AS `a` */;\n");
+        for i in 0..600 {
+            text += &format!(
+                "CREATE TABLE `t{i}` (\n  `a` int NOT NULL,\n  `b` int,\n  PRIMARY KEY (`a`),\n  CONSTRAINT `f{i}` FOREIGN KEY (`b`) REFERENCES `t0` (`a`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n"
+            );
+        }
+        let created_again = format!("{text}CREATE TABLE `T7` (`a` int);\n");
+        let bad = "CREATE TABLE `u` (`a` int,\n junk junk junk);\n";
+        for text in [
+            text.clone(),
+            created_again.clone(),
+            format!("{created_again}{bad}"),
+            format!("{bad}{created_again}"),
+            format!("{text}CREATE VIEW `t3` AS SELECT 1;\n"),
+        ] {
+            let read = |streamed| {
+                format!(
+                    "{:?}",
+                    parse_dump_on(&text, Path::new("x.sql"), None, streamed)
+                )
+            };
+            assert_eq!(read(true), read(false));
+        }
+        let whole = parse_dump_on(&text, Path::new("x.sql"), None, true).unwrap();
+        assert_eq!((whole.tables.len(), whole.skipped), (601, 2));
+        assert_eq!(whole.tables[1].foreign_keys.len(), 1);
     }
 
     #[test]

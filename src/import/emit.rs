@@ -28,7 +28,7 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
     );
     let catalog_yaml = format!("{header}{}", yaml::to_string(&catalog_file(imported)));
     let mut used = BTreeSet::new();
-    let files = imported
+    let named: Vec<(String, &Table)> = imported
         .tables
         .iter()
         .map(|t| {
@@ -39,9 +39,23 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
                 name = format!("{stem}_{k}.yaml");
                 k += 1;
             }
-            (name, yaml::to_string(&raw_table(t, &imported.defaults)))
+            (name, t)
         })
         .collect();
+    // Each table's YAML on up to one thread per core (issue 22).
+    let files = crate::parallel::runs(&named, |run| {
+        run.iter()
+            .map(|(name, t)| {
+                (
+                    name.clone(),
+                    yaml::to_string(&raw_table(t, &imported.defaults)),
+                )
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     (catalog_yaml, files)
 }
 

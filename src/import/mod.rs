@@ -302,23 +302,35 @@ pub fn from_dump(dump: &Dump, opts: &ImportOptions) -> Result<Imported> {
 /// that already holds YAML files, so nothing is overwritten. Returns the
 /// files written, `catalog.yaml` first.
 pub fn write(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Io { path, source }
-    };
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     refuse_existing_yaml(dir)?;
     let (catalog_yaml, files) = to_yaml(imported);
-    let mut written = Vec::new();
+    write_texts(dir, &catalog_yaml, &files)
+}
+
+/// Writes `catalog.yaml` and the table files ([`to_yaml`]'s texts) into
+/// `dir`, which exists; returns the files written, `catalog.yaml` first.
+pub(crate) fn write_texts(
+    dir: &Path,
+    catalog_yaml: &str,
+    files: &[(String, String)],
+) -> Result<Vec<PathBuf>> {
+    let mut written = Vec::with_capacity(files.len() + 1);
     let path = dir.join("catalog.yaml");
-    std::fs::write(&path, catalog_yaml).map_err(io(&path))?;
+    std::fs::write(&path, catalog_yaml).map_err(io_error(&path))?;
     written.push(path);
     for (name, text) in files {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io(&path))?;
+        std::fs::write(&path, text).map_err(io_error(&path))?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// The [`Error::Io`] of an operation on `path`.
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    let path = path.to_path_buf();
+    move |source| Error::Io { path, source }
 }
 
 /// A usage error when `dir` already holds YAML files.

@@ -80,10 +80,11 @@ pub fn old_model(old: &Catalog, flavor: Flavor, label: &str) -> Result<Dump> {
             }
         }
         let lines = text.bytes().filter(|b| *b == b'\n').count();
-        let dump = dump::parse_dump(&text, Path::new(label), Some(flavor)).map(|mut d| {
-            d.tables.append(&mut derived);
-            d
-        });
+        let dump =
+            dump::parse_dump_on(&text, Path::new(label), Some(flavor), false).map(|mut d| {
+                d.tables.append(&mut derived);
+                d
+            });
         (lines, dump)
     });
     let model = dump::joined(parts);
