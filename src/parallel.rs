@@ -47,18 +47,18 @@ pub(crate) fn runs<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) 
 /// stops there until one is taken, so a fast producer holds no more.
 const QUEUED: usize = 256;
 
-/// `f` of each item of `items`, in their order, computed on up to one
-/// thread per core (at most [`MAX_THREADS`]) while the calling thread goes
-/// on taking items from `items` (which may be slow to produce: a dump's
-/// statements as they are split). On one core, on the calling thread. A
-/// panic in `f` is resumed on the caller.
+/// `f` of each item of `items`, in their order, computed on one thread per
+/// core but one (at most [`MAX_THREADS`]) while the calling thread, on the
+/// remaining core, goes on taking items from `items` (which may be slow to
+/// produce: a dump's statements as they are split). On one core, on the
+/// calling thread. A panic in `f` is resumed on the caller.
 pub(crate) fn streamed<T: Send, R: Send>(
     items: impl Iterator<Item = T>,
     f: impl Fn(T) -> R + Sync,
 ) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores.min(MAX_THREADS);
-    if threads < 2 {
+    let threads = cores.saturating_sub(1).min(MAX_THREADS);
+    if threads == 0 {
         return items.map(f).collect();
     }
     let f = &f;

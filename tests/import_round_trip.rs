@@ -219,3 +219,38 @@ proptest! {
         assert_round_trips(&imported)?;
     }
 }
+
+/// `import_gate::write_checked`: a catalog `check` refuses leaves the
+/// output directory as it was (no file, no staging directory); a valid one
+/// is moved in, and loads.
+#[test]
+fn a_refused_import_writes_nothing_and_a_valid_one_is_moved_in() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = dir.path().join("out");
+    // A table without columns: `check` refuses it.
+    let refused = common::generated_import(vec![Table::new("t", Vec::new())]);
+    let e = schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
+    assert!(
+        matches!(e, schema_catalog::Error::ImportFailsCheck { .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("t.yaml"), "{e}");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    let id = Column::new(
+        "id",
+        ColumnType::Int {
+            kind: schema_catalog::IntKind::Big,
+            unsigned: false,
+        },
+    );
+    let valid = common::generated_import(vec![Table::new("t", vec![id])]);
+    let written = schema_catalog::import_gate::write_checked(&valid, &out).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["catalog.yaml", "t.yaml"]);
+    assert_eq!(written.len(), 2);
+    assert!(catalog::load(&out).is_ok());
+}
