@@ -31,7 +31,12 @@
 # (1: time the greenfield apply --fleet as step 1; default: set up by SQL),
 # CATALOG_BIN (target/release/catalog when built, else target/debug/catalog),
 # SQL_CLIENT (mariadb), PREFIX (scfleetbench_: the schemas' name prefix; another
-# prefix lets two benches share the servers without dropping each other's).
+# prefix lets two benches share the servers without dropping each other's),
+# READERS (2: application
+# readers per server during the fleet upgrade, each a loop of point reads
+# of BenchJobs in tenants spread over the run; their worst read latency is
+# printed per server: the busy rules' stall bound, docs/apply.md, is
+# --lock-wait (2 s) + 0.5 s; 0 runs none).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -210,11 +215,45 @@ legacy() {
 		printf '%s\n' "$stmts" | $SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$port" -uroot --batch
 	done
 }
+# An application reader: point reads of BenchJobs, round robin over every
+# 10th tenant of its server, until $WORK/stop exists; one line per read:
+# its latency in ms (process start included: a floor of a few ms).
+reader() {
+	local port=$1 first=$2 s t0 t1
+	local tenants=($(names | awk -v f="$first" 'NR % 10 == f % 10'))
+	while [ ! -e "$WORK/stop" ]; do
+		for s in "${tenants[@]}"; do
+			[ -e "$WORK/stop" ] && break
+			t0=$(date +%s%N)
+			sql "$port" "SELECT COUNT(*) FROM \`$s\`.BenchJobs WHERE Id BETWEEN 100 AND 200" >/dev/null 2>>"$WORK/reader-$port.err" || echo "error" >>"$WORK/reader-$port.err"
+			t1=$(date +%s%N)
+			echo $(((t1 - t0) / 1000000))
+		done
+	done >>"$WORK/reader-$port.ms"
+}
+READERS=${READERS:-2}
 legacy
+rm -f "$WORK/stop"
+pids=()
+for port in "${SERVERS[@]}"; do
+	: >"$WORK/reader-$port.ms"
+	: >"$WORK/reader-$port.err"
+	for r in $(seq "$READERS"); do
+		reader "$port" "$r" &
+		pids+=($!)
+	done
+done
 timed $CATALOG_BIN apply --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
+touch "$WORK/stop"
+for p in "${pids[@]}"; do wait "$p" || true; done
 [ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "upgrade apply --fleet failed: $RC"; exit 1; }
 t=$T
 echo "   (upgrade apply --fleet: $t s $(load))"
+if [ "$READERS" != 0 ]; then
+	for port in "${SERVERS[@]}"; do
+		echo "   application reads on $port during it: $(sort -n "$WORK/reader-$port.ms" | awk '{a[NR]=$1} END {printf "%d reads, p50 %d ms, p99 %d ms, max %d ms", NR, a[int(NR*0.5)+1], a[int(NR*0.99)+1], a[NR]}'), $(grep -c . "$WORK/reader-$port.err" || true) errors"
+	done
+fi
 timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 [ "$RC" = 0 ] || { echo "verify after the fleet upgrade failed: $RC"; exit 1; }
 rows=$(sql "${SERVERS[0]}" "SELECT COUNT(*) FROM \`${PREFIX}0001\`.BenchJobs")

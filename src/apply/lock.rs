@@ -51,12 +51,15 @@ pub async fn acquire(session: &mut Session<'_>, name: &str, wait: Duration) -> R
 }
 
 /// Releases the lock (best effort; the session's end releases it anyway).
-pub async fn release(session: &mut Session<'_>, name: &str) {
-    let _ = session
+/// Whether the server said it released it (`RELEASE_LOCK` returned 1):
+/// only then may the session be used for another schema.
+pub async fn release(session: &mut Session<'_>, name: &str) -> bool {
+    let released: Result<Option<Option<i64>>> = session
         .run("releasing the advisory lock", |c| {
-            c.exec_drop("SELECT RELEASE_LOCK(?)", (name,))
+            c.exec_first("SELECT RELEASE_LOCK(?)", (name,))
         })
         .await;
+    matches!(released, Ok(Some(Some(1))))
 }
 
 #[cfg(test)]

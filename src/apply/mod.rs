@@ -29,12 +29,13 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::acquire::{Connector, Opener};
 use crate::db::Session;
+use crate::diff;
 use crate::error::Result;
 use crate::flavor::Flavor;
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
-use step::{run_step, StepCtx, StepError, StepFailure, Waits};
+use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.
 #[derive(Clone)]
@@ -130,11 +131,32 @@ pub async fn apply(
     opts: &ApplyOptions,
 ) -> Result<ApplyReport> {
     let opener = db.opener();
+    let session = db.acquire(opts.read_timeout).await?;
+    let (result, session, _) = apply_on(session, &opener, schema, tables, opts).await;
+    let _ = session.disconnect().await;
+    result
+}
+
+/// [`apply`] on `session`, whose current database is `schema` (DDL names
+/// its table only). Gives the session back, and whether another target
+/// may run on it: the run ended cleanly (converged, refused, dry run: no
+/// statement was cut short, the session's DDL limits are back) and the
+/// advisory lock was released, so the session holds nothing of this run
+/// but its budgets (which the next run sets again). The fleet keeps such
+/// a session for its lane's next target: no new connection, and its
+/// prepared reads are prepared once per lane, not once per target.
+pub(crate) async fn apply_on(
+    mut session: Session<'static>,
+    opener: &Opener,
+    schema: &str,
+    tables: &[Table],
+    opts: &ApplyOptions,
+) -> (Result<ApplyReport>, Session<'static>, bool) {
     // The lock is held by the session that inspects and runs the DDL: it
     // cannot be lost while the run goes on (a dead session ends the run
     // too), and it is released when the session ends, also on a kill. A
     // user-level lock survives the implicit commits of DDL.
-    let mut session = db.acquire(opts.read_timeout).await?;
+    let retries_before = session.read_retries();
     let name = lock_name(schema);
     let acquire = lock::acquire(&mut session, &name, opts.lock_timeout);
     // An interrupt while waiting for another applier ends the wait.
@@ -146,12 +168,14 @@ pub async fn apply(
         None => Some(acquire.await),
     };
     match acquired {
-        Some(r) => r?,
+        Some(Ok(())) => {}
+        // Not taken: the session holds nothing, but a GET_LOCK cut short
+        // by its deadline may still wait on the server.
+        Some(Err(e)) => return (Err(e), session, false),
         None => {
             let flavor = session.flavor();
             let server = session.identity().clone();
-            let _ = session.disconnect().await;
-            return Ok(ApplyReport {
+            let report = ApplyReport {
                 flavor,
                 server,
                 lock: name,
@@ -167,7 +191,9 @@ pub async fn apply(
                     message: "interrupted while waiting for the advisory lock; nothing was done"
                         .into(),
                 },
-            });
+            };
+            // The GET_LOCK was abandoned mid-statement: not reusable.
+            return (Ok(report), session, false);
         }
     }
     // After the advisory lock: GET_LOCK's own wait is a SELECT that the
@@ -176,7 +202,7 @@ pub async fn apply(
         Ok(counter_before) => {
             run(
                 &mut session,
-                &opener,
+                opener,
                 schema,
                 tables,
                 opts,
@@ -188,12 +214,16 @@ pub async fn apply(
         Err(e) => Err(e),
     };
     let result = result.map(|mut report| {
-        report.read_retries = session.read_retries();
+        report.read_retries = session.read_retries() - retries_before;
         report
     });
-    lock::release(&mut session, &name).await;
-    let _ = session.disconnect().await;
-    result
+    let released = lock::release(&mut session, &name).await;
+    let clean = released
+        && matches!(
+            &result,
+            Ok(r) if matches!(r.outcome, Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun)
+        );
+    (result, session, clean)
 }
 
 async fn run(
@@ -243,6 +273,17 @@ async fn run(
     // Each step's table by folded name, not searched per step (issue 22).
     let by_name: std::collections::HashMap<&str, &Table> =
         tables.iter().map(|t| (t.name.folded(), t)).collect();
+    // Reads taken under the lock with no DDL sent since, by folded table
+    // name: a step decides on its table's without reading it again (the
+    // preflight's for the first step, a step's read-back for the next step
+    // on the same table). A DDL sent or a wait empties it.
+    let mut fresh: std::collections::HashMap<String, diff::TableDiff> = diffs
+        .iter()
+        .map(|d| (d.table.folded().to_string(), d.clone()))
+        .collect();
+    // The last step's read-back, when its DDL ran: the whole catalog's,
+    // which is the final verify too.
+    let mut final_read: Option<Vec<diff::TableDiff>> = None;
     for (i, step) in plan.steps.iter().enumerate() {
         if let Some(stop) = cancel::requested(opts) {
             report.outcome = Outcome::Interrupted {
@@ -276,13 +317,24 @@ async fn run(
         };
         let started = Instant::now();
         let mut waits = Waits::default();
-        let result = run_step(&ctx, session, want, step, &mut waits).await;
+        let reads = Reads {
+            known: fresh.remove(want.name.folded()),
+            after_all: (i + 1 == total).then_some(tables),
+        };
+        let result = run_step(&ctx, session, want, step, reads, &mut waits).await;
         let ms = started.elapsed().as_millis() as u64;
         let earlier_ddl = report.steps.iter().any(|s| s.status == StepStatus::Applied);
         match result {
-            Ok((status, sql)) => {
-                report.steps.push(step_report(step, sql, status, ms, waits));
-                ctx.emit(step, ProgressEvent::Finished(status));
+            Ok(done) => {
+                if done.status != StepStatus::AlreadyPresent || !waits.waited.is_zero() {
+                    fresh.clear();
+                }
+                fresh.insert(want.name.folded().to_string(), done.last);
+                final_read = done.all;
+                report
+                    .steps
+                    .push(step_report(step, done.sql, done.status, ms, waits));
+                ctx.emit(step, ProgressEvent::Finished(done.status));
             }
             Err(StepFailure { error, ddl_ran }) => {
                 let ddl_issued = earlier_ddl || ddl_ran;
@@ -348,10 +400,15 @@ async fn run(
     }
     // With no step, nothing was sent since the preflight read: it is the
     // final verify (the same statements would read the same thing again).
-    // Otherwise the final verify is netted as the preflight is, so apply
-    // says `converged` only of tables `plan` and `verify --strict` accept.
+    // When the last step's DDL ran, its read-back was the whole catalog's,
+    // taken after it: that read is the final verify. Otherwise the final
+    // verify is read now. Either way it is netted as the preflight is, so
+    // apply says `converged` only of tables `plan` and `verify --strict`
+    // accept.
     let final_diffs = if plan.steps.is_empty() {
         diffs
+    } else if let Some(read) = final_read {
+        read
     } else {
         diff_all_with(session, schema, tables, true).await?
     };

@@ -16,6 +16,7 @@ use crate::diff::{diff_table_on, Change, Problem, TableDiff};
 use crate::error::Error;
 use crate::flavor::Flavor;
 use crate::inspect;
+use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan::{step_sql, Step};
 use crate::server::code;
@@ -100,25 +101,61 @@ impl StepCtx<'_> {
     }
 }
 
-/// Runs `step` for the catalog table `want`. Returns the status and the SQL
-/// that was (or would have been) executed.
+/// What a completed step leaves: its status, the SQL that was (or would
+/// have been) executed, and the last read of its table (after the DDL, or
+/// the read that found it already present).
+pub(crate) struct StepDone {
+    pub status: StepStatus,
+    pub sql: String,
+    /// The table's diff as last read, for the next step on it.
+    pub last: TableDiff,
+    /// With [`Reads::after_all`]: the read-back was the whole catalog's
+    /// (the run's final verify), each table's diff in catalog order.
+    pub all: Option<Vec<TableDiff>>,
+}
+
+/// Which reads a step takes beyond the ones it must.
+pub(crate) struct Reads<'a> {
+    /// The table as read under the lock with no statement sent since (the
+    /// preflight's, or the previous step's read-back of the same table):
+    /// the first attempt decides on it instead of reading again. Any
+    /// later attempt (after a wait) reads again.
+    pub known: Option<TableDiff>,
+    /// The read-back is the whole catalog (these tables), netted, as the
+    /// final verify reads it: the last step's read-back and the final
+    /// verify are one read.
+    pub after_all: Option<&'a [Table]>,
+}
+
+/// Runs `step` for the catalog table `want`.
 pub(crate) async fn run_step(
     ctx: &StepCtx<'_>,
     session: &mut Session<'_>,
     want: &Table,
     step: &Step,
+    reads: Reads<'_>,
     waits: &mut Waits,
-) -> Result<(StepStatus, String), StepFailure> {
+) -> Result<StepDone, StepFailure> {
     let started = Instant::now();
     let deadline = started + ctx.opts.busy_timeout;
     let mut attempt = 0u32;
     let mut announced = false;
-    // Each attempt re-reads the table: a wait may have let anything happen.
+    let mut known = reads.known;
+    // Each attempt after a wait re-reads the table: a wait may have let
+    // anything happen.
     let (result, sql) = loop {
-        let before = read_diff(session, ctx.schema, want).await?;
+        let before = match known.take() {
+            Some(d) => d,
+            None => read_diff(session, ctx.schema, want).await?,
+        };
         check_no_drift(&before)?;
         if !needs(&before, &step.change)? {
-            return Ok((StepStatus::AlreadyPresent, step.sql.clone()));
+            return Ok(StepDone {
+                status: StepStatus::AlreadyPresent,
+                sql: step.sql.clone(),
+                last: before,
+                all: None,
+            });
         }
         if !announced {
             ctx.emit(step, ProgressEvent::Started);
@@ -226,14 +263,34 @@ pub(crate) async fn run_step(
         }
     };
     let ddl_ran = status == StepStatus::Applied;
-    let after = read_diff(session, ctx.schema, want)
-        .await
-        .map_err(|e| StepFailure {
-            error: e.into(),
-            ddl_ran,
-        })?;
+    let failed = |e: Error| StepFailure {
+        error: e.into(),
+        ddl_ran,
+    };
+    let (after, all) = match reads.after_all {
+        None => (
+            read_diff(session, ctx.schema, want).await.map_err(failed)?,
+            None,
+        ),
+        Some(tables) => {
+            let all = diff_all_with(session, ctx.schema, tables, true)
+                .await
+                .map_err(failed)?;
+            let after = all
+                .iter()
+                .find(|d| d.table.folded() == want.name.folded())
+                .cloned()
+                .expect("the whole catalog's read holds the step's table");
+            (after, Some(all))
+        }
+    };
     require_exact(&after, &step.change, status).map_err(|error| StepFailure { error, ddl_ran })?;
-    Ok((status, sql))
+    Ok(StepDone {
+        status,
+        sql,
+        last: after,
+        all,
+    })
 }
 
 /// Longest statement text an error message carries (characters).
@@ -375,8 +432,19 @@ async fn run_ddl(
     // statement after a `;`, while the server prepares exactly one statement
     // and refuses anything after it. CREATE TABLE and ALTER TABLE are
     // preparable on MySQL, MariaDB and TiDB.
+    //
+    // The prepared DDL is closed after it ran, not kept in the
+    // connection's statement cache: its table is unqualified, and the
+    // server binds it to the database current at PREPARE, so a cached
+    // statement executed again after the fleet moved the session to
+    // another schema (`USE`) would alter the first schema's table.
     let result = {
-        let ddl = session.run_within(None, &what, |c| c.exec_drop(sql, ()));
+        let ddl = session.run_within(None, &what, |c| async move {
+            let stmt = c.prep(sql).await?;
+            let ran = c.exec_drop(&stmt, ()).await;
+            let closed = c.close(stmt).await;
+            ran.and(closed)
+        });
         let canceller = cancel::Canceller {
             opener: ctx.opener,
             schema: ctx.schema,

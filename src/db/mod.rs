@@ -290,6 +290,15 @@ impl<'c> Session<'c> {
         result.map_err(|e| database_error(what, e, password.as_deref()))
     }
 
+    /// Makes `schema` the session's current database (`USE`, the name
+    /// through the quoting helper): a session kept for another schema of
+    /// the same server, whose unqualified DDL then lands in `schema`.
+    pub(crate) async fn use_schema(&mut self, schema: &str) -> Result<()> {
+        let sql = format!("USE {}", crate::ident::quote_ident(schema));
+        let what = format!("selecting schema {}", crate::ident::quote_ident(schema));
+        self.run(&what, |c| c.query_drop(sql)).await
+    }
+
     /// Closes the connection politely; a lent connection is left open
     /// for its owner.
     pub async fn disconnect(self) -> Result<()> {

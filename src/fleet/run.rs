@@ -379,15 +379,51 @@ impl Ctx<'_> {
                 opts.cancel = Some(cancel);
                 opts.halt = Some(self.halt.clone());
                 opts.progress = None;
-                Ok(Done::Apply(
-                    apply::apply(&target, &target.schema, tables, &opts).await?,
-                ))
+                let session = self.apply_session(t, &target, &opts).await?;
+                let opener = crate::acquire::Connector::opener(&&target);
+                let (report, session, clean) =
+                    apply::apply_on(session, &opener, &target.schema, tables, &opts).await;
+                if clean {
+                    self.idle[t.server]
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(session);
+                } else {
+                    let _ = session.disconnect().await;
+                }
+                Ok(Done::Apply(report?))
             }
             // Verify and plan run a chunk of targets at a time (`read_chunk`).
             FleetCommand::Verify | FleetCommand::Plan => Err(crate::Error::Usage(
                 "fleet verify and plan run their targets in chunks, not one by one".into(),
             )),
         }
+    }
+
+    /// The session apply runs `t` on: one of the lane's idle sessions of
+    /// its server (kept from a chunk read or from a target whose apply
+    /// ended clean, `apply::apply_on`), switched to `t`'s schema, or else a
+    /// new connection to it.
+    async fn apply_session(
+        &self,
+        t: &Target,
+        target: &db::Target,
+        opts: &ApplyOptions,
+    ) -> Result<db::Session<'static>> {
+        let idle = self.idle[t.server]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        if let Some(mut session) = idle {
+            session.set_timeout(opts.read_timeout);
+            match session.use_schema(&t.schema).await {
+                Ok(()) => return Ok(session),
+                Err(_) => {
+                    let _ = session.disconnect().await;
+                }
+            }
+        }
+        db::connect(target, opts.read_timeout).await
     }
 
     fn blank(&self, t: &Target, outcome: TargetOutcome) -> TargetReport {
