@@ -215,28 +215,29 @@ legacy() {
 		printf '%s\n' "$stmts" | $SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$port" -uroot --batch
 	done
 }
-# An application reader: point reads of BenchJobs, round robin over every
-# 10th tenant of its server, until $WORK/stop exists; one line per read:
-# its latency in ms (process start included: a floor of a few ms).
+# An application reader: one client session reading BenchJobs by range of
+# primary key, round robin over every 10th tenant of its server, a read
+# about every 50 ms, until $WORK/stop exists. Each read reports when the
+# server started it (SYSDATE(6)); the widest gap between two reads, less
+# the pacing, is the longest an application read waited. One session, no
+# process per read: the reader must not load the machine it measures.
 reader() {
-	local port=$1 first=$2 s t0 t1
+	local port=$1 first=$2 s
 	local tenants=($(names | awk -v f="$first" 'NR % 10 == f % 10'))
 	while [ ! -e "$WORK/stop" ]; do
 		for s in "${tenants[@]}"; do
 			[ -e "$WORK/stop" ] && break
-			t0=$(date +%s%N)
-			sql "$port" "SELECT COUNT(*) FROM \`$s\`.BenchJobs WHERE Id BETWEEN 100 AND 200" >/dev/null 2>>"$WORK/reader-$port.err" || echo "error" >>"$WORK/reader-$port.err"
-			t1=$(date +%s%N)
-			echo $(((t1 - t0) / 1000000))
+			echo "SELECT UNIX_TIMESTAMP(SYSDATE(6)), COUNT(*) FROM \`$s\`.BenchJobs WHERE Id BETWEEN 100 AND 200;"
+			sleep 0.05
 		done
-	done >>"$WORK/reader-$port.ms"
+	done | $SQL_CLIENT --protocol=tcp -h127.0.0.1 -P"$port" -uroot --batch --skip-column-names --force \
+		>"$WORK/reader-$port-$first.out" 2>>"$WORK/reader-$port.err"
 }
 READERS=${READERS:-2}
 legacy
 rm -f "$WORK/stop"
 pids=()
 for port in "${SERVERS[@]}"; do
-	: >"$WORK/reader-$port.ms"
 	: >"$WORK/reader-$port.err"
 	for r in $(seq "$READERS"); do
 		reader "$port" "$r" &
@@ -251,7 +252,9 @@ t=$T
 echo "   (upgrade apply --fleet: $t s $(load))"
 if [ "$READERS" != 0 ]; then
 	for port in "${SERVERS[@]}"; do
-		echo "   application reads on $port during it: $(sort -n "$WORK/reader-$port.ms" | awk '{a[NR]=$1} END {printf "%d reads, p50 %d ms, p99 %d ms, max %d ms", NR, a[int(NR*0.5)+1], a[int(NR*0.99)+1], a[NR]}'), $(grep -c . "$WORK/reader-$port.err" || true) errors"
+		gaps=$(for f in "$WORK"/reader-"$port"-*.out; do awk 'NR > 1 {printf "%d\n", ($1 - p) * 1000} {p = $1}' "$f"; done | sort -n |
+			awk '{a[NR]=$1} END {printf "%d reads, gap between reads p50 %d ms, p99 %d ms, max %d ms", NR + 0, a[int(NR*0.5)+1], a[int(NR*0.99)+1], a[NR]}')
+		echo "   application reads on $port during it: $gaps (pacing 50 ms), $(grep -c . "$WORK/reader-$port.err" || true) errors"
 	done
 fi
 timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
