@@ -466,7 +466,7 @@ fn tidb_facts(rows: &[mysql_async::Row]) -> PlanFacts {
         let columns = row.columns_ref();
         columns
             .iter()
-            .position(|c| c.name_str().eq_ignore_ascii_case(name))
+            .position(|c| c.name_ref().eq_ignore_ascii_case(name.as_bytes()))
             .and_then(|i| row.as_ref(i))
             .and_then(|v| match v {
                 mysql_async::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
