@@ -87,8 +87,26 @@ fi
 trap cleanup EXIT
 
 # Runs a command (its output to $WORK/last.out): wall seconds in $T, exit code in $RC.
+# CPU seconds (user + system) the local servers' processes have used.
+server_cpu() {
+	local pid sum=0
+	for pid in $(pgrep -x 'mariadbd|mysqld'); do
+		sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+	done
+	echo "$sum"
+}
+
+# CPU seconds of this shell's finished children (the timed command).
+client_cpu() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+
+# Runs "$@": RC its exit code, T its wall time, CPU what the local servers
+# and the command itself spent meanwhile (a 2-core machine gives at most 2
+# CPU seconds a second: the floor under the wall time).
 timed() {
-	local t0 t1
+	local t0 t1 s0 c0 hz
+	hz=$(getconf CLK_TCK)
+	s0=$(server_cpu)
+	c0=$(client_cpu)
 	t0=$(date +%s.%N)
 	set +e
 	"$@" >"$WORK/last.out" 2>"$WORK/last.err"
@@ -96,6 +114,7 @@ timed() {
 	set -e
 	t1=$(date +%s.%N)
 	T=$(echo "$t1 - $t0" | bc)
+	CPU="CPU: servers $(echo "scale=2; ($(server_cpu) - $s0) / $hz" | bc) s, client $(echo "scale=2; ($(client_cpu) - $c0) / $hz" | bc) s"
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -164,8 +183,9 @@ for _ in $(seq "$RUNS"); do
 	[ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "verify --fleet failed: $RC"; exit 1; }
 	echo "$T" >>"$WORK/v"
 done
+vcpu=$CPU
 timed_loop verify catalog
-echo "2. verify --fleet: $(median <"$WORK/v") s (median of $RUNS: $(paste -sd' ' "$WORK/v")); loop of catalog verify: $T s (exit $RC) $(load)"
+echo "2. verify --fleet: $(median <"$WORK/v") s (median of $RUNS: $(paste -sd' ' "$WORK/v"); last run's $vcpu); loop of catalog verify: $T s (exit $RC) $(load)"
 
 : >"$WORK/a"
 for _ in $(seq "$RUNS"); do
@@ -173,8 +193,9 @@ for _ in $(seq "$RUNS"); do
 	[ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "no-op apply --fleet failed: $RC"; exit 1; }
 	echo "$T" >>"$WORK/a"
 done
+acpu=$CPU
 timed_loop apply catalog
-echo "3. no-op apply --fleet: $(median <"$WORK/a") s (median of $RUNS: $(paste -sd' ' "$WORK/a")); loop of catalog apply: $T s (exit $RC) $(load)"
+echo "3. no-op apply --fleet: $(median <"$WORK/a") s (median of $RUNS: $(paste -sd' ' "$WORK/a"); last run's $acpu); loop of catalog apply: $T s (exit $RC) $(load)"
 
 if [ "$UPGRADE" = 0 ]; then
 	echo "4. upgrade: skipped (UPGRADE=0)"
@@ -249,7 +270,7 @@ touch "$WORK/stop"
 for p in "${pids[@]}"; do wait "$p" || true; done
 [ "$RC" = 0 ] || { tail -5 "$WORK/last.out"; echo "upgrade apply --fleet failed: $RC"; exit 1; }
 t=$T
-echo "   (upgrade apply --fleet: $t s $(load))"
+echo "   (upgrade apply --fleet: $t s, $CPU $(load))"
 if [ "$READERS" != 0 ]; then
 	for port in "${SERVERS[@]}"; do
 		gaps=$(for f in "$WORK"/reader-"$port"-*.out; do awk 'NR > 1 {printf "%d\n", ($1 - p) * 1000} {p = $1}' "$f"; done | sort -n |
@@ -266,6 +287,7 @@ else
 	legacy
 	timed loop apply "$WORK/catalog"
 	l=$T lrc=$RC
+	echo "   (upgrade loop of catalog apply: $l s, $CPU)"
 	timed $CATALOG_BIN verify --catalog "$WORK/catalog" --fleet "$WORK/fleet.yaml" --timeout "$TIMEOUT"
 fi
 echo "4. upgrade (2 steps per target, $rows rows per BenchJobs): apply --fleet $t s; loop of catalog apply $l s (exit $lrc); verify --fleet after each: exit 0 / $RC $(load)"
