@@ -33,7 +33,8 @@
 # `mariadb`), CATALOG_BIN (default target/release/catalog; built with
 # `cargo build --release -p schema-catalog-cli` when missing), TIMEOUT
 # (--timeout for the live commands, default 120 s), LIVE_IMPORT (1; 0 skips
-# the live import column, which takes minutes at 1,024 tables).
+# the live import column, which takes minutes at 1,024 tables), IMPORT_INTO
+# (new; `existing`: `import --from` into an existing empty directory).
 set -euo pipefail
 export LC_ALL=C
 
@@ -171,8 +172,15 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 # (`recently_deleted` in `find_inode_bit`), so creating 8,193 files right
 # after deleting the previous run's 8,193 took ~5 s of kernel time, which
 # is the file system's cost of the bench's own `rm`, not the import's.
+# The output directory is a new one (`--out catalog/` where there is none
+# yet, the usual first import), which import writes whole beside it and
+# renames into place; IMPORT_INTO=existing gives it an existing empty
+# directory instead, where each file is moved into place on its own.
 import_fresh() {
-	"$CATALOG_BIN" import --from "$1/a.sql" --out "$(mktemp -d "$1/imp.XXXXXX")"
+	local into
+	into=$(mktemp -d "$1/imp.XXXXXX")
+	[ "${IMPORT_INTO:-new}" = existing ] || into=$into/catalog
+	"$CATALOG_BIN" import --from "$1/a.sql" --out "$into"
 }
 
 echo "scale bench: $(nproc) cores, $CATALOG_BIN, RUNS=$RUNS, load average $(load)"

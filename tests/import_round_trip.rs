@@ -220,22 +220,24 @@ proptest! {
     }
 }
 
-/// `import_gate::write_checked`: a catalog `check` refuses leaves the
-/// output directory as it was (no file, no staging directory); a valid one
-/// is moved in, and loads.
+/// `import_gate::write_checked`: a catalog `check` refuses changes
+/// nothing (a new output directory is not created, an existing one keeps
+/// what it held, no staging directory is left anywhere); a valid one is
+/// moved in whole, into a new directory or an existing empty one, and
+/// loads.
 #[test]
 fn a_refused_import_writes_nothing_and_a_valid_one_is_moved_in() {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let out = dir.path().join("out");
+    let entries = |p: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
     // A table without columns: `check` refuses it.
     let refused = common::generated_import(vec![Table::new("t", Vec::new())]);
-    let e = schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
-    assert!(
-        matches!(e, schema_catalog::Error::ImportFailsCheck { .. }),
-        "{e}"
-    );
-    assert!(e.to_string().contains("t.yaml"), "{e}");
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
     let id = Column::new(
         "id",
         ColumnType::Int {
@@ -244,13 +246,31 @@ fn a_refused_import_writes_nothing_and_a_valid_one_is_moved_in() {
         },
     );
     let valid = common::generated_import(vec![Table::new("t", vec![id])]);
+
+    // A new directory (nested: its parent is created too).
+    let out = dir.path().join("new").join("out");
+    let e = schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
+    assert!(
+        matches!(e, schema_catalog::Error::ImportFailsCheck { .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("t.yaml"), "{e}");
+    assert!(!dir.path().join("new").exists(), "nothing is created");
     let written = schema_catalog::import_gate::write_checked(&valid, &out).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["catalog.yaml", "t.yaml"]);
-    assert_eq!(written.len(), 2);
+    assert_eq!(entries(&out), ["catalog.yaml", "t.yaml"]);
+    assert_eq!(entries(&dir.path().join("new")), ["out"], "no staging left");
+    assert_eq!(written, [out.join("catalog.yaml"), out.join("t.yaml")]);
     assert!(catalog::load(&out).is_ok());
+
+    // An existing directory holding another file, which stays.
+    let out = dir.path().join("existing");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("README"), "kept").unwrap();
+    schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
+    assert_eq!(entries(&out), ["README"]);
+    let written = schema_catalog::import_gate::write_checked(&valid, &out).unwrap();
+    assert_eq!(entries(&out), ["README", "catalog.yaml", "t.yaml"]);
+    assert_eq!(written, [out.join("catalog.yaml"), out.join("t.yaml")]);
+    assert!(catalog::load(&out).is_ok());
+    assert_eq!(std::fs::read_to_string(out.join("README")).unwrap(), "kept");
 }

@@ -68,11 +68,18 @@ fn node(v: &Value, indent: usize, out: &mut String) {
 /// under `indent`, where `block` allows it (a mapping value), else
 /// double-quoted.
 fn scalar(v: &Value, indent: usize, block: bool) -> String {
-    let text = serde_yaml::to_string(v).expect("YAML scalars serialize");
-    let text = text.strip_suffix('\n').unwrap_or(&text);
     let Value::String(s) = v else {
-        return text.to_string();
+        // serde_yaml writes these as Rust prints them.
+        match v {
+            Value::Bool(b) => return b.to_string(),
+            Value::Number(n) if n.is_i64() || n.is_u64() => return n.to_string(),
+            _ => {}
+        }
+        let text = serde_yaml::to_string(v).expect("YAML scalars serialize");
+        return text.strip_suffix('\n').unwrap_or(&text).to_string();
     };
+    let text = emitted(s);
+    let text = text.as_str();
     if text.contains('\n') {
         if block {
             let pad = " ".repeat(indent);
@@ -87,6 +94,42 @@ fn scalar(v: &Value, indent: usize, block: bool) -> String {
         }
     }
     text.to_string()
+}
+
+/// Most strings an import writes repeat (keys, types, `true`,
+/// column names): serde_yaml's text of a string up to this length is kept
+/// per thread, since each `serde_yaml::to_string` builds a whole emitter
+/// (issue 22: a fifth of `import --from` at 8,192 tables).
+const KEPT_LEN: usize = 64;
+
+/// How many strings' texts a thread keeps at most.
+const KEPT: usize = 4096;
+
+/// serde_yaml's text of the string `s`, without its final newline.
+fn emitted(s: &str) -> String {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static TEXTS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    }
+    let emit = |s: &str| {
+        let text = serde_yaml::to_string(s).expect("YAML scalars serialize");
+        text.strip_suffix('\n').unwrap_or(&text).to_string()
+    };
+    if s.len() > KEPT_LEN {
+        return emit(s);
+    }
+    TEXTS.with(|texts| {
+        let mut texts = texts.borrow_mut();
+        if let Some(text) = texts.get(s) {
+            return text.clone();
+        }
+        let text = emit(s);
+        if texts.len() < KEPT {
+            texts.insert(s.to_string(), text.clone());
+        }
+        text
+    })
 }
 
 /// `s` as a JSON string, when that is a YAML double-quoted scalar reading
@@ -158,6 +201,37 @@ mod tests {
             m.insert("comment".into(), s.into());
             let v = Value::Mapping(m);
             assert_eq!(round_trip(&v), v, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn kept_and_direct_scalars_are_serde_yamls_text() {
+        let serde = |v: &Value| {
+            let t = serde_yaml::to_string(v).unwrap();
+            t.strip_suffix('\n').unwrap().to_string()
+        };
+        let values: Vec<Value> = vec![
+            true.into(),
+            false.into(),
+            0.into(),
+            (-7).into(),
+            u64::MAX.into(),
+            i64::MIN.into(),
+            1.5.into(),
+            Value::Null,
+        ];
+        for v in &values {
+            assert_eq!(scalar(v, 0, false), serde(v), "{v:?}");
+        }
+        let long = "x".repeat(KEPT_LEN + 1);
+        for s in [
+            "Id", "true", "yes", "null", "~", "1", "0x1F", "1e3", ".inf", "", " a", "a:", "#",
+            "it's", "a\nb", &long,
+        ] {
+            // Twice: the second is the kept text.
+            for _ in 0..2 {
+                assert_eq!(emitted(s), serde(&Value::from(s)), "{s:?}");
+            }
         }
     }
 }
