@@ -18,6 +18,12 @@ macro_rules! errln {
     }};
 }
 
+/// mimalloc instead of the system allocator: an 8,192-table catalog is
+/// millions of small allocations, a quarter of the CPU of `diff` and
+/// `import --from` under glibc malloc (issue 22, docs/scale.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod commands;
 mod explain_cmd;
