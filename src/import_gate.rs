@@ -16,8 +16,10 @@ use crate::import::{self, Imported};
 /// as part of a catalog).
 const STAGING: &str = ".catalog-import-staging";
 
-/// Writes `imported` into `dir` (which must hold no YAML files) only if the
-/// written catalog passes `check`; returns the files written.
+/// Writes `imported` into `dir` (which must hold no YAML files; created
+/// with its parents when missing) only if the written catalog passes
+/// `check`; returns the files written. A refused catalog changes nothing:
+/// a missing `dir` is not created.
 pub fn write_checked(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
     let io = import::io_error;
     let new_dir = std::fs::symlink_metadata(dir).is_err();
@@ -43,6 +45,11 @@ pub fn write_checked(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
     if new_dir {
         if let Some(written) = write_new(dir, &catalog_yaml, &files)? {
             return Ok(written);
+        }
+        if std::fs::symlink_metadata(dir).is_ok() {
+            // Made by someone else meanwhile: the same rule as for any
+            // existing directory.
+            import::refuse_existing_yaml(dir)?;
         }
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
