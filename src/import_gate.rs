@@ -3,8 +3,9 @@
 //! check`, on the very texts written, sorted by file name as `check` reads
 //! a directory; issue 22: reading 8,193 files back cost their opens), then
 //! written to a staging directory (beside a new output directory, renamed
-//! into place whole; inside an existing one, each file moved into place). A refused catalog leaves the output directory as it
-//! was and is [`Error::ImportFailsCheck`].
+//! into place whole; inside an existing one, each file moved into place).
+//! A refused catalog leaves the output directory as it was (a new one is
+//! not created) and is [`Error::ImportFailsCheck`].
 
 use std::path::{Path, PathBuf};
 
