@@ -26,6 +26,7 @@ mod constraints;
 mod options;
 mod prepass;
 mod reader;
+mod split;
 mod tidb;
 
 pub(crate) use prepass::Prepared;
