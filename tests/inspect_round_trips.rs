@@ -525,11 +525,14 @@ async fn an_apply_of_one_step_nets_each_read() {
         assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
     })
     .await;
-    let shown: Vec<String> = packets
+    // Where the net's reads are among the packets, and what they are.
+    let reads: Vec<usize> = packets
         .iter()
-        .filter(|p| p.starts_with("query: SHOW CREATE TABLE"))
-        .cloned()
+        .enumerate()
+        .filter(|(_, p)| p.starts_with("query: SHOW CREATE TABLE"))
+        .map(|(i, _)| i)
         .collect();
+    let shown: Vec<String> = reads.iter().map(|i| packets[*i].clone()).collect();
     eprintln!("apply of one step: {packets:#?}");
     let all = "query: SHOW CREATE TABLE `*`.`gen_0000`; SHOW CREATE TABLE `*`.`gen_0001`; SHOW CREATE TABLE `*`.`gen_0002`";
     assert_packets("the net's reads", &shown, &[all, all]);
@@ -538,11 +541,5 @@ async fn an_apply_of_one_step_nets_each_read() {
         .iter()
         .position(|p| p.contains("ADD") && p.contains(&index))
         .unwrap_or_else(|| panic!("no DDL adding {index}: {packets:#?}"));
-    let reads: Vec<usize> = packets
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.starts_with("query: SHOW CREATE TABLE"))
-        .map(|(i, _)| i)
-        .collect();
     assert!(reads[0] < ddl && ddl < reads[1], "{packets:#?}");
 }

@@ -212,7 +212,6 @@ mod tests {
 
     #[test]
     fn views_are_recognised_by_name() {
-        use super::{significant, Ident};
         use crate::sql::lex::lex;
         let view_name = |sql: &str| {
             let lexemes = lex(sql);

@@ -75,11 +75,9 @@ fn scalar(v: &Value, indent: usize, block: bool) -> String {
             Value::Number(n) if n.is_i64() || n.is_u64() => return n.to_string(),
             _ => {}
         }
-        let text = serde_yaml::to_string(v).expect("YAML scalars serialize");
-        return text.strip_suffix('\n').unwrap_or(&text).to_string();
+        return serde_text(v);
     };
     let text = emitted(s);
-    let text = text.as_str();
     if text.contains('\n') {
         if block {
             let pad = " ".repeat(indent);
@@ -93,7 +91,16 @@ fn scalar(v: &Value, indent: usize, block: bool) -> String {
             return quoted;
         }
     }
-    text.to_string()
+    text
+}
+
+/// serde_yaml's text of one scalar, without its final newline.
+fn serde_text<T: Serialize + ?Sized>(v: &T) -> String {
+    let mut text = serde_yaml::to_string(v).expect("YAML scalars serialize");
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    text
 }
 
 /// Most strings an import writes repeat (keys, types, `true`,
@@ -112,19 +119,15 @@ fn emitted(s: &str) -> String {
     thread_local! {
         static TEXTS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
     }
-    let emit = |s: &str| {
-        let text = serde_yaml::to_string(s).expect("YAML scalars serialize");
-        text.strip_suffix('\n').unwrap_or(&text).to_string()
-    };
     if s.len() > KEPT_LEN {
-        return emit(s);
+        return serde_text(s);
     }
     TEXTS.with(|texts| {
         let mut texts = texts.borrow_mut();
         if let Some(text) = texts.get(s) {
             return text.clone();
         }
-        let text = emit(s);
+        let text = serde_text(s);
         if texts.len() < KEPT {
             texts.insert(s.to_string(), text.clone());
         }
