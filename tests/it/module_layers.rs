@@ -8,75 +8,13 @@
 
 use crate::common;
 
-use common::source::{rs_files, src};
+use common::source::{code_only, rs_files, src};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs;
 use std::path::PathBuf;
 
 /// `module -> (module it imports -> a file that does)`.
 type Graph = BTreeMap<String, BTreeMap<String, PathBuf>>;
-
-/// The text with comments and string/char literals blanked out.
-fn code_only(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < b.len() {
-        let rest = &text[i..];
-        if rest.starts_with("//") {
-            let end = rest.find('\n').unwrap_or(rest.len());
-            i += end;
-        } else if rest.starts_with("/*") {
-            let mut depth = 0;
-            let mut j = i;
-            while j < b.len() {
-                if text[j..].starts_with("/*") {
-                    depth += 1;
-                    j += 2;
-                } else if text[j..].starts_with("*/") {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
-            }
-            i = j;
-            out.push(' ');
-        } else if rest.starts_with("r#") || rest.starts_with("r\"") {
-            let hashes = rest[1..].bytes().take_while(|c| *c == b'#').count();
-            let close = format!("\"{}", "#".repeat(hashes));
-            let body = 1 + hashes + 1;
-            let end = rest[body..]
-                .find(&close)
-                .map_or(rest.len(), |e| body + e + close.len());
-            i += end;
-            out.push_str("\"\"");
-        } else if b[i] == b'"' {
-            let mut j = i + 1;
-            while j < b.len() && b[j] != b'"' {
-                j += if b[j] == b'\\' { 2 } else { 1 };
-            }
-            i = j + 1;
-            out.push_str("\"\"");
-        } else if b[i] == b'\'' && (rest.starts_with("'\\") || rest.get(2..3) == Some("'")) {
-            // A char literal ('x', '\n', '\''); a lifetime has no closing quote.
-            let mut j = i + 1;
-            while j < b.len() && b[j] != b'\'' {
-                j += if b[j] == b'\\' { 2 } else { 1 };
-            }
-            i = j + 1;
-            out.push_str("' '");
-        } else {
-            let c = rest.chars().next().unwrap();
-            out.push(c);
-            i += c.len_utf8();
-        }
-    }
-    out
-}
 
 /// The first path segment of every `crate::` path (both `crate::a::b` and
 /// each item of `crate::{a::b, c}`).

@@ -1,4 +1,4 @@
-//! One printer and one lexer (issue 21). sqlparser's `Display` puts a
+//! One printer and one lexer. sqlparser's `Display` puts a
 //! string literal's value between quotes unescaped (`a\` comes out as
 //! `'a\'`, which MySQL reads as an escaped quote), so no file under `src/`
 //! outside `src/sql/` may format a sqlparser AST value with it: texts go
@@ -19,110 +19,10 @@
 
 use crate::common;
 
-use common::source::{rs_files, src};
+use common::source::{ident_byte, rs_files, src, Source};
 use std::collections::BTreeSet;
-use std::fs;
 use std::ops::Range;
 use std::path::Path;
-
-/// A file's text, its code (same length: comments and the insides of
-/// string and char literals blanked) and the ranges of its string literals'
-/// contents.
-struct Source {
-    text: String,
-    code: Vec<u8>,
-    strings: Vec<Range<usize>>,
-}
-
-fn read(path: &Path) -> Source {
-    let text = fs::read_to_string(path).unwrap();
-    let b = text.as_bytes();
-    let mut code = b.to_vec();
-    let mut strings = Vec::new();
-    let blank = |code: &mut Vec<u8>, r: Range<usize>| {
-        for c in &mut code[r] {
-            if *c != b'\n' {
-                *c = b' ';
-            }
-        }
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            let end = text[i..].find('\n').map_or(b.len(), |e| i + e);
-            blank(&mut code, i..end);
-            i = end;
-        } else if b[i..].starts_with(b"/*") {
-            let (mut depth, mut j) = (0, i);
-            while j < b.len() {
-                if b[j..].starts_with(b"/*") {
-                    depth += 1;
-                    j += 2;
-                } else if b[j..].starts_with(b"*/") {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
-            }
-            blank(&mut code, i..j);
-            i = j;
-        } else if (b[i] == b'r' || b[i..].starts_with(b"br"))
-            && !ident_byte(b.get(i.wrapping_sub(1)).copied())
-            && {
-                let k = i + if b[i] == b'b' { 2 } else { 1 };
-                let h = b[k..].iter().take_while(|c| **c == b'#').count();
-                b.get(k + h) == Some(&b'"')
-            }
-        {
-            let k = i + if b[i] == b'b' { 2 } else { 1 };
-            let h = b[k..].iter().take_while(|c| **c == b'#').count();
-            let start = k + h + 1;
-            let close = format!("\"{}", "#".repeat(h));
-            let end = text[start..].find(&close).map_or(b.len(), |e| start + e);
-            strings.push(start..end);
-            blank(&mut code, start..end);
-            i = end + close.len();
-        } else if b[i] == b'"' {
-            let mut j = i + 1;
-            while j < b.len() && b[j] != b'"' {
-                j += if b[j] == b'\\' { 2 } else { 1 };
-            }
-            strings.push(i + 1..j);
-            blank(&mut code, i + 1..j);
-            i = j + 1;
-        } else if b[i] == b'\'' {
-            // A char literal ('x', '\n', '\u{..}'), not a lifetime.
-            let end = if b.get(i + 1) == Some(&b'\\') {
-                text[i + 2..].find('\'').map(|e| i + 2 + e)
-            } else {
-                let ch = text[i + 1..].chars().next().map_or(1, char::len_utf8);
-                (b.get(i + 1 + ch) == Some(&b'\'')).then_some(i + 1 + ch)
-            };
-            match end {
-                Some(e) => {
-                    blank(&mut code, i + 1..e);
-                    i = e + 1;
-                }
-                None => i += 1,
-            }
-        } else {
-            i += 1;
-        }
-    }
-    Source {
-        text,
-        code,
-        strings,
-    }
-}
-
-fn ident_byte(c: Option<u8>) -> bool {
-    c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-}
 
 /// The identifier starting at `i` of `code` (empty if none).
 fn word_at(code: &[u8], i: usize) -> &str {
@@ -480,7 +380,7 @@ fn split_args(code: &[u8], r: Range<usize>) -> Vec<Range<usize>> {
 
 /// Every use of `Display` on an AST value in the file: `line: text`.
 fn display_uses(path: &Path) -> Vec<String> {
-    let src = read(path);
+    let src = Source::read(path);
     let code = &src.code;
     let types = ast_types(std::str::from_utf8(code).unwrap());
     let mentions_ast = std::str::from_utf8(code)
@@ -627,7 +527,7 @@ fn only_sql_lex_runs_the_tokenizer() {
     let mut found = Vec::new();
     let mut in_lexer = 0;
     for f in &files {
-        let s = read(f);
+        let s = Source::read(f);
         let code = String::from_utf8(s.code).unwrap();
         for needle in ["Tokenizer::new", "Parser::parse_sql", "try_with_sql"] {
             let n = code.matches(needle).count();
