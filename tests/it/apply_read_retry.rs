@@ -3,7 +3,7 @@
 //! within the busy budget instead of ending the run, since reads are
 //! idempotent and a statement the server ended leaves the connection
 //! clean. The busy server is a relay that answers chosen executions with
-//! the server's own statement-time-limit error (tests/common/fault.rs);
+//! the server's own statement-time-limit error (tests/it/common/fault.rs);
 //! everything else runs on the real server.
 
 use crate::common;

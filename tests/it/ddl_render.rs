@@ -131,7 +131,7 @@ fn v2_generated_mariadb() {
 }
 
 // Spatial types: MySQL and MariaDB; a catalog targeting TiDB is refused by
-// lint (tests/catalog_check.rs, bad-flavor-features).
+// lint (tests/it/catalog_check.rs, bad-flavor-features).
 #[test]
 fn v2_spatial_mysql() {
     insta::assert_snapshot!(render_v2("spatial", Flavor::MySql));
@@ -149,7 +149,7 @@ fn v2_srid_mysql() {
 }
 
 // A FULLTEXT parser (`parser: ngram`): MySQL only; a catalog targeting
-// MariaDB or TiDB is refused by lint (tests/catalog_check.rs,
+// MariaDB or TiDB is refused by lint (tests/it/catalog_check.rs,
 // bad-fulltext-parser and fulltext-parser-mariadb), so only MySQL ever gets
 // the clause. Their plain FULLTEXT rendering is in v2_indexes_*.
 #[test]

@@ -107,7 +107,7 @@ fn every_dump_fixture_round_trips() {
 
 /// Text a catalog accepts in a comment or a string default: anything
 /// printable or whitespace in the Basic Multilingual Plane (a character
-/// above it is refused: `catalog::storable`, tests/meaning_property.rs),
+/// above it is refused: `catalog::storable`, tests/it/meaning_property.rs),
 /// biased towards YAML's and SQL's special characters.
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -59,7 +59,7 @@ async fn a_50_table_verify_issues_the_statements_of_a_3_table_one() {
 
 // A catalog larger than one statement of equality groups holds reads the
 // schema's size first and is read listed or in chunks: its statements are
-// pinned in tests/inspect_shapes.rs.
+// pinned in tests/it/inspect_shapes.rs.
 
 /// A FULLTEXT index's parser is read from SHOW CREATE TABLE, only for a
 /// table whose live shape has one: a verify of three tables, one of them
@@ -175,7 +175,7 @@ async fn server_work_does_not_grow_with_unrelated_tables() {
 /// lookup was correlated on the row's schema and table, a DEPENDENT
 /// SUBQUERY that scanned every database per row (about 2,000 tables opened
 /// per read beside many tenant schemas); it is bound by constants now
-/// (EXPLAIN: tests/inspect_live.rs). The control, a server-wide count of
+/// (EXPLAIN: tests/it/inspect_live.rs). The control, a server-wide count of
 /// CHECK_CONSTRAINTS, shows the counters see the other schemas.
 #[tokio::test]
 async fn the_check_clause_lookup_stays_flat_in_other_schemas() {

@@ -98,7 +98,7 @@ async fn the_listed_read_finds_exactly_what_the_equality_read_finds() {
 }
 
 /// Statements per shape: a catalog of up to 64 tables is one statement of
-/// equality groups (tests/inspect_round_trips.rs); a larger one that is
+/// equality groups (tests/it/inspect_round_trips.rs); a larger one that is
 /// most of its schema is the size read plus one listed statement per
 /// 1,024 tables.
 #[tokio::test]

@@ -1,6 +1,6 @@
 //! The committed JSON Schemas in `docs/schemas/` are the ones the typed
 //! reports generate. Regenerate with
-//! `UPDATE_SCHEMAS=1 cargo test --test json_schemas`.
+//! `UPDATE_SCHEMAS=1 cargo test --test it json_schemas::`.
 
 use std::path::Path;
 
@@ -21,7 +21,7 @@ fn committed_schemas_are_up_to_date() {
             let committed = std::fs::read_to_string(&file).unwrap_or_default();
             assert!(
                 committed == text,
-                "{} is not what the reports generate; run UPDATE_SCHEMAS=1 cargo test --test json_schemas",
+                "{} is not what the reports generate; run UPDATE_SCHEMAS=1 cargo test --test it json_schemas::",
                 file.display()
             );
         }

@@ -257,7 +257,7 @@ fn fixture_revisions_of_the_shipped_catalog() {
 }
 
 /// A report validates against its published JSON Schema (the `diff` entry
-/// of `report::schemas`, kept in docs/schemas by `tests/json_schemas.rs`).
+/// of `report::schemas`, kept in docs/schemas by `tests/it/json_schemas.rs`).
 #[test]
 fn reports_validate_against_the_published_schema() {
     let validator = diff_validator();

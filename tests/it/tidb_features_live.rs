@@ -2,7 +2,7 @@
 //! them for all three flavors (fixtures/format-v2/tidb) is applied, verified
 //! and imported on the server, which gets the plain table: no AUTO_RANDOM,
 //! no CLUSTERED marker, no sharding, no TTL (the servers have none; `check`
-//! warns). The TiDB side is in tests/tidb_features.rs.
+//! warns). The TiDB side is in tests/it/tidb_features.rs.
 
 use crate::common;
 

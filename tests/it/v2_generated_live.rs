@@ -14,7 +14,7 @@
 //!   STORED one and a missing SPATIAL index are refused as not online.
 //!
 //! MariaDB 10.11 has no vector type and no column SRID: there the lint
-//! refusal is the test (tests/catalog_check.rs, `bad-flavor-features`).
+//! refusal is the test (tests/it/catalog_check.rs, `bad-flavor-features`).
 
 use crate::common;
 

@@ -9,7 +9,7 @@
 //!   runs on a 1,000,000-row table, and the DDL carries `LOCK=NONE`.
 //!
 //! The tests run one at a time (they measure latency and time kills).
-//! `cargo test -p schema-catalog-cli --test apply_resilience -- --nocapture`
+//! `cargo test -p schema-catalog-cli --test it apply_resilience:: -- --nocapture`
 //! shows which phase each kill hit.
 
 use crate::cli_support;

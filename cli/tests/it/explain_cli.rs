@@ -37,7 +37,7 @@ fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The published schema of `name` (tests/json_schemas.rs keeps it current).
+/// The published schema of `name` (tests/it/json_schemas.rs keeps it current).
 fn validator_of(name: &str) -> jsonschema::Validator {
     let file = root().join(format!("docs/schemas/{name}.schema.json"));
     let published: serde_json::Value =

@@ -1,6 +1,6 @@
 //! Every JSON document the CLI prints validates against its published
 //! schema in `docs/schemas/` (generated from the library's typed reports;
-//! `tests/json_schemas.rs` keeps the files up to date): check, render,
+//! `tests/it/json_schemas.rs` keeps the files up to date): check, render,
 //! plan (live and from a dump), verify (ready and not), apply (run and dry
 //! run), import, and the error document of usage, catalog, database and
 //! command-line errors. Against the test server (MariaDB or MySQL).

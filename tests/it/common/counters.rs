@@ -1,7 +1,7 @@
 //! The server's counters around a read: statements issued (`SHOW SESSION
 //! STATUS` deltas) and the work done by those statements alone
 //! ([`statement_work`]), for the tests that pin inspection cost
-//! (tests/inspect_round_trips.rs, tests/inspect_shapes.rs).
+//! (tests/it/inspect_round_trips.rs, tests/it/inspect_shapes.rs).
 
 use std::time::Duration;
 

@@ -475,8 +475,8 @@ pub async fn double_jobs(db: &TestDb, times: usize) {
 }
 
 /// The startup-gate example's run on a ready schema: exit 0 and "schema
-/// ready (8 tables, ...)" on stdout (tests/example_service.rs,
-/// tests/gate_outside_crate.rs).
+/// ready (8 tables, ...)" on stdout (tests/it/example_service.rs,
+/// tests/it/gate_outside_crate.rs).
 pub fn assert_gate_ready(out: &std::process::Output) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(

@@ -4,7 +4,7 @@
 //! included) and the client's commands, decoded from its packets.
 //!
 //! Shared by `examples/latency_proxy.rs` (the latency bench) and the tests
-//! that pin round trips (`tests/inspect_round_trips.rs`), so both count the
+//! that pin round trips (`tests/it/inspect_round_trips.rs`), so both count the
 //! same way.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

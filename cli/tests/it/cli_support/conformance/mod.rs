@@ -1,5 +1,5 @@
 //! The conformance judge shared by the corpus drivers
-//! (cli/tests/conformance_sqldef.rs, cli/tests/conformance_vitess.rs):
+//! (cli/tests/it/conformance_sqldef.rs, cli/tests/it/conformance_vitess.rs):
 //! each driver reads its corpus into [`Case`]s and calls [`run_corpus`].
 //!
 //! Per case, on the server under test: load `to` (the schema as declared)
