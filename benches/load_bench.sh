@@ -9,7 +9,7 @@
 # application's statement count, p50 / p99 / max latency and errors during
 # the apply. Target: no error; max <= --lock-wait + 0.5 s = 2.5 s.
 #
-# It runs the load test (cli/tests/apply_load.rs) in release mode, so the
+# It runs the load test (cli/tests/it/apply_load.rs) in release mode, so the
 # figures come from the same code the test suite asserts on.
 #
 # Usage: benches/load_bench.sh [mysql://user@host:port]   (from the repo root)
@@ -24,8 +24,8 @@ bench_server
 export CATALOG_TEST_DATABASE_URL="mysql://$DB_USER${DB_PASS:+:$DB_PASS}@$DB_HOST:$DB_PORT"
 echo "server: $FLAVOR $SERVER_VERSION at $DB_HOST:$DB_PORT" >&2
 RUNS=${RUNS:-1}
-cargo test --release -p schema-catalog-cli --test apply_load --no-run >&2
+cargo test --release -p schema-catalog-cli --test it --no-run >&2
 for _ in $(seq "$RUNS"); do
-    cargo test --release -q -p schema-catalog-cli --test apply_load -- --nocapture --test-threads 1 2>&1 \
+    cargo test --release -q -p schema-catalog-cli --test it apply_load:: -- --nocapture --test-threads 1 2>&1 \
         | grep -o 'load [a-z]* with.*' || { echo "load test failed; run it without the filter to see why" >&2; exit 1; }
 done

@@ -16,8 +16,9 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 
 // The relay the round-trip tests use too, so the bench and the tests count
-// the same way.
-#[path = "../tests/common/relay.rs"]
+// the same way (this example uses only part of it).
+#[path = "../tests/it/common/relay.rs"]
+#[allow(dead_code)]
 mod relay;
 
 #[tokio::main]

@@ -1,0 +1,257 @@
+//! Layers point one way: no import cycle between the top-level modules of
+//! `src/`. Every `crate::` path in a module's files (code, not comments or
+//! string literals; `use crate::{a, b::c}` groups included; the crate
+//! root's re-exports such as `crate::Ident` resolved to the module that owns
+//! them) is an edge from that module to the named one. The test fails on a
+//! cycle and names it with the file of every edge, so the import to move is
+//! in the message.
+
+use crate::common;
+
+use common::source::{code_only, rs_files, src};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fs;
+use std::path::PathBuf;
+
+/// `module -> (module it imports -> a file that does)`.
+type Graph = BTreeMap<String, BTreeMap<String, PathBuf>>;
+
+/// The first path segment of every `crate::` path (both `crate::a::b` and
+/// each item of `crate::{a::b, c}`).
+fn crate_heads(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue; // `$crate::` or part of a longer name
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 1;
+            let mut item = String::new();
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 || (depth == 1 && c == ',') {
+                    out.push(ident(&item));
+                    item.clear();
+                    if depth == 0 {
+                        break;
+                    }
+                } else if depth >= 1 {
+                    item.push(c);
+                }
+            }
+        } else {
+            out.push(ident(rest));
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// The crate root's re-exports: `pub use module::{A, B}` maps `A` and `B`
+/// to `module`.
+fn root_reexports(lib: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for stmt in code_only(lib).split(';') {
+        let Some(path) = stmt.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let Some((module, items)) = path.split_once("::") else {
+            continue;
+        };
+        let items = items.trim().trim_start_matches('{').trim_end_matches('}');
+        for item in items.split(',') {
+            let name = item.rsplit("::").next().unwrap_or("").trim();
+            let name = name.rsplit(" as ").next().unwrap_or(name).trim();
+            if !name.is_empty() {
+                out.insert(name.to_string(), module.trim().to_string());
+            }
+        }
+    }
+    out
+}
+
+fn graph() -> Graph {
+    let src = src();
+    let lib = fs::read_to_string(src.join("lib.rs")).unwrap();
+    let reexports = root_reexports(&lib);
+    let mut modules = BTreeMap::new();
+    for entry in fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if name != "lib" && (path.is_dir() || path.extension().is_some_and(|e| e == "rs")) {
+            modules.insert(name, path);
+        }
+    }
+    let mut g = Graph::new();
+    for (name, path) in &modules {
+        let edges = g.entry(name.clone()).or_default();
+        for file in rs_files(path) {
+            let code = code_only(&fs::read_to_string(&file).unwrap());
+            for head in crate_heads(&code) {
+                let target = if modules.contains_key(&head) {
+                    head
+                } else if let Some(m) = reexports.get(&head) {
+                    m.clone()
+                } else {
+                    continue;
+                };
+                if &target != name {
+                    let rel = file.strip_prefix(&src).unwrap().to_path_buf();
+                    edges.entry(target).or_insert(rel);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// The strongly connected components with more than one module (Tarjan).
+fn cycles(g: &Graph) -> Vec<BTreeSet<String>> {
+    struct Tarjan<'g> {
+        g: &'g Graph,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        out: Vec<BTreeSet<String>>,
+    }
+    impl<'g> Tarjan<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let i = self.index.len();
+            self.index.insert(v, i);
+            self.low.insert(v, i);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.g[v].keys() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let lw = self.low[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if self.on_stack.contains(w) {
+                    let iw = self.index[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut scc = BTreeSet::new();
+                loop {
+                    let w = self.stack.pop().unwrap();
+                    self.on_stack.remove(w);
+                    scc.insert(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if scc.len() > 1 {
+                    self.out.push(scc);
+                }
+            }
+        }
+    }
+    let mut t = Tarjan {
+        g,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            t.visit(v);
+        }
+    }
+    t.out
+}
+
+/// One shortest cycle through the first module of `scc`, as
+/// `a -> b (a/file.rs) -> ... -> a (file)`.
+fn name_cycle(g: &Graph, scc: &BTreeSet<String>) -> String {
+    let start = scc.iter().next().unwrap();
+    let mut prev: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = VecDeque::from([start.as_str()]);
+    let mut last = None;
+    'search: while let Some(v) = queue.pop_front() {
+        for w in g[v].keys().filter(|w| scc.contains(*w)) {
+            if w == start {
+                last = Some(v);
+                break 'search;
+            }
+            if !prev.contains_key(w.as_str()) {
+                prev.insert(w, v);
+                queue.push_back(w);
+            }
+        }
+    }
+    let mut path = vec![start.as_str()];
+    let mut at = last.unwrap();
+    while at != start {
+        path.push(at);
+        at = prev[at];
+    }
+    path[1..].reverse();
+    path.push(start);
+    let mut out = start.clone();
+    for pair in path.windows(2) {
+        let file = &g[pair[0]][pair[1]];
+        out.push_str(&format!(" -> {} ({})", pair[1], file.display()));
+    }
+    out
+}
+
+#[test]
+fn top_level_modules_import_without_cycles() {
+    let g = graph();
+    assert!(g.len() > 10, "found the modules of src/: {:?}", g.keys());
+    let found: Vec<String> = cycles(&g)
+        .iter()
+        .map(|scc| {
+            format!(
+                "{} modules in one cycle ({}), for example: {}",
+                scc.len(),
+                scc.iter().cloned().collect::<Vec<_>>().join(", "),
+                name_cycle(&g, scc)
+            )
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import cycles between top-level modules of src/ (a low module must not import a high one):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_sees_groups_and_skips_comments_and_strings() {
+    let code = code_only(
+        "use crate::{a::X, b, c::{d, e}};\n// crate::f\nlet s = \"crate::g\"; /* crate::h */ crate::i::j(); $crate::k; 'x'; fn f<'a>() {}",
+    );
+    assert_eq!(crate_heads(&code), ["a", "b", "c", "i"]);
+    let g = Graph::from([
+        ("a".into(), BTreeMap::from([("b".into(), "a.rs".into())])),
+        (
+            "b".into(),
+            BTreeMap::from([("a".into(), "b/mod.rs".into())]),
+        ),
+        ("c".into(), BTreeMap::from([("a".into(), "c.rs".into())])),
+    ]);
+    let found = cycles(&g);
+    assert_eq!(found.len(), 1);
+    assert_eq!(name_cycle(&g, &found[0]), "a -> b (a.rs) -> a (b/mod.rs)");
+}
