@@ -15,9 +15,9 @@
 //! greenfield one.
 
 use crate::collation;
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, quote_str, Ident};
 use crate::model::{Column, Index, IndexKind, Table};
+use crate::server::Flavor;
 use crate::sqltext::canonical_engine;
 
 pub use crate::model::describe::{foreign_key_definition, key_parts, parser_clause};

@@ -47,7 +47,7 @@ use mysql_async::Row;
 
 use crate::db::Session;
 use crate::error::Result;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// Longest statement text a blocker report carries (characters).
 pub const STATEMENT_CHARS: usize = 120;

@@ -18,8 +18,8 @@
 //! was not proven on is refused before any DDL, naming it.
 
 use crate::coltype::{ColumnType, IntKind};
-use crate::flavor::Flavor;
 use crate::model::{Column, RowFormat, Table, Widen, WidenRule};
+use crate::server::Flavor;
 
 use super::ProblemKind;
 

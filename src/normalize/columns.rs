@@ -3,9 +3,9 @@
 
 use crate::collation::{canonical_charset, canonical_collation, charset_of};
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
 use crate::model::{Column, DefaultValue, Generated};
+use crate::server::Flavor;
 
 /// One `information_schema.COLUMNS` row, as read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

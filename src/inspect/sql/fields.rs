@@ -1,8 +1,8 @@
 //! What each branch of the inspection statement reads: the sources, their
 //! slot meanings and the information_schema expressions that fill them.
 
-use crate::db::ServerInfo;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
+use crate::server::Server;
 
 /// The slot aliases, in order.
 pub(crate) const SLOTS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
@@ -159,8 +159,8 @@ pub(crate) enum IndexSource {
 
 impl IndexSource {
     /// The source for a server.
-    pub(crate) fn for_server(info: &ServerInfo) -> IndexSource {
-        match info.flavor {
+    pub(crate) fn for_server(info: &Server) -> IndexSource {
+        match info.flavor() {
             Flavor::MariaDb => IndexSource::MariaDb {
                 ignored: info.has_ignored_indexes(),
             },
