@@ -17,6 +17,7 @@ pub(crate) mod code;
 mod flavor;
 mod version;
 
+pub use capabilities::{CheckEnforcement, InstantAddColumn};
 pub use flavor::Flavor;
 pub use version::{Version, VersionError};
 
