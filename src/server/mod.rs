@@ -12,11 +12,16 @@
 //! - `mysql`, `mariadb`, `tidb`: one file per vendor with that vendor's
 //!   rules; `code`: the server error codes by meaning.
 
+mod alter;
 mod capabilities;
 pub(crate) mod code;
 mod flavor;
+mod mariadb;
+mod mysql;
+mod tidb;
 mod version;
 
+pub(crate) use alter::{ColumnChange, Online};
 pub use capabilities::{CheckEnforcement, InstantAddColumn};
 pub use flavor::Flavor;
 pub use version::{Version, VersionError};
