@@ -13,6 +13,7 @@
 //!   rules; `code`: the server error codes by meaning.
 
 mod alter;
+mod busy;
 mod capabilities;
 pub(crate) mod code;
 mod flavor;
@@ -22,6 +23,7 @@ mod tidb;
 mod version;
 
 pub(crate) use alter::{ColumnChange, Online};
+pub(crate) use busy::BlockerParam;
 pub use capabilities::{CheckEnforcement, InstantAddColumn};
 pub use flavor::Flavor;
 pub use version::{Version, VersionError};
