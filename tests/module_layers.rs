@@ -352,7 +352,6 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("inspect/options.rs", 1),
     ("inspect/shape.rs", 1),
     ("inspect/sql.rs", 4),
-    ("inspect/sql/fields.rs", 7),
     ("normalize/columns.rs", 13),
     ("review/installed.rs", 2),
     ("review/mod.rs", 1),

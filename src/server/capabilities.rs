@@ -34,7 +34,40 @@ pub enum CheckEnforcement {
     Ignored,
 }
 
+/// Where a server's index rows are read from (inspection's index branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IndexView {
+    /// MariaDB STATISTICS; `IGNORED` exists on 10.6+.
+    MariaDb {
+        /// Whether the `IGNORED` column exists.
+        ignored: bool,
+    },
+    /// MySQL 8 / TiDB v8.5.3+ STATISTICS, with `IS_VISIBLE` and `EXPRESSION`.
+    MySql,
+    /// TiDB before v8.5.3: STATISTICS also lists indexes still being built,
+    /// so `information_schema.TIDB_INDEXES` (public indexes only) is read.
+    /// Assumptions (not runnable here, no TiDB): its columns are `KEY_NAME`,
+    /// `NON_UNIQUE`, `SEQ_IN_INDEX`, `COLUMN_NAME`, `SUB_PART`, `Expression`,
+    /// `IS_VISIBLE`; it has no `INDEX_TYPE` or `COLLATION` — such TiDB
+    /// releases have no FULLTEXT/SPATIAL indexes and store `DESC` key parts
+    /// ascending, so every part reads as an ascending B-tree part.
+    TidbIndexes,
+}
+
 impl Server {
+    /// Where this server's index rows are read from: MariaDB's STATISTICS
+    /// (with `IGNORED` from 10.6), TiDB's `TIDB_INDEXES` where STATISTICS
+    /// lists building indexes, MySQL's STATISTICS otherwise.
+    pub(crate) fn index_view(&self) -> IndexView {
+        match self.flavor {
+            Flavor::MariaDb => IndexView::MariaDb {
+                ignored: self.has_ignored_indexes(),
+            },
+            Flavor::TiDb if self.statistics_lists_building_indexes() => IndexView::TidbIndexes,
+            Flavor::TiDb | Flavor::MySql => IndexView::MySql,
+        }
+    }
+
     /// Whether `information_schema.STATISTICS` has MariaDB's `IGNORED`
     /// column, and indexes can be `IGNORED`: MariaDB 10.6.0+.
     /// Source: MariaDB KB "Ignored Indexes" (added in 10.6.0, MDEV-7317).
@@ -166,6 +199,19 @@ impl Server {
 }
 
 impl Flavor {
+    /// Whether `information_schema.CHECK_CONSTRAINTS` has a `TABLE_NAME`
+    /// column, so a table's checks are read from it directly: MariaDB's
+    /// does (KB "Information Schema CHECK_CONSTRAINTS Table": TABLE_NAME,
+    /// LEVEL), MySQL's has none (Reference Manual 28.3.5 "The
+    /// INFORMATION_SCHEMA CHECK_CONSTRAINTS Table"), nor TiDB's (its
+    /// `TIDB_CHECK_CONSTRAINTS` adds it; docs.pingcap.com).
+    pub(crate) fn check_constraints_view_names_tables(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
     /// Whether an online ALTER carries `ALGORITHM=...` / `LOCK=...` clauses.
     /// MySQL and MariaDB take them and refuse (1845/1846) instead of
     /// silently locking (MySQL Reference Manual 15.1.9 "ALTER TABLE",

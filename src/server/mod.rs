@@ -24,6 +24,7 @@ mod version;
 
 pub(crate) use alter::{ColumnChange, Online};
 pub(crate) use busy::BlockerParam;
+pub(crate) use capabilities::IndexView;
 pub use capabilities::{CheckEnforcement, InstantAddColumn};
 pub use flavor::Flavor;
 pub use version::{Version, VersionError};
