@@ -160,11 +160,10 @@ fn branch_on(
 /// TiDB have no SRS_ID column (MariaDB's REF_SYSTEM_ID is not a column
 /// attribute the catalog declares; TiDB has no spatial types).
 fn column_type_expr(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::MySql => {
-            "CASE WHEN SRS_ID IS NULL THEN COLUMN_TYPE ELSE CONCAT(COLUMN_TYPE, ' srid ', SRS_ID) END"
-        }
-        Flavor::MariaDb | Flavor::TiDb => "COLUMN_TYPE",
+    if flavor.columns_have_srs_id() {
+        "CASE WHEN SRS_ID IS NULL THEN COLUMN_TYPE ELSE CONCAT(COLUMN_TYPE, ' srid ', SRS_ID) END"
+    } else {
+        "COLUMN_TYPE"
     }
 }
 
@@ -252,7 +251,7 @@ pub(crate) fn inspection_sql_with(info: &Server, checks: &[bool], constraints: &
 /// order, each with the group it is for.
 pub(crate) fn statement(info: &Server, groups: &[Group]) -> (String, Vec<(usize, Param)>) {
     let (index_from, index_exprs) = IndexSource::for_server(info).columns();
-    let maria = info.flavor() == Flavor::MariaDb;
+    let maria = info.flavor().json_is_checked_longtext();
     let table_exprs = |checks: bool| {
         [
             "TABLE_NAME",
@@ -405,7 +404,7 @@ pub(crate) fn statement(info: &Server, groups: &[Group]) -> (String, Vec<(usize,
 /// COLUMNS, index rows, KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS rows.
 #[cfg(test)]
 pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
-    if checks && flavor == Flavor::MariaDb {
+    if checks && flavor.json_is_checked_longtext() {
         6
     } else {
         5

@@ -199,6 +199,28 @@ impl Server {
 }
 
 impl Flavor {
+    /// Whether `JSON` is stored as `LONGTEXT` with a `json_valid` CHECK, so
+    /// a JSON column reads back as a checked longtext: MariaDB (KB "JSON
+    /// Data Type": an alias for LONGTEXT, with the CHECK added since
+    /// 10.4.3, MDEV-13916); MySQL and TiDB have a native JSON type.
+    pub(crate) fn json_is_checked_longtext(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether `information_schema.COLUMNS` has `SRS_ID`, a spatial
+    /// column's SRID: MySQL 8.0.3+ (Reference Manual 28.3.8 "The
+    /// INFORMATION_SCHEMA COLUMNS Table"). MariaDB's `REF_SYSTEM_ID` is not
+    /// a column attribute the catalog declares; TiDB has no spatial types.
+    pub(crate) fn columns_have_srs_id(self) -> bool {
+        match self {
+            Flavor::MySql => true,
+            Flavor::MariaDb | Flavor::TiDb => false,
+        }
+    }
+
     /// Whether `information_schema.CHECK_CONSTRAINTS` has a `TABLE_NAME`
     /// column, so a table's checks are read from it directly: MariaDB's
     /// does (KB "Information Schema CHECK_CONSTRAINTS Table": TABLE_NAME,
