@@ -15,9 +15,9 @@
 //! greenfield one.
 
 use crate::collation;
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, quote_str, Ident};
 use crate::model::{Column, Index, IndexKind, Table};
+use crate::server::Flavor;
 use crate::sqltext::canonical_engine;
 
 pub use crate::model::describe::{foreign_key_definition, key_parts, parser_clause};
@@ -185,9 +185,10 @@ pub fn add_index(table: &Ident, index: &Index, flavor: Flavor) -> String {
 /// Appends `, <clause>` except on TiDB, whose DDL is always online and which
 /// does not need (and for some statements rejects) ALGORITHM/LOCK clauses.
 fn with_online_clause(stmt: String, flavor: Flavor, clause: &str) -> String {
-    match flavor {
-        Flavor::TiDb => stmt,
-        Flavor::MySql | Flavor::MariaDb => format!("{stmt}, {clause}"),
+    if flavor.takes_online_clauses() {
+        format!("{stmt}, {clause}")
+    } else {
+        stmt
     }
 }
 
@@ -274,10 +275,8 @@ pub(crate) fn index_definition(index: &Index, keyword: &str, flavor: Flavor) -> 
         out.push_str(&format!(" COMMENT {}", quote_str(comment)));
     }
     if !index.visible {
-        out.push_str(match flavor {
-            Flavor::MariaDb => " IGNORED",
-            Flavor::MySql | Flavor::TiDb => " INVISIBLE",
-        });
+        out.push(' ');
+        out.push_str(flavor.hidden_index_keyword());
     }
     out
 }

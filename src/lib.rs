@@ -7,7 +7,8 @@
 //! [`inspect`] (bounded reads), [`live`] (inspect and diff, shared by verify,
 //! plan and apply), [`apply`](mod@apply) (the reconciler), [`verify`](mod@verify) (the startup
 //! gate), [`fleet`] (many schemas and servers), [`import`], [`explain`],
-//! [`review`] (release review); [`Flavor`] names the server kinds.
+//! [`review`] (release review); [`server`] holds what differs between
+//! server vendors and releases ([`Server`], [`Flavor`], [`Version`]).
 //!
 //! A service's startup gate is two lines: the catalog directory compiled
 //! in ([`embed_catalog!`], every file of it) and [`verify()`] on the
@@ -51,7 +52,6 @@ mod error;
 pub mod explain;
 mod expr;
 pub mod finding;
-mod flavor;
 pub mod fleet;
 mod gate;
 mod ident;
@@ -66,7 +66,7 @@ pub mod plan;
 pub mod readiness;
 pub mod report;
 pub mod review;
-pub(crate) mod server;
+pub mod server;
 pub(crate) mod sql;
 // The canonical printers of catalog expressions and engine names, public
 // only for the workspace's own tests, which build models by hand; not the
@@ -86,7 +86,6 @@ pub use coltype::{ColumnType, IntKind, SpatialKind, UnknownType};
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
-pub use flavor::Flavor;
 pub use gate::{apply, verify, Consumer};
 pub use ident::{quote_ident, quote_str, Ident};
 pub use model::{
@@ -96,3 +95,4 @@ pub use model::{
 /// Embeds every file of a catalog directory: `static CATALOG: Embedded = embed_catalog!("catalog");`
 /// (the path is relative to the crate's `Cargo.toml`; see [`Embedded`]).
 pub use schema_catalog_macros::embed_catalog;
+pub use server::{Flavor, Server, Version};

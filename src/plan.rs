@@ -11,8 +11,8 @@
 
 use crate::ddl::{self, ColumnAlgorithm};
 use crate::diff::{Change, Problem, TableDiff};
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// One step: the change it comes from and the SQL that makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! A FULLTEXT index's parser is not in STATISTICS: for a live FULLTEXT
 //! index (only then) the table's `SHOW CREATE TABLE` is read as well.
 
-use crate::db::{ServerInfo, Session};
+use crate::db::Session;
 use crate::error::Result;
 use crate::ident::quote_ident;
 use crate::inspect::{
@@ -14,6 +14,7 @@ use crate::model::shape::index_differences;
 pub use crate::model::shape::{canonical_expression, same_expression, IndexProblem};
 use crate::model::Index;
 use crate::normalize;
+use crate::server::Server;
 
 /// The outcome of an exact index check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +34,7 @@ impl IndexReadiness {
 
 /// The statement [`index_ready`] runs on this server. Parameters: schema,
 /// table, index name.
-pub fn index_statement(info: &ServerInfo) -> String {
+pub fn index_statement(info: &Server) -> String {
     IndexSource::for_server(info).sql()
 }
 
@@ -51,7 +52,7 @@ pub async fn index_ready(
         quote_ident(schema),
         quote_ident(table)
     );
-    let sql = index_statement(session.info());
+    let sql = index_statement(session.server());
     let rows = session
         .exec_rows(&context, &sql, params(&[schema, table, want.name.as_str()]))
         .await?;
@@ -64,7 +65,7 @@ pub async fn index_ready(
         let text = ShowCreate::default()
             .text(session, schema, &crate::ident::Ident::new(table))
             .await?;
-        fill_parsers(table, &mut found, &text, session.info().flavor)?;
+        fill_parsers(table, &mut found, &text, session.server().flavor())?;
     }
     // Asking for `PRIMARY` reads the primary key rows.
     let have = if primary.is_empty() {

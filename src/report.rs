@@ -10,9 +10,9 @@ use serde::Serialize;
 use crate::apply::{ApplyReport, Outcome, StepReport, Stopped};
 use crate::catalog::{self, CheckReport};
 use crate::diff::Problem;
-use crate::flavor::Flavor;
 use crate::import::Unsupported;
 use crate::plan::Plan;
+use crate::server::Flavor;
 pub use crate::server::ServerIdentity;
 use crate::verify::VerifyReport;
 

@@ -10,8 +10,8 @@
 use similar::TextDiff;
 
 use crate::ddl;
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// Which side a line of a [`TableText`] belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

@@ -25,9 +25,9 @@ use crate::catalog::Catalog;
 use crate::db::{bounded, Session};
 use crate::diff::{Problem, ProblemKind};
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
 use crate::live::diff_all_schemas;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// The outcome of verify.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

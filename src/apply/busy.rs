@@ -7,7 +7,8 @@
 //! holds the table, and (2) bounds every DDL's metadata-lock wait by
 //! `lock_wait_timeout`, retrying a 1205 with backoff within the busy budget.
 //!
-//! What each server lets us see:
+//! What each server lets us see (the reads and the budgets statement live
+//! in `crate::server`'s vendor files, `Flavor::blocker_reads`):
 //! - MySQL: `performance_schema.metadata_locks` lists every granted and
 //!   pending metadata lock per table and owner thread (the `wait/lock/
 //!   metadata/sql/mdl` instrument is on by default since 8.0); `threads`
@@ -47,7 +48,7 @@ use mysql_async::Row;
 
 use crate::db::Session;
 use crate::error::Result;
-use crate::flavor::Flavor;
+use crate::server::{BlockerParam, Flavor};
 
 /// Longest statement text a blocker report carries (characters).
 pub const STATEMENT_CHARS: usize = 120;
@@ -95,34 +96,14 @@ impl std::fmt::Display for Blocker {
 pub(crate) fn budgets_statement(flavor: Flavor, lock_wait: Duration, read: Duration) -> String {
     let lock_secs = lock_wait.as_secs().max(1);
     let read_ms = read.as_millis().max(1000) as u64;
-    match flavor {
-        // innodb_lock_wait_timeout bounds row-lock waits (apply takes none,
-        // but a read under a locking isolation level could).
-        // max_statement_time also aborts DDL: it is lifted around each DDL
-        // (see `ddl_limits`).
-        Flavor::MariaDb => format!(
-            "SET SESSION lock_wait_timeout = {lock_secs}, innodb_lock_wait_timeout = {lock_secs}, \
-             max_statement_time = {}",
-            read_ms as f64 / 1000.0
-        ),
-        // max_execution_time applies to read-only SELECTs only.
-        Flavor::MySql => format!(
-            "SET SESSION lock_wait_timeout = {lock_secs}, innodb_lock_wait_timeout = {lock_secs}, \
-             max_execution_time = {read_ms}"
-        ),
-        // TiDB assumption: lock_wait_timeout is accepted but its DDL is a
-        // job whose metadata-lock wait it does not bound; max_execution_time
-        // bounds SELECTs; innodb_lock_wait_timeout bounds pessimistic locks.
-        Flavor::TiDb => format!(
-            "SET SESSION innodb_lock_wait_timeout = {lock_secs}, max_execution_time = {read_ms}"
-        ),
-    }
+    flavor.session_budgets(lock_secs, read_ms)
 }
 
-/// MariaDB: `max_statement_time` would abort the DDL itself; it is set to 0
-/// (no limit) for the DDL and back to the read budget after it.
+/// Where the session's statement time limit would abort the DDL itself
+/// (MariaDB's `max_statement_time`, [`Flavor::statement_limit_aborts_ddl`]),
+/// it is set to 0 (no limit) for the DDL and back to the read budget after it.
 pub(crate) async fn ddl_limits(session: &mut Session<'_>, ddl: bool, read: Duration) -> Result<()> {
-    if session.flavor() != Flavor::MariaDb {
+    if !session.flavor().statement_limit_aborts_ddl() {
         return Ok(());
     }
     let secs = if ddl {
@@ -147,42 +128,30 @@ pub(crate) async fn blockers(
     older_than: Duration,
 ) -> Result<Vec<Blocker>> {
     let age = older_than.as_secs();
-    let flavor = session.flavor();
-    let (what, sql, params): (&str, &str, Vec<mysql_async::Value>) = match flavor {
-        Flavor::MySql => (
-            "reading performance_schema.metadata_locks",
-            MYSQL_MDL,
-            vec![schema.into(), table.into(), age.into(), age.into()],
-        ),
-        Flavor::MariaDb if mariadb_has_mdl_info(session).await? => (
-            "reading information_schema.METADATA_LOCK_INFO",
-            MARIADB_MDL,
-            vec![schema.into(), table.into(), age.into(), age.into()],
-        ),
-        Flavor::MariaDb => (
-            "reading information_schema.INNODB_TRX and PROCESSLIST",
-            MARIADB_TRX,
-            vec![
-                age.into(),
-                schema.into(),
-                schema.into(),
-                age.into(),
-                schema.into(),
-                schema.into(),
-            ],
-        ),
-        Flavor::TiDb => (
-            "reading information_schema.CLUSTER_TIDB_TRX",
-            TIDB_TRX,
-            vec![
-                schema.into(),
-                table.into(),
-                age.into(),
-                schema.into(),
-                table.into(),
-            ],
-        ),
+    let mut chosen = None;
+    for read in session.flavor().blocker_reads() {
+        if let Some((what, sql)) = read.precondition {
+            let found: Option<u8> = session.run(what, |c| c.query_first(sql)).await?;
+            if found.is_none() {
+                continue;
+            }
+        }
+        chosen = Some(read);
+        break;
+    }
+    let Some(read) = chosen else {
+        return Ok(Vec::new());
     };
+    let (what, sql) = (read.what, read.sql);
+    let params: Vec<mysql_async::Value> = read
+        .params
+        .iter()
+        .map(|p| match p {
+            BlockerParam::Schema => schema.into(),
+            BlockerParam::Table => table.into(),
+            BlockerParam::Age => age.into(),
+        })
+        .collect();
     let rows = session
         .exec_rows(what, sql, mysql_async::Params::Positional(params))
         .await?;
@@ -191,78 +160,6 @@ pub(crate) async fn blockers(
     out.dedup_by_key(|b| b.connection_id);
     Ok(out)
 }
-
-async fn mariadb_has_mdl_info(session: &mut Session<'_>) -> Result<bool> {
-    let found: Option<u8> = session
-        .run("looking for the METADATA_LOCK_INFO plugin", |c| {
-            c.query_first(
-                "SELECT 1 FROM information_schema.PLUGINS \
-                 WHERE PLUGIN_NAME = 'METADATA_LOCK_INFO' AND PLUGIN_STATUS = 'ACTIVE'",
-            )
-        })
-        .await?;
-    Ok(found.is_some())
-}
-
-/// Columns, every query: id, user, host, command, seconds, holds, statement.
-/// Where metadata locks are visible, a holder idle in its transaction
-/// (`Sleep`) blocks whatever its age (it will not let go on its own); a
-/// running statement blocks once it is older than the threshold.
-const MYSQL_MDL: &str = "SELECT t.PROCESSLIST_ID, t.PROCESSLIST_USER, t.PROCESSLIST_HOST, \
-     t.PROCESSLIST_COMMAND, \
-     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), \
-                   COALESCE(t.PROCESSLIST_TIME, 0)) AS UNSIGNED), \
-     CONCAT(m.LOCK_TYPE, ' metadata lock (', m.LOCK_STATUS, ')'), t.PROCESSLIST_INFO \
-     FROM performance_schema.metadata_locks m \
-     JOIN performance_schema.threads t ON t.THREAD_ID = m.OWNER_THREAD_ID \
-     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = t.PROCESSLIST_ID \
-     WHERE m.OBJECT_TYPE = 'TABLE' AND m.OBJECT_SCHEMA = ? AND m.OBJECT_NAME = ? \
-       AND m.LOCK_STATUS = 'GRANTED' AND t.PROCESSLIST_ID <> CONNECTION_ID() \
-       AND (t.PROCESSLIST_COMMAND = 'Sleep' \
-            OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR t.PROCESSLIST_TIME >= ?)";
-
-const MARIADB_MDL: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
-     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
-     CONCAT(m.LOCK_MODE, ' (', m.LOCK_TYPE, ')'), p.INFO \
-     FROM information_schema.METADATA_LOCK_INFO m \
-     JOIN information_schema.PROCESSLIST p ON p.ID = m.THREAD_ID \
-     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
-     WHERE m.TABLE_SCHEMA = ? AND m.TABLE_NAME = ? AND p.ID <> CONNECTION_ID() \
-       AND (p.COMMAND = 'Sleep' OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR p.TIME >= ?)";
-
-/// Without metadata-lock information: a transaction older than the
-/// threshold in a session whose default database is the schema or none,
-/// or whose current statement names the schema; a statement running that
-/// long in the schema or naming it (with no default database a statement
-/// names every table it touches qualified). LOCATE is case-insensitive: a
-/// false match only defers.
-const MARIADB_TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
-     CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
-     IF(x.trx_id IS NULL, 'running statement', 'open transaction'), p.INFO \
-     FROM information_schema.PROCESSLIST p \
-     LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
-     WHERE p.ID <> CONNECTION_ID() AND p.COMMAND NOT IN ('Daemon', 'Binlog Dump') \
-       AND ((TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? \
-             AND (p.DB IS NULL OR p.DB = ? OR LOCATE(?, p.INFO) > 0)) \
-            OR (p.COMMAND = 'Query' AND p.TIME >= ? \
-             AND (p.DB = ? OR LOCATE(?, p.INFO) > 0)))";
-
-/// TiDB assumption (not runnable here): transactions that used the table,
-/// by table id, older than the threshold (`RELATED_TABLE_IDS`, v6.3+), and
-/// the sessions a DDL job on the table already waits for
-/// (`mysql.tidb_mdl_view`, v6.3+; its QUERY is the DDL's, not the holder's,
-/// so no statement is shown for those).
-const TIDB_TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
-     CAST(TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) AS UNSIGNED), 'open transaction', \
-     x.CURRENT_SQL_DIGEST_TEXT \
-     FROM information_schema.CLUSTER_TIDB_TRX x \
-     JOIN information_schema.TABLES t ON FIND_IN_SET(t.TIDB_TABLE_ID, x.RELATED_TABLE_IDS) \
-     WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ? AND x.SESSION_ID <> CONNECTION_ID() \
-       AND TIMESTAMPDIFF(SECOND, x.START_TIME, NOW()) >= ? \
-     UNION ALL \
-     SELECT v.SESSION_ID, '', '', 'blocking a DDL job', 0, \
-     'metadata lock a DDL job waits for', NULL \
-     FROM mysql.tidb_mdl_view v WHERE v.DB_NAME = ? AND v.TABLE_NAME = ?";
 
 fn text(row: &Row, i: usize) -> Option<String> {
     match row.as_ref(i)? {

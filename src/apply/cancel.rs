@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::acquire::Opener;
 use crate::db;
 use crate::error::Result;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// What cancelling a DDL needs: where to open the side connection, the
 /// server kind and schema (TiDB cancels the table's job), the cancel

@@ -31,10 +31,10 @@ use crate::acquire::{Connector, Opener};
 use crate::db::Session;
 use crate::diff;
 use crate::error::Result;
-use crate::flavor::Flavor;
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
+use crate::server::Flavor;
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.

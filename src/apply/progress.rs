@@ -12,7 +12,7 @@ use std::time::Duration;
 use mysql_async::prelude::*;
 
 use crate::diff::Change;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// What a progress callback receives.
 #[derive(Debug, Clone, PartialEq)]

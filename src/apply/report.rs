@@ -2,7 +2,7 @@
 
 use super::busy::Blocker;
 use crate::diff::Problem;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// What happened to one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

@@ -14,12 +14,12 @@ use crate::db::Session;
 use crate::ddl::ColumnAlgorithm;
 use crate::diff::{diff_table_on, Change, Problem, TableDiff};
 use crate::error::Error;
-use crate::flavor::Flavor;
 use crate::inspect;
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan::{step_sql, Step};
 use crate::server::code;
+use crate::server::Flavor;
 
 /// Why a step did not complete.
 pub(crate) enum StepError {

@@ -13,8 +13,8 @@ use mysql_async::prelude::*;
 use crate::db::Session;
 use crate::diff::Change;
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
 use crate::plan::Step;
+use crate::server::Flavor;
 
 /// The variable's read. One constant statement, no input.
 const READ_SWITCH: &str = "SELECT @@GLOBAL.tidb_enable_check_constraint";

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::dump::{parse_create_table_with, ParseOptions};
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// Where an example goes in [`TEMPLATE`].
 #[derive(Clone, Copy)]

@@ -3,8 +3,8 @@
 //! store in another form, so apply could never read it back exact.
 
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::model::{Column, DefaultValue};
+use crate::server::Flavor;
 
 use super::sink::Sink;
 

@@ -8,8 +8,8 @@
 //! <https://docs.pingcap.com/tidb/stable/sql-statement-create-table/>), so
 //! none of this concerns it.
 
-use crate::flavor::Flavor;
 use crate::model::{IndexKind, Table};
+use crate::server::Flavor;
 
 use super::flavored::Need;
 

@@ -3,8 +3,8 @@
 //! such a feature when `catalog.yaml` `flavors` lists one of them; `catalog
 //! import` writes a `flavors` line without them.
 
-use crate::flavor::Flavor;
 use crate::model::{DefaultValue, FullTextParser, IndexKind, IndexPart, Table};
+use crate::server::Flavor;
 use crate::ColumnType;
 
 use super::sink::Sink;

@@ -257,7 +257,7 @@ fn leads_an_index(columns: &[&Column], primary_key: &[IndexPart], indexes: &[Ind
 pub(super) fn lint_references(
     tables: &[CatalogTable],
     external: &[Ident],
-    flavors: &[crate::flavor::Flavor],
+    flavors: &[crate::server::Flavor],
     problems: &mut Vec<super::Problem>,
 ) {
     let by_name: BTreeMap<String, &Table> = tables

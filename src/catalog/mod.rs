@@ -55,7 +55,7 @@ pub struct Defaults {
     /// The flavors the catalog targets (`catalog.yaml` `flavors`), in
     /// `Flavor::ALL` order; all three unless the catalog says otherwise.
     /// A feature one of them lacks is a lint error.
-    pub flavors: Vec<crate::flavor::Flavor>,
+    pub flavors: Vec<crate::server::Flavor>,
     /// Tables of the schema the catalog does not manage that its foreign
     /// keys may reference (`catalog.yaml` `external_tables`).
     pub external_tables: Vec<Ident>,
@@ -113,7 +113,7 @@ impl Default for Defaults {
             engine: "InnoDB".into(),
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
-            flavors: crate::flavor::Flavor::ALL.to_vec(),
+            flavors: crate::server::Flavor::ALL.to_vec(),
             external_tables: Vec::new(),
             widen: false,
         }

@@ -11,9 +11,9 @@
 //! generated columns and CHECK constraints (its errno list carries 3109,
 //! 3763, 3812, 3814, 3818), so it is grouped with MySQL.
 
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, IndexKind, IndexPart, ReferentialAction, Table};
+use crate::server::Flavor;
 
 use super::expr_facts::{self, Call, Truth};
 use super::flavored::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};

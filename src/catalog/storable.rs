@@ -19,8 +19,8 @@
 //! character written as an escape-free expression (`char(...)`,
 //! `unhex(...)`) is not refused.
 
-use crate::flavor::Flavor;
 use crate::model::{DefaultValue, IndexPart, Table};
+use crate::server::Flavor;
 
 use super::sink::Sink;
 

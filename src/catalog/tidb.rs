@@ -7,9 +7,9 @@
 //! warning (those servers create the table without it).
 
 use crate::coltype::{ColumnType, IntKind};
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Column;
+use crate::server::Flavor;
 use crate::tidb::{
     valid_job_interval, AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit, DEFAULT_RANGE,
     DEFAULT_SHARD_BITS,

@@ -5,9 +5,9 @@
 //! runs is bounded by the session's timeout. After a [`Error::Timeout`] the
 //! connection is in an unknown state: drop the session.
 //!
-//! Files: `target` (URLs and where to connect), `server_info` (what the
-//! server is, from its version), `errors` (error messages without the
-//! password; whether a statement hit its time limit); the session is here.
+//! Files: `target` (URLs and where to connect), `errors` (error messages
+//! without the password; whether a statement hit its time limit); the
+//! session is here. What the server is ([`Server`]) is `crate::server`'s.
 
 use std::future::Future;
 use std::time::Duration;
@@ -16,16 +16,14 @@ use mysql_async::prelude::*;
 use mysql_async::{Conn, Params, Row};
 
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
-use crate::server::ServerIdentity;
+use crate::server::Flavor;
+use crate::server::{Server, ServerIdentity};
 
 mod errors;
-mod server_info;
 mod target;
 
 pub(crate) use errors::is_statement_timeout;
 use errors::{connect_error, database_error, retries_spent};
-pub use server_info::ServerInfo;
 pub(crate) use target::schema_of;
 pub use target::{parse_server_url, parse_url, redact, Target};
 
@@ -50,11 +48,12 @@ impl Handle<'_> {
 /// connection the caller lends for `'c` ([`Session::on`]).
 pub struct Session<'c> {
     conn: Handle<'c>,
-    info: ServerInfo,
+    /// What the server is, read when the session started (its identity
+    /// always present: this is a live server).
+    server: Server,
     timeout: Duration,
     display: String,
     password: Option<String>,
-    identity: ServerIdentity,
     /// Reads cut short by the server's own statement time limit are tried
     /// again, with backoff, for this long in all (`None`: never).
     read_retry: Option<Duration>,
@@ -67,7 +66,7 @@ impl std::fmt::Debug for Session<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("target", &self.display)
-            .field("info", &self.info)
+            .field("server", &self.server)
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
@@ -127,19 +126,23 @@ impl<'c> Session<'c> {
     /// Reads the server's version and identity on a new session.
     async fn start(mut conn: Handle<'c>, timeout: Duration) -> Result<Session<'c>> {
         let opts = conn.conn().opts().clone();
-        let mut session = Session {
+        let display = Target::from_opts(opts.clone()).display;
+        let password = opts.pass().map(str::to_string);
+        let identity = read_identity(&mut conn, timeout, password.as_deref()).await?;
+        let server = Server::from_identity(identity).map_err(|e| Error::Connect {
+            target: display.clone(),
+            message: e.to_string(),
+            source: None,
+        })?;
+        Ok(Session {
             conn,
-            info: ServerInfo::from_version(""),
+            server,
             timeout,
-            display: Target::from_opts(opts.clone()).display,
-            password: opts.pass().map(str::to_string),
-            identity: ServerIdentity::default(),
+            display,
+            password,
             read_retry: None,
             read_retries: 0,
-        };
-        session.identity = read_identity(&mut session).await?;
-        session.info = ServerInfo::from_version(&session.identity.version);
-        Ok(session)
+        })
     }
 
     /// The per-statement deadline, changed.
@@ -163,20 +166,23 @@ impl<'c> Session<'c> {
         self.read_retries
     }
 
-    /// The server's flavor and version.
-    pub fn info(&self) -> &ServerInfo {
-        &self.info
+    /// What the server is: flavor, version and identity, read when the
+    /// session started.
+    pub fn server(&self) -> &Server {
+        &self.server
     }
 
     /// Who the server says it is (hostname, port, version, server_uuid),
     /// read right after connecting.
     pub fn identity(&self) -> &ServerIdentity {
-        &self.identity
+        self.server
+            .identity()
+            .expect("a session's server is read from its connection, identity included")
     }
 
     /// The server's flavor.
     pub fn flavor(&self) -> Flavor {
-        self.info.flavor
+        self.server.flavor()
     }
 
     /// The database the connection was opened on (the URL's), the schema
@@ -329,29 +335,40 @@ pub async fn bounded<F: Future>(timeout: Duration, what: &str, fut: F) -> Result
         })
 }
 
-/// Reads the identity on `session`, the server's version with it: one
-/// constant text-protocol statement (a round trip; a prepared one would
+/// Reads the identity on a new connection, the server's version with it:
+/// one constant text-protocol statement (a round trip; a prepared one would
 /// take two), and on MySQL a second one for `@@server_uuid` (MariaDB and
 /// TiDB have no such variable, and which server it is is known only now).
 /// Values are decoded explicitly: the text protocol sends them as bytes.
-pub(crate) async fn read_identity(session: &mut Session<'_>) -> Result<ServerIdentity> {
-    let row: Option<(Option<String>, Option<String>, Option<String>)> = session
-        .run("reading the server version and identity", |c| {
-            c.query_first("SELECT VERSION(), @@hostname, @@port")
-        })
-        .await?;
+/// Each statement is bounded by `timeout`.
+async fn read_identity(
+    conn: &mut Handle<'_>,
+    timeout: Duration,
+    password: Option<&str>,
+) -> Result<ServerIdentity> {
+    let what = "reading the server version and identity";
+    let row: Option<(Option<String>, Option<String>, Option<String>)> = bounded(
+        timeout,
+        what,
+        conn.conn()
+            .query_first("SELECT VERSION(), @@hostname, @@port"),
+    )
+    .await?
+    .map_err(|e| database_error(what, e, password))?;
     let (version, hostname, port) = row.unwrap_or_default();
     let version = version.unwrap_or_default();
     let port = port.and_then(|p| p.trim().parse::<u64>().ok()).unwrap_or(0);
-    let server_uuid = match Flavor::detect(&version) {
-        Flavor::MySql => {
-            session
-                .run("reading the server uuid", |c| {
-                    c.query_first::<String, _>("SELECT @@server_uuid")
-                })
-                .await?
-        }
-        Flavor::MariaDb | Flavor::TiDb => None,
+    let server_uuid = if Flavor::detect(&version).has_server_uuid() {
+        let what = "reading the server uuid";
+        bounded(
+            timeout,
+            what,
+            conn.conn().query_first::<String, _>("SELECT @@server_uuid"),
+        )
+        .await?
+        .map_err(|e| database_error(what, e, password))?
+    } else {
+        None
     };
     Ok(ServerIdentity {
         hostname: hostname.unwrap_or_default(),

@@ -26,7 +26,7 @@ use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::not_online_reason;
 pub use widen::{widening, WidenAlgorithm, Widening};
 
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// A same-named column: exact, an allowed widening (a change and a
 /// missing widening), or drift (with why it is no widening, when the

@@ -1,6 +1,9 @@
-//! Online widenings (issue 24): the one rule table that says, per flavor,
-//! when a live column may be changed to the catalog's shape without the
-//! server touching a row, and with which online clause.
+//! Online widenings: the rule table that says when a live column may be
+//! changed to the catalog's shape without the server touching a row, and
+//! with which online clause. The checks every vendor shares are here; each
+//! vendor's row (with its manual's citation) is in `crate::server`
+//! (`mysql.rs`, `mariadb.rs`, `tidb.rs`), asked through
+//! `Flavor::online_change`.
 //!
 //! A widening is considered only for a column that opted in (catalog
 //! `widen`, [`Widen`]) and whose only difference from the live column is
@@ -18,8 +21,8 @@
 //! was not proven on is refused before any DDL, naming it.
 
 use crate::coltype::{ColumnType, IntKind};
-use crate::flavor::Flavor;
 use crate::model::{Column, RowFormat, Table, Widen, WidenRule};
+use crate::server::{ColumnChange, Flavor, Online};
 
 use super::ProblemKind;
 
@@ -119,7 +122,7 @@ pub fn widening(
 ///     also runs INSTANT on REDUNDANT, apply unchanged.
 ///   - Any other format (not InnoDB's) is refused.
 fn storage(flavor: Flavor, live: &Table) -> Result<(), String> {
-    if flavor == Flavor::TiDb || live.tidb.is_some() {
+    if !flavor.online_rules_depend_on_storage() || live.tidb.is_some() {
         return Ok(());
     }
     if let Some(engine) = live.engine.as_deref() {
@@ -141,31 +144,32 @@ fn storage(flavor: Flavor, live: &Table) -> Result<(), String> {
     }
 }
 
-/// SET / DROP DEFAULT.
+/// SET / DROP DEFAULT: as the vendor's rule says (`crate::server`).
 fn default_change(flavor: Flavor) -> Result<Widening, String> {
-    let instant = Widening {
+    let algorithm = algorithm(flavor.online_change(ColumnChange::Default)?);
+    Ok(Widening {
         rule: WidenRule::Default,
-        algorithm: WidenAlgorithm::Instant,
-    };
-    match flavor {
-        // MySQL 8.0+ online DDL table, "Setting a column default value" /
-        // "Dropping a column default value": Instant Yes, metadata only
-        // (https://dev.mysql.com/doc/refman/8.0/en/innodb-online-ddl-operations.html);
-        // Vitess schemadiff capability.go: a MODIFY differing only in its
-        // DEFAULT is InstantChangeColumnDefaultFlavorCapability.
-        Flavor::MySql => Ok(instant),
-        // MariaDB "InnoDB Online DDL Operations with the INSTANT Alter
-        // Algorithm", ALTER TABLE ... ALTER COLUMN / MODIFY COLUMN setting or
-        // dropping a DEFAULT: INSTANT (metadata in the .frm only).
-        Flavor::MariaDb => Ok(instant),
-        Flavor::TiDb => Err(
-            "a changed default is not in TiDB's rule table (only lossless VARCHAR lengthening and integer widening are)".into(),
-        ),
+        algorithm,
+    })
+}
+
+/// The clause a widening step carries for the vendor's answer.
+fn algorithm(online: Online) -> WidenAlgorithm {
+    match online {
+        Online::Instant => WidenAlgorithm::Instant,
+        Online::InplaceNoLock => WidenAlgorithm::InplaceNoLock,
+        Online::Metadata => WidenAlgorithm::TiDb,
     }
 }
 
+/// A type change: the checks every vendor shares here (narrowing, sign,
+/// storage size), then the vendor's rule (`crate::server`, one file per
+/// vendor, each citing its manual).
 fn type_widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening, String> {
-    let ok = |rule, algorithm| Ok(Widening { rule, algorithm });
+    let ok = |rule, change| {
+        let algorithm = algorithm(flavor.online_change(change)?);
+        Ok(Widening { rule, algorithm })
+    };
     match (&from.ty, &to.ty) {
         (ColumnType::Varchar(a), ColumnType::Varchar(b)) => {
             if b < a {
@@ -177,42 +181,14 @@ fn type_widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening,
                 .and_then(crate::collation::charset)
                 .map(|c| c.max_bytes)
                 .ok_or("the column's character set is not one the catalog knows the width of")?;
-            let (from_bytes, to_bytes) = (a * per_char, b * per_char);
-            let class = |bytes: u32| if bytes <= 255 { 1 } else { 2 };
-            match flavor {
-                // MySQL online DDL table, "Extending VARCHAR column size":
-                // In Place Yes, Rebuilds No, Only Modifies Metadata Yes,
-                // Instant No; "the number of length bytes required by a
-                // VARCHAR column must remain the same": 0-255 bytes take
-                // one, 256+ two (WL#6554; counted in bytes of the charset).
-                Flavor::MySql if class(from_bytes) == class(to_bytes) => {
-                    ok(WidenRule::VarcharLength, WidenAlgorithm::InplaceNoLock)
-                }
-                Flavor::MySql => Err(format!(
-                    "varchar({a}) -> varchar({b}) is {from_bytes} -> {to_bytes} bytes in {}: it crosses from 1 to 2 length bytes at 256, which MySQL does only with a table copy",
-                    to.charset.as_deref().unwrap_or_default()
-                )),
-                // MariaDB "InnoDB Online DDL Operations with the INSTANT
-                // Alter Algorithm", MODIFY COLUMN extending a VARCHAR
-                // (MDEV-15563): INSTANT unless the length bytes change; for
-                // ROW_FORMAT COMPACT/DYNAMIC/COMPRESSED a column of at most
-                // 127 bytes is already stored like a long one, so 0-127 ->
-                // 256+ is INSTANT too, while 128-255 -> 256+ is not.
-                Flavor::MariaDb
-                    if class(from_bytes) == class(to_bytes) || from_bytes <= 127 =>
-                {
-                    ok(WidenRule::VarcharLength, WidenAlgorithm::Instant)
-                }
-                Flavor::MariaDb => Err(format!(
-                    "varchar({a}) -> varchar({b}) is {from_bytes} -> {to_bytes} bytes in {}: from 128-255 bytes to 256 or more MariaDB needs a table copy",
-                    to.charset.as_deref().unwrap_or_default()
-                )),
-                // TiDB "ALTER TABLE ... MODIFY COLUMN": lossless changes
-                // (lengthening a VARCHAR with the same charset) are
-                // metadata-only (docs.pingcap.com/tidb/stable/sql-statement-modify-column).
-                // Not proven live: no TiDB server here.
-                Flavor::TiDb => ok(WidenRule::VarcharLength, WidenAlgorithm::TiDb),
-            }
+            let change = ColumnChange::VarcharLength {
+                from_chars: *a,
+                to_chars: *b,
+                from_bytes: a * per_char,
+                to_bytes: b * per_char,
+                charset: to.charset.as_deref().unwrap_or_default(),
+            };
+            ok(WidenRule::VarcharLength, change)
         }
         (ColumnType::Enum(a), ColumnType::Enum(b)) | (ColumnType::Set(a), ColumnType::Set(b)) => {
             let set = matches!(to.ty, ColumnType::Set(_));
@@ -245,20 +221,7 @@ fn type_widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening,
             } else {
                 WidenRule::EnumAppend
             };
-            match flavor {
-                // MySQL online DDL table, "Modifying the definition of an
-                // ENUM or SET column": Instant Yes when members are added at
-                // the end and the storage size does not change; Vitess
-                // capability.go InstantExpandEnumCapability.
-                Flavor::MySql => ok(rule, WidenAlgorithm::Instant),
-                // MariaDB "InnoDB Online DDL Operations with the INSTANT
-                // Alter Algorithm": adding a new ENUM or SET value at the end
-                // is INSTANT when the storage size does not change (MDEV-15562 / 10.3.7).
-                Flavor::MariaDb => ok(rule, WidenAlgorithm::Instant),
-                Flavor::TiDb => Err(
-                    "appending members is not in TiDB's rule table (only lossless VARCHAR lengthening and integer widening are)".into(),
-                ),
-            }
+            ok(rule, ColumnChange::MembersAppended { set })
         }
         (
             ColumnType::Int {
@@ -276,28 +239,18 @@ fn type_widening(flavor: Flavor, from: &Column, to: &Column) -> Result<Widening,
             if k2 < k1 {
                 return Err("the integer narrows".into());
             }
-            match flavor {
-                // TiDB "ALTER TABLE ... MODIFY COLUMN": widening an integer
-                // without a sign change is lossless and metadata-only.
-                // Not proven live: no TiDB server here.
-                Flavor::TiDb => ok(WidenRule::IntegerWidth, WidenAlgorithm::TiDb),
-                // MySQL's online DDL table, "Changing the column data type":
-                // Instant No, In Place No, Rebuilds Yes; MariaDB extends an
-                // integer instantly only in ROW_FORMAT=REDUNDANT (MDEV-15563).
-                Flavor::MySql | Flavor::MariaDb => Err(format!(
-                    "{} -> {} copies the table on {flavor}",
-                    int_name(*k1),
-                    int_name(*k2)
-                )),
-            }
+            let (from, to) = (int_name(*k1), int_name(*k2));
+            ok(
+                WidenRule::IntegerWidth,
+                ColumnChange::IntegerWidth {
+                    from: &from,
+                    to: &to,
+                },
+            )
         }
         (a, b) => Err(format!(
-            "{a} -> {b} is not in the rule table (VARCHAR lengthening, ENUM/SET appends{})",
-            if flavor == Flavor::TiDb {
-                ", integer widening"
-            } else {
-                ""
-            }
+            "{a} -> {b} is not in the rule table ({})",
+            flavor.widenable_types()
         )),
     }
 }

@@ -6,9 +6,9 @@ use sqlparser::tokenizer::Token;
 use super::builder::TableBuilder;
 use super::DumpParseError;
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Check, Column, DefaultValue, Index, IndexPart};
+use crate::server::Flavor;
 use crate::sql::print;
 
 impl TableBuilder {

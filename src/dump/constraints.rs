@@ -8,9 +8,9 @@ use sqlparser::ast::{
 
 use super::builder::TableBuilder;
 use super::DumpParseError;
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{ForeignKey, FullTextParser, Index, IndexKind, IndexPart, ReferentialAction};
+use crate::server::Flavor;
 use crate::sql::print;
 
 /// What the pre-pass cut from one constraint item (see

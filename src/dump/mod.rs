@@ -41,8 +41,8 @@ use sqlparser::parser::Parser;
 
 #[cfg(doc)]
 use crate::collation::default_collation;
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 use crate::sql::lex::{lex, Kind, Lexeme};
 
 /// Why a `CREATE TABLE` could not be read into the model.

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use super::{parse_lexed, Feature, ParseOptions};
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::Table;
+use crate::server::Flavor;
 use crate::sql::lex::Lexeme;
 
 use super::split::{classify, split_statements, Class};

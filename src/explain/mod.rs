@@ -15,8 +15,8 @@ use mysql_async::prelude::Queryable;
 use crate::catalog::{Catalog, CatalogTable, Query};
 use crate::db::{self, Session, Target};
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
 use crate::ident::quote_ident;
+use crate::server::Flavor;
 
 mod fixture;
 mod judge;

@@ -4,7 +4,7 @@
 use super::judge::Failure;
 use super::plan::Access;
 use crate::db::Session;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 use crate::server::ServerIdentity;
 
 /// Where the plans were read.

@@ -7,7 +7,6 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::ident::quote_ident;
 use crate::model::describe::{
     auto_increment_text, auto_random_text, charset_text, clustered_text, default_value_text,
@@ -18,6 +17,7 @@ use crate::model::{
     AutoRandom, Column, DefaultValue, ForeignKey, Generated, Index, IndexPart, NotOnline,
     TableKind, Ttl, WidenRule,
 };
+use crate::server::Flavor;
 
 /// One side of a [`Problem`](super::drift::Problem): the catalog's shape
 /// (`expected`) or the live one (`actual`) of the attribute the problem is

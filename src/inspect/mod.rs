@@ -51,10 +51,11 @@ mod tidb;
 use mysql_async::Value;
 
 use crate::coltype::ColumnType;
-use crate::db::{ServerInfo, Session};
+use crate::db::Session;
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
 use crate::model::Table;
+use crate::server::Server;
 
 use decode::{assemble, gather, Gathered};
 pub(crate) use net::with_line;
@@ -73,7 +74,7 @@ pub(crate) use sql::IndexSource;
 /// catalog table with checks, as [`inspect_table`] reads). Their
 /// parameters are the schema and the table name, repeated once per pair
 /// of `?`.
-pub fn inspection_statements(info: &ServerInfo) -> Vec<String> {
+pub fn inspection_statements(info: &Server) -> Vec<String> {
     vec![
         inspection_sql(info, &[true]),
         sql::inspection_sql_with(info, &[true], &[true]),
@@ -366,8 +367,8 @@ async fn read_statement(
     slots: &mut [Option<Table>],
     failed: &mut [Option<crate::Error>],
 ) -> Result<()> {
-    let info = session.info().clone();
-    let flavor = info.flavor;
+    let info = session.server().clone();
+    let flavor = info.flavor();
     let mut groups: Vec<sql::Group> = units
         .iter()
         .map(|u| sql::Group {

@@ -37,10 +37,10 @@ use crate::db::Session;
 use crate::ddl;
 use crate::dump::{parse_create_table_with, ParseOptions, ParsedTable};
 use crate::error::Result;
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
 use crate::model::shape::same_expression;
 use crate::model::{Column, DefaultValue, IndexPart, Table, TableKind};
+use crate::server::Flavor;
 
 /// What the inspection read for a table beyond its columns and indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

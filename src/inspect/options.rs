@@ -16,8 +16,8 @@
 //! not carry, and whether its CREATE_OPTIONS echoes them is an assumption
 //! not runnable here.
 
-use crate::flavor::Flavor;
 use crate::model::TableKind;
+use crate::server::Flavor;
 
 /// The kind of a base table from its CREATE_OPTIONS and engine.
 pub(super) fn table_kind(flavor: Flavor, create_options: &str, engine: Option<&str>) -> TableKind {

@@ -96,7 +96,7 @@ pub(super) async fn sizes(
             [one] => format!("reading the size of schema {}", quote_ident(one)),
             _ => format!("reading the sizes of {} schemas", chunk.len()),
         };
-        let info = session.info().clone();
+        let info = session.server().clone();
         let values = if info.has_lateral_json_table() {
             mysql_async::Params::Positional(vec![sql::size_pairs(chunk).into()])
         } else {

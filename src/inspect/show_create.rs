@@ -21,9 +21,9 @@ use mysql_async::prelude::*;
 use crate::db::Session;
 use crate::dump::{parse_create_table_with, ParseOptions};
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
 use crate::model::{Index, Table, TableKind};
+use crate::server::Flavor;
 
 use super::row::{params, RowReader};
 
@@ -193,7 +193,7 @@ pub(crate) async fn fill_fulltext_parsers(
     shown: &mut ShowCreate,
     tables: &mut [(Ident, Option<Table>)],
 ) -> Result<()> {
-    let flavor = session.info().flavor;
+    let flavor = session.server().flavor();
     for t in tables
         .iter_mut()
         .filter_map(|(_, t)| t.as_mut())

@@ -9,8 +9,8 @@
 //! [`INDEX_FIELDS`]. Every slot is converted to `utf8mb4_bin` text, so the
 //! branches union whatever the servers' own column types and collations.
 
-use crate::db::ServerInfo;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
+use crate::server::Server;
 
 mod fields;
 pub(crate) use fields::*;
@@ -24,7 +24,7 @@ pub(crate) enum Filter {
     One,
     /// `TABLE_NAME IN (?, ...)`, `n` names.
     List(usize),
-    /// MySQL 8.0.14+ ([`ServerInfo::has_lateral_json_table`]): the names as
+    /// MySQL 8.0.14+ ([`Server::has_lateral_json_table`]): the names as
     /// one JSON array parameter, each joined `LATERAL` to the view by
     /// `TABLE_NAME = names.n`. Each name is then one equality lookup of
     /// the data dictionary's tables row by schema and name, and each
@@ -160,11 +160,10 @@ fn branch_on(
 /// TiDB have no SRS_ID column (MariaDB's REF_SYSTEM_ID is not a column
 /// attribute the catalog declares; TiDB has no spatial types).
 fn column_type_expr(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::MySql => {
-            "CASE WHEN SRS_ID IS NULL THEN COLUMN_TYPE ELSE CONCAT(COLUMN_TYPE, ' srid ', SRS_ID) END"
-        }
-        Flavor::MariaDb | Flavor::TiDb => "COLUMN_TYPE",
+    if flavor.columns_have_srs_id() {
+        "CASE WHEN SRS_ID IS NULL THEN COLUMN_TYPE ELSE CONCAT(COLUMN_TYPE, ' srid ', SRS_ID) END"
+    } else {
+        "COLUMN_TYPE"
     }
 }
 
@@ -228,17 +227,13 @@ pub(crate) enum NameSet {
 /// from a longtext one, and reading them opens the whole table).
 /// Parameters, per table in turn: schema and table name once per pair of
 /// `?`.
-pub(crate) fn inspection_sql(info: &ServerInfo, checks: &[bool]) -> String {
+pub(crate) fn inspection_sql(info: &Server, checks: &[bool]) -> String {
     inspection_sql_with(info, checks, &vec![false; checks.len()])
 }
 
 /// [`inspection_sql`], plus for each table whose `constraints[i]` is set a
 /// fourth branch: its TABLE_CONSTRAINTS rows with each CHECK's clause.
-pub(crate) fn inspection_sql_with(
-    info: &ServerInfo,
-    checks: &[bool],
-    constraints: &[bool],
-) -> String {
+pub(crate) fn inspection_sql_with(info: &Server, checks: &[bool], constraints: &[bool]) -> String {
     let groups: Vec<Group> = checks
         .iter()
         .enumerate()
@@ -254,9 +249,9 @@ pub(crate) fn inspection_sql_with(
 /// The statement reading `groups` (group `i`'s rows have `branch` `i`),
 /// rows in `src`, `branch`, `tbl`, `ord` order, and its parameters in
 /// order, each with the group it is for.
-pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(usize, Param)>) {
+pub(crate) fn statement(info: &Server, groups: &[Group]) -> (String, Vec<(usize, Param)>) {
     let (index_from, index_exprs) = IndexSource::for_server(info).columns();
-    let maria = info.flavor == Flavor::MariaDb;
+    let maria = info.flavor().json_is_checked_longtext();
     let table_exprs = |checks: bool| {
         [
             "TABLE_NAME",
@@ -275,7 +270,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
     };
     let column_exprs = [
         "COLUMN_NAME",
-        column_type_expr(info.flavor),
+        column_type_expr(info.flavor()),
         "IS_NULLABLE",
         "COLUMN_DEFAULT",
         "EXTRA",
@@ -381,7 +376,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
                 Filter::One | Filter::Joined | Filter::Pairs(_) | Filter::Covered => g.filter,
                 Filter::List(_) => Filter::List(g.constraints),
             };
-            let (exprs, from, schema_column) = constraint_branch(info.flavor);
+            let (exprs, from, schema_column) = constraint_branch(info.flavor());
             branches.push(branch_on(
                 SRC_CONSTRAINT,
                 i,
@@ -409,7 +404,7 @@ pub(crate) fn statement(info: &ServerInfo, groups: &[Group]) -> (String, Vec<(us
 /// COLUMNS, index rows, KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS rows.
 #[cfg(test)]
 pub(crate) fn pairs_per_table(flavor: Flavor, checks: bool) -> usize {
-    if checks && flavor == Flavor::MariaDb {
+    if checks && flavor.json_is_checked_longtext() {
         6
     } else {
         5
@@ -428,7 +423,7 @@ pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usi
 /// opens no table; MySQL counts its data-dictionary rows). A row per
 /// schema, `branch` its position.
 ///
-/// - MySQL 8.0.14+ ([`ServerInfo::has_lateral_json_table`]): one JSON
+/// - MySQL 8.0.14+ ([`Server::has_lateral_json_table`]): one JSON
 ///   array parameter of `[position, schema]` pairs, each schema counted by
 ///   a subquery bound to the pair's schema (EXPLAIN: a single-row lookup
 ///   of the schema row, then its tables by schema id), so flat in other
@@ -441,7 +436,7 @@ pub(crate) fn pairs_with(flavor: Flavor, checks: bool, constraints: bool) -> usi
 ///   (MariaDB: "Scanned 1 database"; 500 schemas in 84 ms).
 ///
 /// Parameters: the JSON array ([`size_pairs`]), or each schema in turn.
-pub(crate) fn size_sql(info: &ServerInfo, schemas: usize) -> String {
+pub(crate) fn size_sql(info: &Server, schemas: usize) -> String {
     if info.has_lateral_json_table() {
         return "SELECT names.b AS branch, (SELECT COUNT(*) FROM information_schema.TABLES t \
                 WHERE t.TABLE_SCHEMA = names.s) AS tables, \

@@ -3,9 +3,9 @@
 
 use crate::collation::{canonical_charset, canonical_collation, charset_of};
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::ident::{quote_ident, Ident};
 use crate::model::{Column, DefaultValue, Generated};
+use crate::server::Flavor;
 
 /// One `information_schema.COLUMNS` row, as read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,7 +54,9 @@ pub fn column_type(flavor: Flavor, column_type: &str, json_checked: bool) -> Col
     let parsed = ColumnType::parse(column_type)
         .unwrap_or_else(|_| ColumnType::Other(column_type.trim().to_ascii_lowercase()));
     match parsed {
-        ColumnType::LongText if flavor == Flavor::MariaDb && json_checked => ColumnType::Json,
+        ColumnType::LongText if flavor.json_is_checked_longtext() && json_checked => {
+            ColumnType::Json
+        }
         other => other,
     }
 }

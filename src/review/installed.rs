@@ -15,8 +15,8 @@
 //! check it for the shipped catalog and the fixtures on every flavor.
 
 use crate::coltype::ColumnType;
-use crate::flavor::Flavor;
 use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table, TableKind, Widen};
+use crate::server::Flavor;
 
 /// `table` as parsing its rendered `CREATE TABLE` for `flavor` gives it,
 /// or `None` when the table holds something this derivation does not

@@ -20,7 +20,7 @@ mod upgrade;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 use crate::textdiff::TableText;
 
 pub use classify::{Class, Finding, FindingKind, ReviewKind};

@@ -11,8 +11,8 @@ use serde::Serialize;
 use crate::catalog::Catalog;
 use crate::diff::{diff_table_on, Problem, Severity, TableDiff};
 use crate::dump::Dump;
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// The rollout of one OLD -> NEW upgrade.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]

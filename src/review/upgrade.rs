@@ -13,8 +13,8 @@ use crate::catalog::Catalog;
 use crate::diff::{diff_tables_taking, Problem, TableDiff};
 use crate::dump::{self, Dump};
 use crate::error::Result;
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 use crate::textdiff::{self, TableText};
 
 /// What apply would do on a database at OLD's shape, for one flavor.

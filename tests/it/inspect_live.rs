@@ -374,7 +374,7 @@ async fn every_inspection_statement_opens_only_the_named_table() {
     let db = TestDb::new().await;
     db.exec(&[&kinds_ddl(&db)]).await;
     let mut s = session(&db).await;
-    let info = s.info().clone();
+    let info = s.server().clone();
     for sql in inspection_statements(&info) {
         let pairs = sql.matches('?').count() / 2;
         let params: Vec<&str> = [db.name.as_str(), "kinds"].repeat(pairs);

@@ -5,6 +5,12 @@
 //! them) is an edge from that module to the named one. The test fails on a
 //! cycle and names it with the file of every edge, so the import to move is
 //! in the message.
+//!
+//! The server seam: per-vendor knowledge lives in `src/server/`. Outside it,
+//! library code (not unit tests) names no flavor variant (`Flavor::MySql`,
+//! `Flavor::TiDb`, `Flavor::MariaDb`, in a `match` or a comparison): it asks
+//! the server or the flavor a named question instead. Files not migrated yet
+//! are listed in [`FLAVOR_DEBT`] with their count, a list that only shrinks.
 
 use crate::common;
 
@@ -254,4 +260,150 @@ fn the_scanner_sees_groups_and_skips_comments_and_strings() {
     let found = cycles(&g);
     assert_eq!(found.len(), 1);
     assert_eq!(name_cycle(&g, &found[0]), "a -> b (a.rs) -> a (b/mod.rs)");
+}
+
+/// Files outside `src/server/` that still name flavor variants in library
+/// code, with how many times: known debt from before the server seam, to be
+/// moved into `src/server/` (a vendor file or a named capability). The list
+/// only shrinks: a count may not grow, and a file that no longer names one
+/// must leave the list. Never add a file here.
+const FLAVOR_DEBT: &[(&str, usize)] = &[
+    ("apply/cancel.rs", 3),
+    ("apply/guard/tidb_clauses.rs", 1),
+    ("apply/mod.rs", 3),
+    ("apply/progress.rs", 3),
+    ("apply/step.rs", 2),
+    ("apply/tidb_checks.rs", 1),
+    ("catalog/engines.rs", 3),
+    ("catalog/flavored.rs", 7),
+    ("catalog/storable.rs", 2),
+    ("catalog/tidb.rs", 3),
+    ("ddl.rs", 2),
+    ("dump/columns.rs", 1),
+    ("dump/constraints.rs", 2),
+    ("dump/mod.rs", 7),
+    ("dump/reader.rs", 3),
+    ("explain/mod.rs", 4),
+    ("inspect/decode.rs", 3),
+    ("inspect/mod.rs", 1),
+    ("inspect/net.rs", 3),
+    ("inspect/options.rs", 1),
+    ("inspect/shape.rs", 1),
+    ("normalize/columns.rs", 12),
+    ("review/installed.rs", 2),
+    ("review/mod.rs", 1),
+];
+
+/// `text` (already [`code_only`]) with every `#[cfg(test)]` item blanked:
+/// unit tests may name flavors, they build servers of each kind.
+fn without_test_items(code: &str) -> String {
+    let mut out = code.to_string();
+    let mut from = 0;
+    while let Some(at) = out[from..].find("#[cfg(test)]").map(|i| i + from) {
+        let rest = &out[at..];
+        let (Some(brace), semi) = (rest.find('{'), rest.find(';')) else {
+            break;
+        };
+        if semi.is_some_and(|s| s < brace) {
+            from = at + semi.unwrap();
+            continue; // `#[cfg(test)] mod tests;`: its file is skipped by name
+        }
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest[brace..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = brace + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let blank: String = rest[..end]
+            .chars()
+            .map(|c| if c == '\n' { c } else { ' ' })
+            .collect();
+        out.replace_range(at..at + end, &blank);
+        from = at + blank.len();
+    }
+    out
+}
+
+/// How often library code in `code` names a flavor variant.
+fn flavor_variants(code: &str) -> usize {
+    let code = without_test_items(code);
+    ["Flavor::TiDb", "Flavor::MySql", "Flavor::MariaDb"]
+        .iter()
+        .map(|v| {
+            code.match_indices(v)
+                .filter(|(i, _)| {
+                    let after = code[i + v.len()..].chars().next();
+                    let before = code[..*i].chars().next_back();
+                    !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+                .count()
+        })
+        .sum()
+}
+
+/// Whether `rel` (relative to `src/`) is a unit-test file (`tests.rs`, or
+/// under a `tests/` directory), included only under `#[cfg(test)]`.
+fn is_test_file(rel: &std::path::Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "tests.rs")
+        || rel.components().any(|c| c.as_os_str() == "tests")
+}
+
+#[test]
+fn flavor_variants_are_named_only_in_the_server_seam() {
+    let src = src();
+    let mut found = BTreeMap::new();
+    for file in rs_files(&src) {
+        let rel = file.strip_prefix(&src).unwrap();
+        if rel.starts_with("server") || is_test_file(rel) {
+            continue;
+        }
+        let n = flavor_variants(&code_only(&fs::read_to_string(&file).unwrap()));
+        if n > 0 {
+            found.insert(rel.to_string_lossy().replace('\\', "/"), n);
+        }
+    }
+    let debt: BTreeMap<&str, usize> = FLAVOR_DEBT.iter().copied().collect();
+    let mut wrong = Vec::new();
+    for (file, n) in &found {
+        match debt.get(file.as_str()) {
+            None => wrong.push(format!(
+                "{file}: names a flavor variant {n} time(s); ask the server \
+                 (src/server/: a capability citing its source, or a vendor file) instead"
+            )),
+            Some(&allowed) if *n > allowed => wrong.push(format!(
+                "{file}: names a flavor variant {n} time(s), more than its {allowed} of known debt; \
+                 move the new knowledge into src/server/"
+            )),
+            Some(_) => {}
+        }
+    }
+    for file in debt.keys() {
+        if !found.contains_key(*file) {
+            wrong.push(format!(
+                "{file}: no longer names a flavor variant; remove it from FLAVOR_DEBT"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_flavor_scanner_skips_tests_comments_and_all() {
+    let code = code_only(
+        "fn f(x: Flavor) -> bool { x == Flavor::TiDb } // Flavor::MySql\n\
+         fn g() { for f in Flavor::ALL {} let s = \"Flavor::MariaDb\"; }\n\
+         #[cfg(test)]\nmod tests { fn t() { Flavor::MySql; } }\n\
+         fn h(f: Flavor) { match f { Flavor::MySql | Flavor::MariaDb => {}, _ => {} } }",
+    );
+    assert_eq!(flavor_variants(&code), 3);
 }

@@ -114,8 +114,8 @@ mod tests {
     use super::super::check_statement;
     use super::super::test_tables::{fk, table};
     use crate::diff::Change;
-    use crate::flavor::Flavor;
     use crate::plan::Step;
+    use crate::server::Flavor;
 
     /// A CREATE TABLE with foreign keys passes only with exactly the
     /// catalog's: the same text with any one part changed is refused.

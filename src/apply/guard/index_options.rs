@@ -194,9 +194,9 @@ mod tests {
     use crate::apply::guard::check_statement;
     use crate::coltype::ColumnType;
     use crate::diff::Change;
-    use crate::flavor::Flavor;
     use crate::model::{Column, FullTextParser, Index, IndexKind, IndexPart, Table};
     use crate::plan::Step;
+    use crate::server::Flavor;
 
     /// A table with an invisible ngram FULLTEXT key with a comment and a
     /// plain commented one: its rendered CREATE passes; the same text with

@@ -40,8 +40,8 @@ use sqlparser::parser::Parser;
 
 use crate::diff::Change;
 use crate::error::Error;
-use crate::flavor::Flavor;
 use crate::ident::Ident;
+use crate::server::Flavor;
 
 mod alter_table;
 mod create_table;

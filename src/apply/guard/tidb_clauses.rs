@@ -5,7 +5,7 @@
 use sqlparser::tokenizer::Token;
 
 use crate::diff::Change;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 use crate::tidb::scan;
 use crate::tidb::TidbOptions;
 
@@ -53,9 +53,9 @@ mod tests {
     use super::super::test_tables::table;
     use crate::coltype::ColumnType;
     use crate::diff::Change;
-    use crate::flavor::Flavor;
     use crate::model::{Column, Table};
     use crate::plan::Step;
+    use crate::server::Flavor;
 
     /// A table with every TiDB feature: `Id` auto_random on a clustered
     /// key, a TTL on `At`.

@@ -1,8 +1,8 @@
 //! What each branch of the inspection statement reads: the sources, their
 //! slot meanings and the information_schema expressions that fill them.
 
-use crate::db::ServerInfo;
-use crate::flavor::Flavor;
+use crate::server::Flavor;
+use crate::server::Server;
 
 /// The slot aliases, in order.
 pub(crate) const SLOTS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
@@ -80,13 +80,14 @@ pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
 ///   `NO_BNL`) are ignored inside information_schema's system views; a
 ///   known limit.
 pub(super) fn constraint_branch(flavor: Flavor) -> ([&'static str; 4], &'static str, &'static str) {
-    match flavor {
-        Flavor::MariaDb => (
+    if flavor.check_constraints_view_names_tables() {
+        (
             ["CONSTRAINT_NAME", "'CHECK'", "CHECK_CLAUSE", "'YES'"],
             "CHECK_CONSTRAINTS",
             "CONSTRAINT_SCHEMA",
-        ),
-        Flavor::MySql | Flavor::TiDb => (
+        )
+    } else {
+        (
             [
                 "CONSTRAINT_NAME",
                 "CONSTRAINT_TYPE",
@@ -97,7 +98,7 @@ pub(super) fn constraint_branch(flavor: Flavor) -> ([&'static str; 4], &'static 
             ],
             "TABLE_CONSTRAINTS",
             "TABLE_SCHEMA",
-        ),
+        )
     }
 }
 
@@ -137,36 +138,14 @@ pub(crate) const INDEX_FIELDS: &[&str] = &[
     "expr",
 ];
 
-/// Where a server's index rows are read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IndexSource {
-    /// MariaDB STATISTICS; `IGNORED` exists on 10.6+.
-    MariaDb {
-        /// Whether the `IGNORED` column exists.
-        ignored: bool,
-    },
-    /// MySQL 8 / TiDB v8.5.3+ STATISTICS, with `IS_VISIBLE` and `EXPRESSION`.
-    MySql,
-    /// TiDB before v8.5.3: STATISTICS also lists indexes still being built,
-    /// so `information_schema.TIDB_INDEXES` (public indexes only) is read.
-    /// Assumptions (not runnable here, no TiDB): its columns are `KEY_NAME`,
-    /// `NON_UNIQUE`, `SEQ_IN_INDEX`, `COLUMN_NAME`, `SUB_PART`, `Expression`,
-    /// `IS_VISIBLE`; it has no `INDEX_TYPE` or `COLLATION` — such TiDB
-    /// releases have no FULLTEXT/SPATIAL indexes and store `DESC` key parts
-    /// ascending, so every part reads as an ascending B-tree part.
-    TidbIndexes,
-}
+/// Where a server's index rows are read from: the server says which
+/// ([`Server::index_view`], `crate::server`), this module what each holds.
+pub(crate) use crate::server::IndexView as IndexSource;
 
 impl IndexSource {
     /// The source for a server.
-    pub(crate) fn for_server(info: &ServerInfo) -> IndexSource {
-        match info.flavor {
-            Flavor::MariaDb => IndexSource::MariaDb {
-                ignored: info.has_ignored_indexes(),
-            },
-            Flavor::TiDb if info.statistics_lists_building_indexes() => IndexSource::TidbIndexes,
-            Flavor::TiDb | Flavor::MySql => IndexSource::MySql,
-        }
+    pub(crate) fn for_server(info: &Server) -> IndexSource {
+        info.index_view()
     }
 
     /// The table and the server's expressions for [`INDEX_FIELDS`].

@@ -1,7 +1,7 @@
 use super::*;
 
-fn info(version: &str) -> ServerInfo {
-    ServerInfo::from_version(version)
+fn info(version: &str) -> Server {
+    Server::from_version_text(version).unwrap()
 }
 
 const VERSIONS: [&str; 6] = [
@@ -47,7 +47,7 @@ fn every_branch_is_bounded_by_equality() {
         );
         assert_eq!(
             sql.matches('?').count(),
-            2 * 50 * pairs_per_table(info.flavor, true),
+            2 * 50 * pairs_per_table(info.flavor(), true),
             "{v}"
         );
         assert!(sql.contains("SELECT 2 AS src, 49 AS branch, SEQ_IN_INDEX AS ord"));
@@ -81,7 +81,7 @@ fn constraint_branch_only_where_asked() {
     for v in VERSIONS {
         let info = info(v);
         let sql = inspection_sql_with(&info, &[false, false], &[false, true]);
-        let maria = info.flavor == Flavor::MariaDb;
+        let maria = info.flavor() == Flavor::MariaDb;
         let bounded = if maria {
             "FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"
         } else {
@@ -101,7 +101,7 @@ fn constraint_branch_only_where_asked() {
         );
         assert_eq!(
             sql.matches('?').count(),
-            2 * (pairs_with(info.flavor, false, false) + pairs_with(info.flavor, false, true)),
+            2 * (pairs_with(info.flavor(), false, false) + pairs_with(info.flavor(), false, true)),
             "{v}"
         );
     }
@@ -135,7 +135,7 @@ fn listed_groups_are_bounded_by_schema_and_names() {
         );
         let in3 = "TABLE_NAME IN (?, ?, ?)";
         assert_eq!(sql.matches(in3).count(), 5, "{v}: {sql}");
-        let maria = info.flavor == Flavor::MariaDb;
+        let maria = info.flavor() == Flavor::MariaDb;
         let constraints = if maria {
             "FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
         } else {

@@ -10,8 +10,8 @@
 
 use super::{Class, Finding, FindingKind};
 use crate::diff::{column_not_online_reason, not_online_reason, Problem, ProblemKind, Severity};
-use crate::flavor::Flavor;
 use crate::model::Table;
+use crate::server::Flavor;
 
 /// The class of what apply finds: missing is added (deployable), drift is
 /// refused (not deployable), unmanaged is kept on warm installations only

@@ -3,9 +3,9 @@
 
 use super::{found_of, Out, Rename, ReviewKind};
 use crate::diff::{same_column_shape, Problem, ProblemKind};
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{ByName, Column, Table};
+use crate::server::Flavor;
 
 /// The review's column findings of NEW's table `n` (pushed to `out`), and
 /// the renames among apply's `found` additions and unmanaged columns: a

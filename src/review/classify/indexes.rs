@@ -4,9 +4,9 @@
 
 use super::{found_of, Out, Rename, ReviewKind};
 use crate::diff::{Problem, ProblemKind};
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{ByName, Index, Table};
+use crate::server::Flavor;
 
 /// The review's index findings of NEW's table `n` (pushed to `out`), and
 /// the renames among apply's `found` additions and unmanaged indexes: a

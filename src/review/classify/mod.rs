@@ -22,9 +22,9 @@ use serde::Serialize;
 
 use crate::catalog::Catalog;
 use crate::diff::{same_column_shape, Problem, ProblemKind, TableDiff};
-use crate::flavor::Flavor;
 use crate::ident::Ident;
 use crate::model::{Check, Table};
+use crate::server::Flavor;
 
 pub mod apply;
 mod columns;

@@ -1,4 +1,4 @@
-//! Server flavors and how each is recognised.
+//! Server flavors (the vendor) and how each is recognised from `VERSION()`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -29,6 +29,26 @@ impl Flavor {
         }
     }
 
+    /// The oldest release of this flavor the tool supports, the version an
+    /// offline run assumes unless told (`--server-version`): MySQL 8.0.11
+    /// (the first 8.0 GA; README: "MySQL 8"), MariaDB 10.11.2 (the first
+    /// 10.11 GA; README: "MariaDB 10.11"), TiDB v8.5.0 (the first 8.5 GA;
+    /// SPEC: "TiDB v8.5").
+    pub fn oldest_supported(self) -> super::Version {
+        match self {
+            Flavor::MySql => super::Version::new(8, 0, 11),
+            Flavor::MariaDb => super::Version::new(10, 11, 2),
+            Flavor::TiDb => super::Version::new(8, 5, 0),
+        }
+    }
+
+    /// Whether the server has `@@server_uuid`: MySQL only (MySQL Reference
+    /// Manual, "Replication and Binary Logging Options and Variables":
+    /// `server_uuid`; MariaDB and TiDB have no such variable).
+    pub(crate) fn has_server_uuid(self) -> bool {
+        self == Flavor::MySql
+    }
+
     /// Lowercase name (`tidb`, `mysql`, `mariadb`).
     pub fn name(self) -> &'static str {
         match self {
@@ -37,20 +57,6 @@ impl Flavor {
             Flavor::MariaDb => "mariadb",
         }
     }
-}
-
-/// The TiDB release in a `VERSION()` string (`8.0.11-TiDB-v8.5.1` -> (8,5,1)).
-pub fn tidb_release(version: &str) -> Option<(u32, u32, u32)> {
-    let rest = version.split("-TiDB-v").nth(1)?;
-    let mut nums = rest
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<u32>().ok());
-    Some((
-        nums.next()??,
-        nums.next()??,
-        nums.next().flatten().unwrap_or(0),
-    ))
 }
 
 impl fmt::Display for Flavor {
@@ -104,11 +110,9 @@ mod tests {
             Flavor::MariaDb
         );
         assert_eq!(Flavor::detect("8.0.36"), Flavor::MySql);
-        assert_eq!(tidb_release("8.0.11-TiDB-v8.5.3"), Some((8, 5, 3)));
         for f in Flavor::ALL {
             assert_eq!(serde_json::to_value(f).unwrap(), f.name());
             assert_eq!(f.name().parse::<Flavor>(), Ok(f));
         }
-        assert_eq!(tidb_release("5.7.25-TiDB-v7.1.0-alpha"), Some((7, 1, 0)));
     }
 }

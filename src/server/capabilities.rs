@@ -1,0 +1,402 @@
+//! Named capabilities: each question an operation asks of the server is one
+//! method here, with the manual page, MDEV or bug that answers it above it,
+//! and a unit test at each version boundary. A new question is added when a
+//! caller needs it, never re-derived from the flavor at the call site.
+//!
+//! Two kinds: facts of a release ([`Server`] methods: "MariaDB 10.6+"), and
+//! facts of the grammar that hold for every supported release of a vendor
+//! ([`Flavor`] methods), which offline rendering asks with no version.
+
+use super::{Flavor, Server, Version};
+
+/// Which `ALTER TABLE ... ADD COLUMN` the server does as a metadata-only
+/// (`ALGORITHM=INSTANT`) change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstantAddColumn {
+    /// Whether the column may go anywhere (`AFTER x` / `FIRST`), not only
+    /// last.
+    pub anywhere: bool,
+    /// How many instant row versions a table can take before INSTANT is
+    /// refused (MySQL error 4092, `ER_INNODB_MAX_ROW_VERSION`) and INPLACE
+    /// or a rebuild is needed; `None`: no such limit.
+    pub row_versions: Option<u32>,
+}
+
+/// What the server does with a `CHECK` constraint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckEnforcement {
+    /// Enforced on every insert and update.
+    Enforced,
+    /// Enforced only while the named server variable is `ON`; with it
+    /// `OFF` the clause is parsed and dropped.
+    WhenSettingOn(&'static str),
+    /// Parsed and ignored.
+    Ignored,
+}
+
+/// Where a server's index rows are read from (inspection's index branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IndexView {
+    /// MariaDB STATISTICS; `IGNORED` exists on 10.6+.
+    MariaDb {
+        /// Whether the `IGNORED` column exists.
+        ignored: bool,
+    },
+    /// MySQL 8 / TiDB v8.5.3+ STATISTICS, with `IS_VISIBLE` and `EXPRESSION`.
+    MySql,
+    /// TiDB before v8.5.3: STATISTICS also lists indexes still being built,
+    /// so `information_schema.TIDB_INDEXES` (public indexes only) is read.
+    /// Assumptions (not runnable here, no TiDB): its columns are `KEY_NAME`,
+    /// `NON_UNIQUE`, `SEQ_IN_INDEX`, `COLUMN_NAME`, `SUB_PART`, `Expression`,
+    /// `IS_VISIBLE`; it has no `INDEX_TYPE` or `COLLATION` — such TiDB
+    /// releases have no FULLTEXT/SPATIAL indexes and store `DESC` key parts
+    /// ascending, so every part reads as an ascending B-tree part.
+    TidbIndexes,
+}
+
+impl Server {
+    /// Where this server's index rows are read from: MariaDB's STATISTICS
+    /// (with `IGNORED` from 10.6), TiDB's `TIDB_INDEXES` where STATISTICS
+    /// lists building indexes, MySQL's STATISTICS otherwise.
+    pub(crate) fn index_view(&self) -> IndexView {
+        match self.flavor {
+            Flavor::MariaDb => IndexView::MariaDb {
+                ignored: self.has_ignored_indexes(),
+            },
+            Flavor::TiDb if self.statistics_lists_building_indexes() => IndexView::TidbIndexes,
+            Flavor::TiDb | Flavor::MySql => IndexView::MySql,
+        }
+    }
+
+    /// Whether `information_schema.STATISTICS` has MariaDB's `IGNORED`
+    /// column, and indexes can be `IGNORED`: MariaDB 10.6.0+.
+    /// Source: MariaDB KB "Ignored Indexes" (added in 10.6.0, MDEV-7317).
+    pub(crate) fn has_ignored_indexes(&self) -> bool {
+        self.at_least(Flavor::MariaDb, Version::new(10, 6, 0))
+    }
+
+    /// Whether the server takes `JSON_TABLE` joined `LATERAL`: MySQL 8.0.14+
+    /// (a listed read then joins each name to the views by equality).
+    /// Source: MySQL 8.0 Reference Manual 15.2.15.9 "Lateral Derived Tables"
+    /// ("supported as of MySQL 8.0.14").
+    pub(crate) fn has_lateral_json_table(&self) -> bool {
+        self.at_least(Flavor::MySql, Version::new(8, 0, 14))
+    }
+
+    /// Whether `information_schema.STATISTICS` may list indexes that are
+    /// still being built: TiDB before v8.5.3 does (CONTEXT.md; TiDB v8.5.3
+    /// release notes, pingcap/tidb#59943), so such servers are inspected
+    /// through `information_schema.TIDB_INDEXES`, which lists public indexes
+    /// only.
+    pub(crate) fn statistics_lists_building_indexes(&self) -> bool {
+        self.flavor == Flavor::TiDb && self.version < Version::new(8, 5, 3)
+    }
+
+    /// The keyword that makes an index unused by the optimizer but kept up
+    /// to date, or `None` when the release has none:
+    /// - MySQL 8.0.0+: `INVISIBLE` (Reference Manual 10.3.12 "Invisible
+    ///   Indexes");
+    /// - TiDB: `INVISIBLE` (docs.pingcap.com "Invisible Indexes", every
+    ///   supported release);
+    /// - MariaDB 10.6.0+: `IGNORED` (KB "Ignored Indexes", MDEV-7317).
+    pub fn hidden_index_keyword(&self) -> Option<&'static str> {
+        match self.flavor {
+            Flavor::MariaDb => self.has_ignored_indexes().then_some("IGNORED"),
+            Flavor::MySql => (self.version >= Version::new(8, 0, 0)).then_some("INVISIBLE"),
+            Flavor::TiDb => Some("INVISIBLE"),
+        }
+    }
+
+    /// Which ADD COLUMN is instant, or `None` when none is:
+    /// - MySQL 8.0.29+: anywhere, up to 64 row versions per table
+    ///   (Reference Manual 17.12.1 "Online DDL Operations", Column
+    ///   Operations; error 4092 past the limit); 8.0.12-8.0.28: last only
+    ///   (INSTANT was added in 8.0.12, WL#11250);
+    /// - MariaDB 10.4.0+: anywhere (MDEV-15562); 10.3.2-10.3.x: last only
+    ///   (MDEV-11369), no row-version limit (KB "Instant ADD COLUMN for
+    ///   InnoDB");
+    /// - TiDB: every ADD COLUMN is a metadata change, anywhere
+    ///   (docs.pingcap.com "ADD COLUMN"; DDL is online).
+    pub fn instant_add_column(&self) -> Option<InstantAddColumn> {
+        let v = self.version;
+        let (anywhere, row_versions) = match self.flavor {
+            Flavor::MySql if v >= Version::new(8, 0, 29) => (true, Some(64)),
+            Flavor::MySql if v >= Version::new(8, 0, 12) => (false, None),
+            Flavor::MariaDb if v >= Version::new(10, 4, 0) => (true, None),
+            Flavor::MariaDb if v >= Version::new(10, 3, 2) => (false, None),
+            Flavor::TiDb => (true, None),
+            Flavor::MySql | Flavor::MariaDb => return None,
+        };
+        Some(InstantAddColumn {
+            anywhere,
+            row_versions,
+        })
+    }
+
+    /// What a `CHECK` constraint does:
+    /// - MySQL 8.0.16+: enforced (Reference Manual 15.1.20.6 "CHECK
+    ///   Constraints"; earlier releases parse and ignore it);
+    /// - MariaDB 10.2.1+: enforced (KB "CONSTRAINT");
+    /// - TiDB v7.2.0+: enforced while `tidb_enable_check_constraint` is ON
+    ///   (default OFF), otherwise parsed and ignored (docs.pingcap.com
+    ///   "Constraints", CHECK; v7.2.0 release notes).
+    pub fn check_enforcement(&self) -> CheckEnforcement {
+        let v = self.version;
+        match self.flavor {
+            Flavor::MySql if v >= Version::new(8, 0, 16) => CheckEnforcement::Enforced,
+            Flavor::MariaDb if v >= Version::new(10, 2, 1) => CheckEnforcement::Enforced,
+            Flavor::TiDb if v >= Version::new(7, 2, 0) => {
+                CheckEnforcement::WhenSettingOn("tidb_enable_check_constraint")
+            }
+            Flavor::MySql | Flavor::MariaDb | Flavor::TiDb => CheckEnforcement::Ignored,
+        }
+    }
+
+    /// The function a replica is asked with whether it has applied a GTID
+    /// position (`SELECT f(position, timeout)`), or `None` when the server
+    /// has no MySQL-protocol replication (TiDB replicates through TiCDC):
+    /// - MariaDB 10.0.9+: `MASTER_GTID_WAIT(gtid-list[, timeout])`, 0 when
+    ///   reached, -1 on timeout (KB "MASTER_GTID_WAIT");
+    /// - MySQL 5.7.5+: `WAIT_FOR_EXECUTED_GTID_SET(gtid_set[, timeout])`,
+    ///   0 when reached, 1 on timeout (Reference Manual 14.18.2 "Functions
+    ///   Used with GTIDs").
+    pub fn gtid_wait_function(&self) -> Option<&'static str> {
+        match self.flavor {
+            Flavor::MariaDb => Some("MASTER_GTID_WAIT"),
+            Flavor::MySql => Some("WAIT_FOR_EXECUTED_GTID_SET"),
+            Flavor::TiDb => None,
+        }
+    }
+
+    /// The statement that shows a replica's threads and position, or `None`
+    /// on TiDB (no MySQL-protocol replication):
+    /// - MySQL 8.0.22+: `SHOW REPLICA STATUS`; `SHOW SLAVE STATUS` was
+    ///   deprecated then and removed in 8.4.0 (Reference Manual 15.7.7.35
+    ///   "SHOW REPLICA STATUS"; 8.4 "What Is New": removed features);
+    /// - MariaDB 10.5.1+: `SHOW REPLICA STATUS` as a synonym (KB "SHOW
+    ///   REPLICA STATUS", MDEV-20601); older releases `SHOW SLAVE STATUS`.
+    pub fn replica_status_statement(&self) -> Option<&'static str> {
+        let replica = match self.flavor {
+            Flavor::MySql => self.version >= Version::new(8, 0, 22),
+            Flavor::MariaDb => self.version >= Version::new(10, 5, 1),
+            Flavor::TiDb => return None,
+        };
+        Some(if replica {
+            "SHOW REPLICA STATUS"
+        } else {
+            "SHOW SLAVE STATUS"
+        })
+    }
+
+    /// Whether the server has `binlog_alter_two_phase` (MariaDB 10.8.1+,
+    /// MDEV-11675: an ALTER is binlogged as START ALTER ... COMMIT ALTER so a
+    /// replica with parallel applier threads builds alongside the primary;
+    /// KB "Replication and Binary Log System Variables", "System Variables
+    /// Added in MariaDB 10.8").
+    pub fn has_binlog_alter_two_phase(&self) -> bool {
+        self.at_least(Flavor::MariaDb, Version::new(10, 8, 1))
+    }
+}
+
+impl Flavor {
+    /// Whether `JSON` is stored as `LONGTEXT` with a `json_valid` CHECK, so
+    /// a JSON column reads back as a checked longtext: MariaDB (KB "JSON
+    /// Data Type": an alias for LONGTEXT, with the CHECK added since
+    /// 10.4.3, MDEV-13916); MySQL and TiDB have a native JSON type.
+    pub(crate) fn json_is_checked_longtext(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether `information_schema.COLUMNS` has `SRS_ID`, a spatial
+    /// column's SRID: MySQL 8.0.3+ (Reference Manual 28.3.8 "The
+    /// INFORMATION_SCHEMA COLUMNS Table"). MariaDB's `REF_SYSTEM_ID` is not
+    /// a column attribute the catalog declares; TiDB has no spatial types.
+    pub(crate) fn columns_have_srs_id(self) -> bool {
+        match self {
+            Flavor::MySql => true,
+            Flavor::MariaDb | Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether `information_schema.CHECK_CONSTRAINTS` has a `TABLE_NAME`
+    /// column, so a table's checks are read from it directly: MariaDB's
+    /// does (KB "Information Schema CHECK_CONSTRAINTS Table": TABLE_NAME,
+    /// LEVEL), MySQL's has none (Reference Manual 28.3.5 "The
+    /// INFORMATION_SCHEMA CHECK_CONSTRAINTS Table"), nor TiDB's (its
+    /// `TIDB_CHECK_CONSTRAINTS` adds it; docs.pingcap.com).
+    pub(crate) fn check_constraints_view_names_tables(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether an online ALTER carries `ALGORITHM=...` / `LOCK=...` clauses.
+    /// MySQL and MariaDB take them and refuse (1845/1846) instead of
+    /// silently locking (MySQL Reference Manual 15.1.9 "ALTER TABLE",
+    /// "Performance and Space Requirements"; MariaDB KB "ALTER TABLE",
+    /// ALGORITHM and LOCK). TiDB's DDL is always online; it parses the
+    /// clauses but rejects some values for some statements (docs.pingcap.com
+    /// "ALTER TABLE", MySQL compatibility), so none are written.
+    pub fn takes_online_clauses(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
+
+    /// The keyword for an index kept but unused by the optimizer, in every
+    /// supported release (see [`Server::hidden_index_keyword`] for the
+    /// releases that brought it): `IGNORED` on MariaDB, `INVISIBLE` on
+    /// MySQL and TiDB.
+    pub fn hidden_index_keyword(self) -> &'static str {
+        match self {
+            Flavor::MariaDb => "IGNORED",
+            Flavor::MySql | Flavor::TiDb => "INVISIBLE",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(text: &str) -> Server {
+        Server::from_version_text(text).unwrap()
+    }
+
+    #[test]
+    fn lateral_json_table_from_mysql_8_0_14() {
+        let has = |v: &str| server(v).has_lateral_json_table();
+        assert!(has("8.0.14") && has("8.0.36") && has("8.4.3") && has("9.7.4"));
+        assert!(!has("8.0.13") && !has("8.0.11"));
+        assert!(!has("10.11.19-MariaDB") && !has("8.0.11-TiDB-v8.5.3"));
+    }
+
+    #[test]
+    fn old_tidb_lists_building_indexes() {
+        assert!(server("8.0.11-TiDB-v8.5.1").statistics_lists_building_indexes());
+        assert!(server("8.0.11-TiDB-v8.5.2").statistics_lists_building_indexes());
+        assert!(!server("8.0.11-TiDB-v8.5.3").statistics_lists_building_indexes());
+        assert!(!server("8.0.11-TiDB-v9.0.0").statistics_lists_building_indexes());
+        assert!(!server("10.11.19-MariaDB").statistics_lists_building_indexes());
+        assert!(!server("8.0.36").statistics_lists_building_indexes());
+    }
+
+    #[test]
+    fn mariadb_ignored_indexes_since_10_6() {
+        assert!(server("10.11.19-MariaDB-0+deb12u1").has_ignored_indexes());
+        assert!(server("5.5.5-10.6.0-MariaDB").has_ignored_indexes());
+        assert!(!server("10.5.9-MariaDB").has_ignored_indexes());
+        assert!(!server("8.0.36").has_ignored_indexes());
+    }
+
+    #[test]
+    fn hidden_index_keyword_by_release() {
+        assert_eq!(server("8.0.36").hidden_index_keyword(), Some("INVISIBLE"));
+        assert_eq!(server("5.7.44").hidden_index_keyword(), None);
+        assert_eq!(
+            server("10.6.0-MariaDB").hidden_index_keyword(),
+            Some("IGNORED")
+        );
+        assert_eq!(server("10.5.99-MariaDB").hidden_index_keyword(), None);
+        assert_eq!(
+            server("8.0.11-TiDB-v8.5.0").hidden_index_keyword(),
+            Some("INVISIBLE")
+        );
+        for f in Flavor::ALL {
+            let newest = Server::offline(f, Some(Version::new(99, 0, 0)));
+            assert_eq!(
+                newest.hidden_index_keyword(),
+                Some(f.hidden_index_keyword())
+            );
+        }
+    }
+
+    #[test]
+    fn instant_add_column_by_release() {
+        let instant = |v: &str| server(v).instant_add_column();
+        let at = |anywhere, row_versions| {
+            Some(InstantAddColumn {
+                anywhere,
+                row_versions,
+            })
+        };
+        assert_eq!(instant("8.0.11"), None);
+        assert_eq!(instant("8.0.12"), at(false, None));
+        assert_eq!(instant("8.0.28"), at(false, None));
+        assert_eq!(instant("8.0.29"), at(true, Some(64)));
+        assert_eq!(instant("9.7.0"), at(true, Some(64)));
+        assert_eq!(instant("10.3.1-MariaDB"), None);
+        assert_eq!(instant("10.3.2-MariaDB"), at(false, None));
+        assert_eq!(instant("10.4.0-MariaDB"), at(true, None));
+        assert_eq!(instant("10.11.19-MariaDB"), at(true, None));
+        assert_eq!(instant("8.0.11-TiDB-v8.5.0"), at(true, None));
+    }
+
+    #[test]
+    fn check_enforcement_by_release() {
+        use CheckEnforcement::*;
+        let check = |v: &str| server(v).check_enforcement();
+        assert_eq!(check("8.0.15"), Ignored);
+        assert_eq!(check("8.0.16"), Enforced);
+        assert_eq!(check("10.2.0-MariaDB"), Ignored);
+        assert_eq!(check("10.2.1-MariaDB"), Enforced);
+        assert_eq!(check("8.0.11-TiDB-v7.1.9"), Ignored);
+        assert_eq!(
+            check("8.0.11-TiDB-v7.2.0"),
+            WhenSettingOn("tidb_enable_check_constraint")
+        );
+    }
+
+    #[test]
+    fn replica_questions_by_release() {
+        let s = server;
+        assert_eq!(
+            s("9.7.0").gtid_wait_function(),
+            Some("WAIT_FOR_EXECUTED_GTID_SET")
+        );
+        assert_eq!(
+            s("10.11.19-MariaDB").gtid_wait_function(),
+            Some("MASTER_GTID_WAIT")
+        );
+        assert_eq!(s("8.0.11-TiDB-v8.5.0").gtid_wait_function(), None);
+
+        assert_eq!(
+            s("8.0.21").replica_status_statement(),
+            Some("SHOW SLAVE STATUS")
+        );
+        assert_eq!(
+            s("8.0.22").replica_status_statement(),
+            Some("SHOW REPLICA STATUS")
+        );
+        assert_eq!(
+            s("9.7.0").replica_status_statement(),
+            Some("SHOW REPLICA STATUS")
+        );
+        assert_eq!(
+            s("10.5.0-MariaDB").replica_status_statement(),
+            Some("SHOW SLAVE STATUS")
+        );
+        assert_eq!(
+            s("10.5.1-MariaDB").replica_status_statement(),
+            Some("SHOW REPLICA STATUS")
+        );
+        assert_eq!(s("8.0.11-TiDB-v8.5.0").replica_status_statement(), None);
+
+        assert!(!s("10.8.0-MariaDB").has_binlog_alter_two_phase());
+        assert!(s("10.8.1-MariaDB").has_binlog_alter_two_phase());
+        assert!(s("10.11.19-MariaDB").has_binlog_alter_two_phase());
+        assert!(!s("9.7.0").has_binlog_alter_two_phase());
+    }
+
+    #[test]
+    fn online_clauses_except_on_tidb() {
+        assert!(Flavor::MySql.takes_online_clauses());
+        assert!(Flavor::MariaDb.takes_online_clauses());
+        assert!(!Flavor::TiDb.takes_online_clauses());
+    }
+}
