@@ -346,7 +346,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE.sql")]
         against: Option<PathBuf>,
         /// With --against: the server the dump comes from (default: detected
-        /// from the dump, else tidb). Decides the SQL dialect of the steps.
+        /// from the dump's header or server-specific syntax; required when
+        /// the dump does not say). Decides the SQL dialect of the steps.
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
         /// Run on every target of a fleet file (servers, schemas, stages;
@@ -472,7 +473,8 @@ pub enum Command {
         /// NEW, in the same forms (default: --catalog).
         #[arg(long, value_name = "NEW")]
         to: Option<String>,
-        /// Flavors to show the upgrade SQL for (repeatable; default all three).
+        /// Flavors to show the upgrade SQL for (repeatable; default all
+        /// three, with a note on stderr saying so).
         #[arg(long, value_enum)]
         flavor: Vec<FlavorArg>,
         #[command(flatten)]

@@ -153,3 +153,85 @@ fn a_positional_catalog_directory_hints_at_catalog() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!text(&out.stderr).contains("--catalog no-such-dir"));
 }
+
+/// A dump that says which server it comes from plans in that server's SQL;
+/// one that does not is refused until `--flavor` says, never read as TiDB.
+#[test]
+fn plan_against_a_dump_never_assumes_tidb() {
+    let tmp = tempfile::tempdir().unwrap();
+    // MariaDB's SHOW CREATE TABLE, pasted without a dump header.
+    let mariadb = tmp.path().join("mariadb.sql");
+    std::fs::write(
+        &mariadb,
+        "CREATE TABLE `example_job` (\n  `id` bigint(20) unsigned NOT NULL AUTO_INCREMENT,\n  `dedupe_key` varchar(190) NOT NULL,\n  `run_after` datetime(6) NOT NULL DEFAULT current_timestamp(6),\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
+    )
+    .unwrap();
+    let cat = tmp.path().join("cat");
+    assert!(catalog()
+        .args(["init", cat.to_str().unwrap()])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let plan = |file: &std::path::Path, extra: &[&str]| {
+        catalog()
+            .args(["plan", "--catalog", cat.to_str().unwrap(), "--against"])
+            .arg(file)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = plan(&mariadb, &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("(mariadb): "), "{stdout}");
+    assert!(
+        stdout.contains("ALGORITHM="),
+        "MariaDB DDL asks to be online: {stdout}"
+    );
+
+    // Nothing tells: refused, naming the file and --flavor.
+    let bare = tmp.path().join("bare.sql");
+    std::fs::write(
+        &bare,
+        "CREATE TABLE `example_job` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT,\n  `dedupe_key` varchar(190) NOT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;\n",
+    )
+    .unwrap();
+    let out = plan(&bare, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bare.sql: the dump does not say which server it comes from")
+            && stderr.contains("pass --flavor mariadb, mysql or tidb"),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).is_empty());
+    let out = plan(&bare, &["--flavor", "mysql"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("(mysql): "));
+}
+
+#[test]
+fn diff_without_flavor_says_it_shows_every_flavor() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let args = |flavor: &[&str]| {
+        let mut cmd = catalog();
+        cmd.args(["diff", "--from", "fixtures/revisions/r1", "--to"])
+            .arg(format!("{root}/fixtures/revisions/r2"))
+            .args(flavor);
+        cmd.output().unwrap()
+    };
+    let out = args(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains(
+            "note: no --flavor: the upgrade SQL is shown for each of tidb, mysql, mariadb"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = args(&["--flavor", "mariadb"]);
+    assert_eq!(text(&out.stderr), "");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("upgrade on mariadb") && !stdout.contains("upgrade on tidb"));
+}
