@@ -197,7 +197,7 @@ if [ "$MODE" != live ]; then
 		"$CATALOG_BIN" --catalog "$d/a" render --flavor mysql >"$d/a.sql"
 		c=$(median "$CATALOG_BIN" --catalog "$d/a" check)
 		r=$(median "$CATALOG_BIN" --catalog "$d/a" render)
-		p=$(median "$CATALOG_BIN" --catalog "$d/b" plan --against "$d/a.sql")
+		p=$(median "$CATALOG_BIN" --catalog "$d/b" plan --against "$d/a.sql" --flavor mysql)
 		df=$(median "$CATALOG_BIN" --catalog "$d/b" diff --from "$d/a")
 		i=$(median import_fresh "$d")
 		printf '| %6s | %7s | %7s | %14s | %7s | %13s |\n' "$n" "$c" "$r" "$p" "$df" "$i"
@@ -207,7 +207,7 @@ if [ "$MODE" != live ]; then
 	echo
 	echo "peak RSS and CPU time (user + system) at N=$last: check $(peak_mb "$CATALOG_BIN" --catalog "$d/a" check)," \
 		"render $(peak_mb "$CATALOG_BIN" --catalog "$d/a" render)," \
-		"plan --against $(peak_mb "$CATALOG_BIN" --catalog "$d/b" plan --against "$d/a.sql")," \
+		"plan --against $(peak_mb "$CATALOG_BIN" --catalog "$d/b" plan --against "$d/a.sql" --flavor mysql)," \
 		"diff $(peak_mb "$CATALOG_BIN" --catalog "$d/b" diff --from "$d/a")," \
 		"import --from $(peak_mb "$CATALOG_BIN" import --from "$d/a.sql" --out "$(mktemp -d "$d/imp.XXXXXX")")"
 	rm -rf "$WORK"/[0-9]*

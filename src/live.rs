@@ -81,6 +81,7 @@ pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]
     let diffs = diff_all_with(session, schema, tables, true).await?;
     let mut plan = plan::plan(&diffs, session.flavor());
     plan.server = Some(session.identity().clone());
+    plan.schema = Some(schema.to_string());
     Ok(plan)
 }
 

@@ -55,6 +55,8 @@ pub struct Plan {
     pub flavor: Flavor,
     /// The server inspected (`None` for a plan against a dump).
     pub server: Option<crate::server::ServerIdentity>,
+    /// The schema inspected on that server (`None` for a plan against a dump).
+    pub schema: Option<String>,
     /// Steps in apply order.
     pub steps: Vec<Step>,
     /// Drift anywhere in the catalog; any makes the plan refused.
@@ -118,6 +120,7 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
     Plan {
         flavor,
         server: None,
+        schema: None,
         steps: steps
             .into_iter()
             .filter(Change::is_additive)

@@ -108,6 +108,9 @@ pub struct PlanDoc {
     pub flavor: Flavor,
     /// The server read (live plans only).
     pub server: Option<ServerIdentity>,
+    /// The schema (database) planned against on that server (live plans
+    /// only; a plan against a dump has none).
+    pub schema: Option<String>,
     /// Whether drift blocks the plan.
     pub refused: bool,
     /// Steps in apply order.
@@ -123,6 +126,7 @@ impl From<&Plan> for PlanDoc {
         PlanDoc {
             flavor: p.flavor,
             server: p.server.clone(),
+            schema: p.schema.clone(),
             refused: p.is_refused(),
             steps: p
                 .steps

@@ -39,6 +39,8 @@ pub struct VerifyReport {
     pub flavor: Flavor,
     /// The server that was read (its own hostname, port, version, uuid).
     pub server: crate::server::ServerIdentity,
+    /// The schema (database) verified on that server.
+    pub schema: String,
     /// The consumer checked for, if any.
     pub consumer: Option<String>,
     /// Missing objects and drift, sorted.
@@ -108,7 +110,7 @@ pub async fn verify_with(
     }
     let tables = scope(catalog, consumer)?;
     let diffs = crate::live::diff_all_with(session, schema, &tables, true).await?;
-    Ok(report(session, catalog, consumer, diffs))
+    Ok(report(session, schema, catalog, consumer, diffs))
 }
 
 /// [`verify`] of each of `schemas` on one server, their tables read
@@ -127,13 +129,15 @@ pub async fn verify_schemas(
     let diffs = diff_all_schemas(session, schemas, &tables).await?;
     Ok(diffs
         .into_iter()
-        .map(|d| d.map(|d| report(session, catalog, consumer, d)))
+        .zip(schemas)
+        .map(|(d, schema)| d.map(|d| report(session, schema, catalog, consumer, d)))
         .collect())
 }
 
 /// The report of one schema's diffs.
 fn report(
     session: &Session<'_>,
+    schema: &str,
     catalog: &Catalog,
     consumer: Option<&str>,
     diffs: Vec<crate::diff::TableDiff>,
@@ -155,6 +159,7 @@ fn report(
         ok: problems.is_empty(),
         flavor: session.flavor(),
         server: session.identity().clone(),
+        schema: schema.to_string(),
         consumer: consumer.map(str::to_string),
         problems,
         unmanaged,

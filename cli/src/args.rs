@@ -40,6 +40,10 @@ struct Line {
     /// Deadline in seconds (for the commands that connect).
     #[arg(long, value_name = "TIMEOUT")]
     timeout: Option<u64>,
+    /// Colour in human output: auto (a terminal, and NO_COLOR unset),
+    /// always or never.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     command: Command,
@@ -56,8 +60,21 @@ pub struct Cli {
     pub format: Format,
     /// Deadline in seconds for connecting and for each read.
     pub timeout: u64,
+    /// `--color`.
+    pub color: ColorChoice,
     /// What to do.
     pub command: Command,
+}
+
+/// `--color`: whether human output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment sets NO_COLOR (no-color.org).
+    Auto,
+    /// Always, even on a pipe and with NO_COLOR set.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `--catalog`, for the commands that read a catalog.
@@ -163,6 +180,11 @@ pub struct DiffOpts {
     format: ReviewFormatOpt,
 }
 
+/// The clap command (for shell completions).
+pub fn command() -> clap::Command {
+    Line::command()
+}
+
 /// Parses the command line (`std::env::args_os()` in `main`).
 pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
 where
@@ -213,6 +235,7 @@ where
         database_url,
         format,
         timeout,
+        color: line.color,
         command: line.command,
     })
 }
@@ -260,6 +283,8 @@ pub enum Format {
 }
 
 impl Format {
+    /// What `init` and `completions` print.
+    const PLAIN: &'static [Format] = &[Format::Human];
     /// What every command but `diff` prints.
     const TEXT: &'static [Format] = &[Format::Human, Format::Json];
     /// What `catalog diff` prints.
@@ -321,7 +346,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE.sql")]
         against: Option<PathBuf>,
         /// With --against: the server the dump comes from (default: detected
-        /// from the dump, else tidb). Decides the SQL dialect of the steps.
+        /// from the dump's header or server-specific syntax; required when
+        /// the dump does not say). Decides the SQL dialect of the steps.
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
         /// Run on every target of a fleet file (servers, schemas, stages;
@@ -447,11 +473,29 @@ pub enum Command {
         /// NEW, in the same forms (default: --catalog).
         #[arg(long, value_name = "NEW")]
         to: Option<String>,
-        /// Flavors to show the upgrade SQL for (repeatable; default all three).
+        /// Flavors to show the upgrade SQL for (repeatable; default all
+        /// three, with a note on stderr saying so).
         #[arg(long, value_enum)]
         flavor: Vec<FlavorArg>,
         #[command(flatten)]
         shared: DiffOpts,
+    },
+    /// Write a starter catalog into DIR (default ./catalog): catalog.yaml
+    /// with the defaults and one commented example table, ready for
+    /// `catalog check`. Refuses a directory that holds YAML files. Exit 0, 2.
+    Init {
+        /// Directory to create (or an empty one).
+        #[arg(value_name = "DIR", default_value = "catalog")]
+        dir: PathBuf,
+    },
+    /// Print a shell completion script to stdout, e.g.
+    /// `catalog completions bash > /etc/bash_completion.d/catalog`,
+    /// `catalog completions zsh > "${fpath[1]}/_catalog"`,
+    /// `catalog completions fish > ~/.config/fish/completions/catalog.fish`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
@@ -500,6 +544,12 @@ impl Command {
                 target: None,
                 format: shared.format.format,
                 formats: Format::REVIEW,
+            },
+            Command::Init { .. } | Command::Completions { .. } => Used {
+                catalog: None,
+                target: None,
+                format: Format::Human,
+                formats: Format::PLAIN,
             },
         }
     }

@@ -31,6 +31,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
     }
     match &cli.command {
         Command::Check { .. } => check(cli),
+        Command::Init { dir } => crate::init::run(dir),
+        Command::Completions { shell } => {
+            let mut command = crate::args::command();
+            clap_complete::generate(*shell, &mut command, "catalog", &mut std::io::stdout());
+            Ok(exit::OK)
+        }
         Command::Render { flavor, .. } => render(cli, (*flavor).into()),
         Command::Plan {
             against: Some(file),

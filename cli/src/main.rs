@@ -29,6 +29,7 @@ mod commands;
 mod explain_cmd;
 mod fleet;
 mod fleet_print;
+mod init;
 mod offline;
 mod print;
 mod review;
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    print::set_color(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -87,7 +89,7 @@ fn main() -> ExitCode {
 /// `--format json` was asked for, clap's own text otherwise. clap echoes
 /// what it refused: an argument that could hold a password (a database URL
 /// given positionally) is shown redacted.
-fn usage_error(e: clap::Error) -> ExitCode {
+fn usage_error(mut e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     use std::io::IsTerminal as _;
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
@@ -97,6 +99,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    hint_catalog_dir(&mut e);
     let redact = |text: &str| schema_catalog::dburl::redact_args(text, &args);
     if wants_json(args.iter().cloned()) {
         let text = e
@@ -119,7 +122,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
         });
     } else {
         let rendered = e.render();
-        let text = if std::io::stderr().is_terminal() {
+        let color = match raw_color(&args) {
+            Some(choice) => choice == "always",
+            None => {
+                std::io::stderr().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        let text = if color {
             rendered.ansi().to_string()
         } else {
             rendered.to_string()
@@ -128,6 +138,40 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let _ = write!(std::io::stderr(), "{}", redact(&text));
     }
     ExitCode::from(exit::USAGE)
+}
+
+/// `catalog check cat-v3`: an unexpected positional argument that names a
+/// directory was most likely meant as the catalog; say how to give it.
+fn hint_catalog_dir(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    if arg.starts_with('-') || !std::path::Path::new(arg).is_dir() {
+        return;
+    }
+    let tip = format!("a catalog directory is given as `--catalog {arg}`");
+    e.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+}
+
+/// `--color` as given on a command line that did not parse (`never`,
+/// `always`, `auto`), if it was.
+fn raw_color(args: &[String]) -> Option<&str> {
+    let mut found = None;
+    for (i, a) in args.iter().enumerate() {
+        if let Some(v) = a.strip_prefix("--color=") {
+            found = Some(v);
+        } else if a == "--color" {
+            found = args.get(i + 1).map(String::as_str);
+        }
+    }
+    found.filter(|v| *v != "auto")
 }
 
 /// Whether the raw arguments ask for `--format json` (they did not parse,

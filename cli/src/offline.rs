@@ -27,7 +27,14 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
         (catalog, dump)
     });
     let (catalog, dump) = (catalog?, dump?);
-    let flavor = flavor.or(dump.flavor).unwrap_or(Flavor::TiDb);
+    // Never a silent guess: the steps' SQL is per flavor.
+    let Some(flavor) = flavor.or(dump.flavor) else {
+        return Err(schema_catalog::Error::Usage(format!(
+            "{}: the dump does not say which server it comes from (no mysqldump / mariadb-dump header, nothing only one server writes); pass --flavor mariadb, mysql or tidb",
+            file.display()
+        ))
+        .into());
+    };
     let tables = || catalog.tables.iter().map(|t| &t.table);
     let diffs = diff_tables_taking(tables(), dump.tables, Some(flavor));
     let plan = schema_catalog::plan::plan(&diffs, flavor);

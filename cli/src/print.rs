@@ -13,7 +13,7 @@ use schema_catalog::textdiff::{self, LineKind, TableText};
 use schema_catalog::verify::VerifyReport;
 use schema_catalog::{quote_ident, Flavor, Table};
 
-use crate::args::Format;
+use crate::args::{ColorChoice, Format};
 
 /// Prints one JSON document (a typed report from `schema_catalog::report`).
 pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
@@ -389,9 +389,25 @@ pub fn table_diffs<'a>(
     print_diffs("diff (catalog -> as it is; comments left out)", &texts);
 }
 
-/// Whether stdout takes ANSI colour: a terminal, and NO_COLOR unset.
+/// Whether stdout takes ANSI colour: `--color always`, or `auto` (the
+/// default) on a terminal with NO_COLOR unset or empty (no-color.org).
 pub fn color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+    match COLOR.get().copied().unwrap_or(ColorChoice::Auto) {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+/// The `--color` choice, set once in `main`.
+static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
+
+/// Records `--color` for [`color`].
+pub fn set_color(choice: ColorChoice) {
+    let _ = COLOR.set(choice);
 }
 
 /// The styles of human output.

@@ -11,6 +11,18 @@ use crate::print::{self, paint, style};
 /// Runs the review of NEW (`to`, default `--catalog`) against every OLD.
 pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg]) -> Result<u8> {
     let flavors: Vec<Flavor> = if flavors.is_empty() {
+        // Every flavor's SQL, said so: a reader must not take the first
+        // (TiDB's) for the SQL their own servers get.
+        if matches!(cli.format, Format::Human | Format::Markdown) {
+            errln!(
+                "note: no --flavor: the upgrade SQL is shown for each of {}; pass --flavor mariadb, mysql or tidb (repeatable) for only your servers'",
+                Flavor::ALL
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         Flavor::ALL.to_vec()
     } else {
         flavors.iter().map(|f| (*f).into()).collect()

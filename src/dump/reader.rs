@@ -80,21 +80,54 @@ pub fn read_dump(path: &Path, flavor: Option<Flavor>) -> Result<Dump> {
     parse_dump(&text, path, flavor)
 }
 
-/// Guesses the server a dump comes from: TiDB feature comments (`/*T![`) or
-/// a TiDB banner; MariaDB's banner, `/*M!` comments or lowercase
-/// `current_timestamp()` defaults; MySQL's banner or `utf8mb4_0900_*`
-/// collations. `None` when nothing tells.
+/// Guesses the server a dump comes from. The dump header's `-- Server
+/// version` line is the server's own word (mysqldump and mariadb-dump both
+/// write it; either client may dump either server, so the client's banner
+/// alone can mislead): `...-MariaDB...`, `...-TiDB-...`, else MySQL. Without
+/// it: TiDB feature comments (`/*T![`) or a TiDB banner; MariaDB's banner,
+/// `/*M!` comments, or what only MariaDB's SHOW CREATE TABLE writes
+/// (`DEFAULT current_timestamp(` in lowercase, a JSON column's `CHECK
+/// (json_valid(`: MariaDB's JSON is LONGTEXT with that check, MariaDB KB
+/// "JSON Data Type"); MySQL's banner or `utf8mb4_0900_*` collations.
+/// `None` when nothing tells.
 pub fn detect_flavor(text: &str) -> Option<Flavor> {
+    if let Some(version) = server_version(text) {
+        let version = version.to_ascii_lowercase();
+        return Some(if version.contains("tidb") {
+            Flavor::TiDb
+        } else if version.contains("mariadb") {
+            Flavor::MariaDb
+        } else {
+            Flavor::MySql
+        });
+    }
     let lower = text.to_ascii_lowercase();
+    let mariadb_show_create = [
+        "DEFAULT current_timestamp(",
+        "ON UPDATE current_timestamp(",
+        "CHECK (json_valid(",
+    ]
+    .iter()
+    .any(|m| text.contains(m));
     if lower.contains("/*t![") || lower.contains("-- tidb") {
         Some(Flavor::TiDb)
-    } else if lower.contains("mariadb dump") || text.contains("/*M!") {
+    } else if lower.contains("mariadb dump") || text.contains("/*M!") || mariadb_show_create {
         Some(Flavor::MariaDb)
     } else if lower.contains("mysql dump") || lower.contains("utf8mb4_0900_") {
         Some(Flavor::MySql)
     } else {
         None
     }
+}
+
+/// The version on a dump header's `-- Server version` line (among the
+/// first lines, where mysqldump and mariadb-dump write it), if any.
+fn server_version(text: &str) -> Option<&str> {
+    text.lines().take(40).find_map(|line| {
+        let rest = line.strip_prefix("-- Server version")?;
+        let version = rest.trim();
+        (!version.is_empty()).then_some(version)
+    })
 }
 
 /// Parses dump text; `file` names it in errors.
@@ -462,5 +495,39 @@ DELIMITER ;
         // INVISIBLE columns are part of the format (v2).
         assert!(objects.is_empty(), "{objects:?}");
         assert!(t.columns[1].invisible && !t.columns[2].invisible);
+    }
+
+    #[test]
+    fn the_flavor_is_what_the_dump_says() {
+        let mariadb_client_on_mysql =
+            "-- MariaDB dump 10.19  Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64)\n--\n-- Host: 127.0.0.1    Database: app\n-- Server version\t9.7.0\n";
+        let cases = [
+            (mariadb_client_on_mysql, Some(Flavor::MySql)),
+            (
+                "-- Server version\t10.11.19-MariaDB-0+deb12u1\n",
+                Some(Flavor::MariaDb),
+            ),
+            (
+                "-- Server version\t8.0.11-TiDB-v8.5.1\n",
+                Some(Flavor::TiDb),
+            ),
+            // MariaDB's SHOW CREATE TABLE, no header.
+            (
+                "  `d` datetime(6) NOT NULL DEFAULT current_timestamp(6),\n",
+                Some(Flavor::MariaDb),
+            ),
+            (
+                "  `p` longtext DEFAULT NULL CHECK (json_valid(`p`)),\n",
+                Some(Flavor::MariaDb),
+            ),
+            (
+                "  `d` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),\n",
+                None,
+            ),
+            ("CREATE TABLE `t` (`a` int NOT NULL) ENGINE=InnoDB;\n", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(detect_flavor(text), want, "{text}");
+        }
     }
 }

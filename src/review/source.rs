@@ -105,7 +105,13 @@ fn git_files(rev: &str, path: &GitPath, label: &str) -> Result<Vec<(String, Stri
         GitPath::Root(p) => format!("{rev}:{p}"),
         GitPath::Cwd(p) => format!("{rev}:./{}", relative_to_cwd(p, label)?.display()),
     };
-    let listing = git(&["ls-tree", "-z", &tree], label)?;
+    check_revision(rev, label)?;
+    let listing = git(&["ls-tree", "-z", &tree], label).map_err(|_| {
+        Error::Usage(format!(
+            "{label}: revision `{rev}` has no directory `{}`; name the catalog directory inside the repository as `git:{rev}:path/to/catalog`",
+            tree.split_once(':').map_or("", |(_, p)| p)
+        ))
+    })?;
     let mut files = Vec::new();
     for entry in listing.split('\0').filter(|e| !e.is_empty()) {
         // `<mode> SP <type> SP <object> TAB <name>`
@@ -122,6 +128,30 @@ fn git_files(rev: &str, path: &GitPath, label: &str) -> Result<Vec<(String, Stri
         }
     }
     Ok(files)
+}
+
+/// Refuses a revision git does not know, in those words (git's own
+/// `Not a valid object name REV:path` does not say which half is wrong).
+fn check_revision(rev: &str, label: &str) -> Result<()> {
+    let out = Command::new("git")
+        .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+        .arg(format!("{rev}^{{commit}}"))
+        .output()
+        .map_err(|e| Error::Usage(format!("{label}: cannot run git: {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !stderr.trim().is_empty() {
+        // Not a repository, or git itself failed: say what git said.
+        return Err(Error::Usage(format!(
+            "{label}: `git rev-parse {rev}` failed: {}",
+            stderr.trim()
+        )));
+    }
+    Err(Error::Usage(format!(
+        "{label}: git revision `{rev}` not found in this repository; give a tag, branch or commit that exists (`git tag`, `git branch -a`, `git log --oneline` list them)"
+    )))
 }
 
 /// `p` relative to the current directory (git's `REV:./path` is relative to it).

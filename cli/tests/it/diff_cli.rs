@@ -227,7 +227,16 @@ fn git_revisions_of_a_temporary_repository() {
     );
     let out = diff(&["--from", "git:v9"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(json(&out)["error"].as_str().unwrap().contains("git:v9"));
+    let error = json(&out)["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains("git:v9") && error.contains("revision `v9` not found"),
+        "{error}"
+    );
+    // A revision that exists, a directory that does not: said apart.
+    let out = diff(&["--from", "git:v1:nodir"]);
+    assert_eq!(out.status.code(), Some(2));
+    let error = json(&out)["error"].as_str().unwrap().to_string();
+    assert!(error.contains("has no directory `nodir`"), "{error}");
     assert_eq!(snapshot(&cat), before, "the work tree is untouched");
 }
 

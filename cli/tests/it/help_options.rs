@@ -92,6 +92,8 @@ fn each_help_lists_the_options_its_command_uses() {
     for (cmd, own, reads_catalog, connects) in commands() {
         let mut want: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
         want.insert("format".into());
+        // `--color` is global: every command prints human output.
+        want.insert("color".into());
         if reads_catalog {
             want.insert(CATALOG.into());
         }

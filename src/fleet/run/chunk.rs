@@ -225,10 +225,12 @@ async fn plans(
     let identity = session.identity().clone();
     Ok(diffs
         .into_iter()
-        .map(|d| {
+        .zip(schemas)
+        .map(|(d, schema)| {
             d.map(|diffs| {
                 let mut plan = crate::plan::plan(&diffs, flavor);
                 plan.server = Some(identity.clone());
+                plan.schema = Some(schema.to_string());
                 plan
             })
         })
