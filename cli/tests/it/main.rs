@@ -36,3 +36,5 @@ mod offline_cli;
 mod secrets_cli;
 mod verify_cli;
 mod view_under_table_name;
+mod newcomer_cli;
+mod newcomer_live;

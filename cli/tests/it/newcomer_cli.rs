@@ -2,7 +2,7 @@
 //! completions, `--color`, and the hint for a catalog directory given
 //! without `--catalog`.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::catalog;
 

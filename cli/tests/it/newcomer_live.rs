@@ -1,9 +1,8 @@
 //! What a newcomer meets on a live server: the JSON of `plan` and `verify`
 //! names the schema, not only the server; apply's human output on a pipe.
 
-mod cli_support;
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::cli_support;
+use crate::common;
 
 use std::process::Output;
 
