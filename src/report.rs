@@ -213,6 +213,9 @@ pub struct ImportDoc {
     pub files: Vec<String>,
     /// What was left out (`--skip-unsupported`).
     pub skipped: Vec<Unsupported>,
+    /// What was accepted as the server's own default and not written (an
+    /// explicit InnoDB `ROW_FORMAT=DYNAMIC`).
+    pub notes: Vec<crate::import::ImportNote>,
 }
 
 /// The one document of a failed command under `--format json` (exit 2, 3).

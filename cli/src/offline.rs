@@ -96,6 +96,7 @@ pub async fn import(
             tables: imported.tables.iter().map(|t| t.name.to_string()).collect(),
             files: files.iter().map(|f| f.display().to_string()).collect(),
             skipped: imported.skipped.clone(),
+            notes: imported.notes.clone(),
         }),
         Format::Human | Format::Markdown | Format::Jsonl => {
             outln!(
@@ -109,6 +110,9 @@ pub async fn import(
             }
             for f in &files {
                 outln!("  {}", f.display());
+            }
+            for n in &imported.notes {
+                outln!("note: {n}");
             }
             if !imported.skipped.is_empty() {
                 outln!("left out (--skip-unsupported):");

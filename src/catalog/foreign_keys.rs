@@ -211,7 +211,10 @@ fn references(rf: &RawForeignKey, object: &str, sink: &mut Sink) -> (Option<Iden
     (table, cols)
 }
 
-/// An action from the closed set; absent is `restrict`.
+/// An action from the closed set; absent is `restrict`. `no action` is
+/// read as `restrict`: InnoDB and TiDB do the same for both
+/// ([`ReferentialAction::effect`]), so catalogs compare and render one
+/// spelling whichever one the user wrote.
 fn action(sink: &mut Sink, object: &str, key: &str, text: Option<&str>) -> ReferentialAction {
     let Some(text) = text else {
         return ReferentialAction::Restrict;
@@ -224,7 +227,7 @@ fn action(sink: &mut Sink, object: &str, key: &str, text: Option<&str>) -> Refer
             );
             ReferentialAction::Restrict
         }
-        Some(a) => a,
+        Some(a) => a.effect(),
         None => {
             sink.error(
                 Some(object.to_string()),

@@ -34,7 +34,7 @@ pub(super) fn foreign_key_drift(want: &Table, have: &Table) -> Vec<Problem> {
         {
             kinds.push(ProblemKind::ForeignKeyReference);
         }
-        if live.on_delete != fk.on_delete || live.on_update != fk.on_update {
+        if !live.on_delete.same_effect(fk.on_delete) || !live.on_update.same_effect(fk.on_update) {
             kinds.push(ProblemKind::ForeignKeyAction);
         }
         out.extend(kinds.into_iter().map(|k| {

@@ -127,10 +127,15 @@ pub(crate) fn reconcile(tables: &[Table]) -> (Vec<Refusal>, Vec<Ident>) {
 }
 
 /// `foreign_keys:` of a table file, sorted by name; actions other than
-/// `restrict` (the catalog default) spelled out.
+/// `restrict` (the catalog default) spelled out. A server's `NO ACTION`
+/// is written as `restrict` (omitted): the same action on InnoDB and TiDB
+/// ([`ReferentialAction::effect`]), so a catalog imported from MariaDB
+/// and one imported from MySQL are the same file.
 pub(crate) fn raw(t: &Table) -> Vec<RawForeignKey> {
     let names = |v: &[Ident]| -> Vec<String> { v.iter().map(|n| n.as_str().to_string()).collect() };
-    let spelled = |a: ReferentialAction| (a != ReferentialAction::Restrict).then(|| a.yaml());
+    let spelled = |a: ReferentialAction| {
+        (a.effect() != ReferentialAction::Restrict).then(|| a.effect().yaml())
+    };
     let mut sorted: Vec<&crate::model::ForeignKey> = t.foreign_keys.iter().collect();
     sorted.sort_by_key(|f| f.name.key());
     sorted

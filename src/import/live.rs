@@ -89,7 +89,11 @@ pub async fn read_live(
                 // shows what the inspected model does not explain is
                 // refused (`unrecognised`), naming the clause. A table
                 // with features is refused by them already.
-                if table.kind == TableKind::Base && parsed.features.is_empty() {
+                let refused = parsed
+                    .features
+                    .iter()
+                    .any(|f| !super::unsupported::is_server_default(&parsed.table, f));
+                if table.kind == TableKind::Base && !refused {
                     if let Some(what) = inspect::net_difference(&table, &parsed, flavor) {
                         table.kind = TableKind::Unrecognised(what);
                     }

@@ -82,6 +82,31 @@ impl std::fmt::Display for Unsupported {
     }
 }
 
+/// Something import accepted and the user should know: an explicit table
+/// option that only says what the server does anyway (InnoDB's
+/// `ROW_FORMAT=DYNAMIC`), left out of the catalog.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
+pub struct ImportNote {
+    /// Table.
+    pub table: String,
+    /// Object: `table option ROW_FORMAT`.
+    pub object: String,
+    /// What was accepted, and why.
+    pub note: String,
+}
+
+impl std::fmt::Display for ImportNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "table {}: {}: {}",
+            quote_ident(&self.table),
+            self.object,
+            self.note
+        )
+    }
+}
+
 /// Catalog-wide defaults chosen for the import.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ImportDefaults {
@@ -110,6 +135,9 @@ pub struct Imported {
     /// Tables the imported foreign keys reference that are not imported
     /// (`catalog.yaml` `external_tables`), sorted.
     pub external_tables: Vec<String>,
+    /// What was accepted as the server's default and left out (see
+    /// [`ImportNote`]), sorted.
+    pub notes: Vec<ImportNote>,
 }
 
 /// A table read from the source and what it declares beyond the model.
@@ -142,10 +170,24 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
     }
     let mut out = Vec::new();
     let mut skipped = Vec::new();
+    let mut notes = Vec::new();
     for st in tables
         .into_iter()
         .filter(|t| wanted.is_empty() || wanted.contains(&t.table.name.key()))
     {
+        notes.extend(
+            st.features
+                .iter()
+                .filter(|f| unsupported::is_server_default(&st.table, f))
+                .map(|f| ImportNote {
+                    table: st.table.name.as_str().to_string(),
+                    object: f.object.clone(),
+                    note: format!(
+                        "`{}` is what InnoDB uses anyway (innodb_default_row_format); the table is the one the catalog creates without it, so it is imported and verified without the option",
+                        f.what
+                    ),
+                }),
+        );
         let problems = unsupported(&st);
         if let Some(first) = problems.first().filter(|_| !opts.skip_unsupported) {
             return Err(first.to_error());
@@ -202,6 +244,10 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         tables: out,
         skipped,
         external_tables,
+        notes: {
+            notes.sort();
+            notes
+        },
     })
 }
 

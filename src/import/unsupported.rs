@@ -8,6 +8,14 @@ use crate::ColumnType;
 
 use super::{SourceTable, Unsupported};
 
+/// Whether a feature only states what the server does anyway (InnoDB's
+/// `ROW_FORMAT=DYNAMIC`, [`crate::model::is_innodb_default_option`]): not
+/// unsupported, imported without it and reported as a note.
+pub(crate) fn is_server_default(t: &crate::model::Table, f: &crate::dump::Feature) -> bool {
+    f.object.starts_with("table option")
+        && crate::model::is_innodb_default_option_text(t.engine.as_deref(), &f.what)
+}
+
 /// Every unsupported object of one table.
 pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
     let t = &source.table;
@@ -38,10 +46,15 @@ pub fn unsupported(source: &SourceTable) -> Vec<Unsupported> {
     if let TableKind::Unrecognised(what) = &t.kind {
         push("table".into(), format!("{what} (exact means exact)"));
     }
-    for f in &source.features {
+    for f in source.features.iter().filter(|f| !is_server_default(t, f)) {
+        let fix = if f.object.starts_with("table option") {
+            format!("; {}", crate::model::table_option_fix(&table, &f.what))
+        } else {
+            String::new()
+        };
         push(
             f.object.clone(),
-            format!("{} is not part of the catalog format", f.what),
+            format!("{} is not part of the catalog format{fix}", f.what),
         );
     }
     for c in &t.columns {

@@ -252,7 +252,7 @@ pub(super) fn assemble(
         })
         .collect::<Result<Vec<Column>>>()?;
     let (primary_key, indexes) = normalize::indexes(&g.indexes);
-    let kind = options::table_kind(flavor, &h.create_options, h.engine.as_deref());
+    let kind = options::table_kind(flavor, &h.name, &h.create_options, h.engine.as_deref());
     let mut t = Table {
         name: Ident::new(h.name),
         kind,

@@ -176,11 +176,10 @@ pub(crate) fn difference_from(
     read: Read,
 ) -> Option<String> {
     let aria = is_aria(have);
-    if let Some(f) = parsed
-        .features
-        .iter()
-        .find(|f| !(aria && aria_default(&f.what)))
-    {
+    if let Some(f) = parsed.features.iter().find(|f| {
+        !(aria && aria_default(&f.what))
+            && !crate::model::is_innodb_default_option_text(parsed.table.engine.as_deref(), &f.what)
+    }) {
         return Some(format!(
             "SHOW CREATE TABLE shows {} `{}`, which the inspection does not read",
             f.object, f.what

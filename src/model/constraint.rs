@@ -21,8 +21,12 @@ pub struct Check {
 /// What a foreign key does to the child rows when the referenced row is
 /// deleted or its key updated (`ON DELETE` / `ON UPDATE`): a closed set.
 /// InnoDB (MySQL, MariaDB) and TiDB treat `NO ACTION` as `RESTRICT` (the
-/// check is immediate), but the servers store and report the word given,
-/// so the two are kept apart and compared exactly.
+/// check is immediate; MySQL manual "FOREIGN KEY Constraints": "In MySQL,
+/// equivalent to RESTRICT"; MariaDB KB "Foreign Keys"). The servers store
+/// the word given and report an omitted action differently (MariaDB
+/// `RESTRICT`, MySQL `NO ACTION`), so the two are kept apart as read (for
+/// messages) and compared by [`ReferentialAction::effect`]: one catalog
+/// covers both servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ReferentialAction {
     /// `RESTRICT`: refuse the parent change (the catalog's default).
@@ -59,6 +63,24 @@ impl ReferentialAction {
             ReferentialAction::NoAction => "NO ACTION",
             ReferentialAction::SetDefault => "SET DEFAULT",
         }
+    }
+
+    /// What the action does on InnoDB and TiDB: `NO ACTION` is `RESTRICT`
+    /// (both refuse the parent change at once). Every comparison of
+    /// actions goes through this, and a catalog (and import) writes the
+    /// result: `restrict`, the catalog's default, because it names what
+    /// the servers do (the SQL standard's deferred NO ACTION check does
+    /// not exist on them).
+    pub fn effect(self) -> ReferentialAction {
+        match self {
+            ReferentialAction::NoAction => ReferentialAction::Restrict,
+            other => other,
+        }
+    }
+
+    /// Whether two actions do the same thing ([`ReferentialAction::effect`]).
+    pub fn same_effect(self, other: ReferentialAction) -> bool {
+        self.effect() == other.effect()
     }
 
     /// The catalog spelling (`set null`).
@@ -102,20 +124,32 @@ pub struct ForeignKey {
 impl ForeignKey {
     /// Whether `self` (live) has exactly the shape of `want` (catalog):
     /// columns, referenced table and columns (names case-insensitive) and
-    /// both actions.
+    /// both actions (by effect: `NO ACTION` is `RESTRICT`).
     pub fn same_shape(&self, want: &ForeignKey) -> bool {
         self.columns == want.columns
             && self.referenced_schema == want.referenced_schema
             && self.referenced_table == want.referenced_table
             && self.referenced_columns == want.referenced_columns
-            && self.on_delete == want.on_delete
-            && self.on_update == want.on_update
+            && self.on_delete.same_effect(want.on_delete)
+            && self.on_update.same_effect(want.on_update)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_action_and_restrict_are_one_action() {
+        use ReferentialAction as A;
+        assert!(A::NoAction.same_effect(A::Restrict));
+        assert!(A::Restrict.same_effect(A::NoAction));
+        assert_eq!(A::NoAction.effect(), A::Restrict);
+        for a in [A::Cascade, A::SetNull, A::SetDefault] {
+            assert!(!a.same_effect(A::Restrict), "{a:?}");
+            assert_eq!(a.effect(), a);
+        }
+    }
 
     #[test]
     fn referential_actions_parse_from_a_closed_set() {

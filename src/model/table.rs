@@ -48,7 +48,8 @@ impl TableKind {
 /// The row format InnoDB stores a live table's rows in, as the server
 /// reports it (`information_schema.TABLES.ROW_FORMAT`): the one the table
 /// was created with, explicitly (`ROW_FORMAT=...`, which also shows in
-/// CREATE_OPTIONS and is refused as `unrecognised`) or by the server's
+/// CREATE_OPTIONS and is refused as `unrecognised` unless it is InnoDB's
+/// default, see [`is_innodb_default_option`]) or by the server's
 /// `innodb_default_row_format`. Other engines report theirs (`Fixed`,
 /// MyISAM's `Dynamic`, Aria's `Page`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -76,6 +77,62 @@ impl RowFormat {
             _ => RowFormat::Other(text.trim().to_string()),
         }
     }
+}
+
+/// Whether an explicit table option `name = value` (as a dump or SHOW
+/// CREATE TABLE writes it, or CREATE_OPTIONS's `row_format=DYNAMIC`) only
+/// says what InnoDB does anyway, so the table is the one a catalog creates
+/// without it: `ROW_FORMAT=DYNAMIC` on an InnoDB table (or one whose engine
+/// is not named, InnoDB being the default engine). DYNAMIC is
+/// `innodb_default_row_format`'s default since MySQL 5.7.9 and MariaDB
+/// 10.2.2 (MySQL manual "InnoDB Row Formats", MariaDB KB "InnoDB Row
+/// Formats Overview"); the implicit format's effective value is not
+/// compared either (see the attribute table), so an explicit DYNAMIC is
+/// accepted exactly where an implicit one is. Every other option
+/// (COMPRESSED, COMPACT, REDUNDANT, any KEY_BLOCK_SIZE) changes how rows
+/// are stored or which indexes fit, and stays refused.
+pub fn is_innodb_default_option(engine: Option<&str>, name: &str, value: &str) -> bool {
+    let innodb = engine.is_none_or(|e| e.eq_ignore_ascii_case("InnoDB"));
+    let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
+    innodb
+        && name.trim().eq_ignore_ascii_case("ROW_FORMAT")
+        && value.eq_ignore_ascii_case("DYNAMIC")
+}
+
+/// [`is_innodb_default_option`] for a `name=value` or `name = value` text.
+pub fn is_innodb_default_option_text(engine: Option<&str>, text: &str) -> bool {
+    text.split_once('=')
+        .is_some_and(|(n, v)| is_innodb_default_option(engine, n, v))
+}
+
+/// What to do about an explicit table option the catalog cannot declare
+/// (`option` as written: `ROW_FORMAT = COMPRESSED`, `row_format=COMPACT`,
+/// `KEY_BLOCK_SIZE=8`, `stats_persistent=0`): the statement that rebuilds
+/// `table` without it, run by hand, or leaving the table out. `DEFAULT`
+/// (and `KEY_BLOCK_SIZE=0`) clear an option on MySQL and MariaDB, verified
+/// on 9.7 and 10.11: CREATE_OPTIONS is empty afterwards; MariaDB keeps an
+/// index's own `KEY_BLOCK_SIZE` until that index is re-created.
+pub fn table_option_fix(table: &str, option: &str) -> String {
+    let name = option
+        .split('=')
+        .next()
+        .unwrap_or(option)
+        .trim()
+        .to_ascii_uppercase();
+    let clear = match name.as_str() {
+        "ROW_FORMAT" | "KEY_BLOCK_SIZE" => "ROW_FORMAT=DEFAULT KEY_BLOCK_SIZE=0".to_string(),
+        n if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            return format!(
+                "rebuild {} without the option, or leave the table out (`--tables`, `--skip-unsupported`)",
+                crate::ident::quote_ident(table)
+            );
+        }
+        n => format!("{n}=DEFAULT"),
+    };
+    format!(
+        "to make it the catalog's table, clear the option by hand: `ALTER TABLE {} {clear}` (a table rebuild: check its cost and run it at a quiet time; on MariaDB an index keeps its own KEY_BLOCK_SIZE until it is re-created), or leave the table out (`--tables`, `--skip-unsupported`)",
+        crate::ident::quote_ident(table)
+    )
 }
 
 impl std::fmt::Display for RowFormat {

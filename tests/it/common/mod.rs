@@ -532,5 +532,6 @@ pub fn generated_import(tables: Vec<schema_catalog::Table>) -> schema_catalog::i
         tables,
         skipped: vec![],
         external_tables: vec![],
+        notes: vec![],
     }
 }
