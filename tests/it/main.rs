@@ -59,3 +59,5 @@ mod v2_generated_live;
 mod verify_live;
 mod widen_live;
 mod widen_storage_live;
+mod one_catalog_live;
+mod row_format_live;

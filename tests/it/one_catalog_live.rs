@@ -6,7 +6,7 @@
 //! catalog (or one saying `no action`) verifies against every spelling
 //! and applies to an empty schema with no drift and a no-op second run.
 
-mod common;
+use crate::common;
 
 use common::{catalog_tables, TestDb};
 use schema_catalog::import::{self, ImportOptions};

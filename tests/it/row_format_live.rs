@@ -7,7 +7,7 @@
 //! another row format (COMPRESSED, KEY_BLOCK_SIZE) is still refused, and
 //! the refusal says the statement that would make it the catalog's table.
 
-mod common;
+use crate::common;
 
 use common::TestDb;
 use mysql_async::prelude::Queryable;
