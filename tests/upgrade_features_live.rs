@@ -11,6 +11,7 @@ mod common;
 
 use common::TestDb;
 use schema_catalog::catalog::{self, Catalog};
+use schema_catalog::diff::ProblemKind;
 use schema_catalog::verify::{verify_with, VerifyOptions, VerifyReport};
 
 /// A catalog of `tables` as loaded from files (through the import gate).
@@ -99,7 +100,9 @@ async fn unary_minus_cast_and_multi_valued_keys_round_trip() {
         .filter_map(|c| c.generated.as_ref().map(|g| g.expression.clone()))
         .collect();
     assert!(
-        generated.iter().any(|g| g.contains("-(6)") || g.contains("-6")),
+        generated
+            .iter()
+            .any(|g| g.contains("-(6)") || g.contains("-6")),
         "{generated:?}"
     );
     if !source.is_mariadb() {
@@ -169,4 +172,173 @@ indexes:
             assert!(text.contains("MariaDB"), "{text}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// A column placed before an existing VIRTUAL generated column: the server
+// refuses ALGORITHM=INSTANT and INPLACE with 1846 (MySQL: a VIRTUAL new
+// column, a functional index's hidden column counting; MariaDB: any new
+// column). `plan` and apply know it before the first DDL of the run.
+
+const SETTINGS: &str =
+    "defaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n";
+
+/// The catalog of one table file.
+fn load(yaml: &str) -> Vec<schema_catalog::Table> {
+    let dir = common::catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", yaml)]);
+    let report = catalog::check(dir.path());
+    assert_eq!(report.error_count(), 0, "{}", report.render_human());
+    common::catalog_tables(&report.catalog.unwrap())
+}
+
+/// Table `T` of the catalog: `Id`, then `extra` (catalog YAML entries),
+/// then `X`, `Y` and the VIRTUAL `Z`.
+fn catalog_t(extra: &str, tail: &str) -> String {
+    format!(
+        "table: T
+columns:
+  - name: Id
+    type: int
+    nullable: false
+{extra}  - name: X
+    type: varchar(64)
+  - name: Y
+    type: int
+  - name: Z
+    type: int
+    generated: {{expression: \"Y + 1\"}}
+{tail}primary_key: [Id]
+"
+    )
+}
+
+const LIVE_T: &str = "CREATE TABLE `T` (`Id` int NOT NULL, `X` varchar(64) NULL, `Y` int NULL, \
+     `Z` int GENERATED ALWAYS AS (`Y` + 1) VIRTUAL, PRIMARY KEY (`Id`)) \
+     DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+const ROWS: &str = "INSERT INTO `T` (`Id`, `X`, `Y`) VALUES (1, 'abcdefgh', 1), (2, 'x', 2)";
+
+const PLAIN_N: &str = "  - name: N\n    type: int\n";
+const VIRTUAL_G: &str =
+    "  - name: G\n    type: varchar(6)\n    generated: {expression: \"substr(X, -6, 6)\"}\n";
+
+async fn plan_of(db: &TestDb, tables: &[schema_catalog::Table]) -> schema_catalog::plan::Plan {
+    let target = schema_catalog::db::parse_url(&db.url()).unwrap();
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .unwrap();
+    schema_catalog::live::plan_live(&mut s, &db.name, tables)
+        .await
+        .unwrap()
+}
+
+/// A VIRTUAL column declared before the existing VIRTUAL `Z`, after a plain
+/// column that could be added: on both servers `plan` is refused naming
+/// `G` as not online, and apply refuses before its first DDL (no step, no
+/// DDL, SHOW CREATE TABLE and rows unchanged).
+#[tokio::test]
+async fn a_virtual_column_before_a_virtual_one_is_refused_before_any_ddl() {
+    let db = TestDb::new().await;
+    db.exec(&[LIVE_T, ROWS]).await;
+    // `N` first (MySQL could add it), then `G` before `Z`.
+    let yaml =
+        catalog_t(PLAIN_N, "").replace("  - name: Y\n", &format!("{VIRTUAL_G}  - name: Y\n"));
+    let tables = load(&yaml);
+    let plan = plan_of(&db, &tables).await;
+    assert!(plan.is_refused(), "{:#?}", plan.steps);
+    let on_g: Vec<_> = plan.drift.iter().filter(|p| p.object == "G").collect();
+    assert_eq!(on_g.len(), 1, "{:#?}", plan.drift);
+    assert_eq!(on_g[0].kind, ProblemKind::ColumnNotOnline);
+    assert!(on_g[0].to_string().contains("1846"), "{}", on_g[0]);
+    let report = common::assert_apply_refused(&db, &tables, &[("T", &["Id", "X", "Y"])]).await;
+    common::assert_drift(&report, "T", "G", ProblemKind::ColumnNotOnline);
+}
+
+/// A plain column declared before the existing VIRTUAL `Z`: MariaDB
+/// refuses it online (1846, so apply refuses before DDL); MySQL adds it
+/// with ALGORITHM=INSTANT at its catalog position, rows unchanged.
+#[tokio::test]
+async fn a_plain_column_before_a_virtual_one_is_refused_on_mariadb_only() {
+    let db = TestDb::new().await;
+    db.exec(&[LIVE_T, ROWS]).await;
+    let tables = load(&catalog_t(PLAIN_N, ""));
+    if db.is_mariadb() {
+        let report = common::assert_apply_refused(&db, &tables, &[("T", &["Id", "X", "Y"])]).await;
+        common::assert_drift(&report, "T", "N", ProblemKind::ColumnNotOnline);
+    } else {
+        let before = db.checksum("T", &["Id", "X", "Y"]).await;
+        let report = common::apply_converged(&db, &tables).await;
+        assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
+        assert!(
+            report.steps[0].sql.contains("ALGORITHM=INSTANT"),
+            "{}",
+            report.steps[0].sql
+        );
+        assert_eq!(db.checksum("T", &["Id", "X", "Y"]).await, before);
+        assert!(db
+            .show_create("T")
+            .await
+            .contains("`N` int DEFAULT NULL,\n  `X`"));
+        common::assert_idle(&db, &tables).await;
+    }
+}
+
+/// A VIRTUAL column declared after the last VIRTUAL column is online on
+/// both servers (ALGORITHM=INSTANT), rows unchanged, at its position.
+#[tokio::test]
+async fn a_virtual_column_after_the_last_virtual_one_is_added_online() {
+    let db = TestDb::new().await;
+    db.exec(&[LIVE_T, ROWS]).await;
+    let tables = load(&catalog_t("", VIRTUAL_G));
+    let before = db.checksum("T", &["Id", "X", "Y"]).await;
+    let report = common::apply_converged(&db, &tables).await;
+    assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
+    assert!(
+        report.steps[0].sql.contains("ALGORITHM=INSTANT"),
+        "{}",
+        report.steps[0].sql
+    );
+    assert_eq!(db.checksum("T", &["Id", "X", "Y"]).await, before);
+    common::assert_idle(&db, &tables).await;
+}
+
+/// MySQL: a functional index's hidden virtual column is last, so any
+/// VIRTUAL column added to its table lands before it: refused before DDL.
+#[tokio::test]
+async fn a_virtual_column_on_a_table_with_a_functional_index_is_refused_on_mysql() {
+    let db = TestDb::new().await;
+    if db.is_mariadb() {
+        return; // MariaDB has no functional key parts (lint refuses them).
+    }
+    db.exec(&[
+        "CREATE TABLE `T` (`Id` int NOT NULL, `X` varchar(64) NULL, `Y` int NULL, \
+         PRIMARY KEY (`Id`), KEY `by_y` ((`Y` + 1))) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        ROWS,
+    ])
+    .await;
+    let yaml = "table: T
+columns:
+  - name: Id
+    type: int
+    nullable: false
+  - name: X
+    type: varchar(64)
+  - name: Y
+    type: int
+  - name: G
+    type: varchar(6)
+    generated: {expression: \"substr(X, -6, 6)\"}
+primary_key: [Id]
+indexes:
+  - name: by_y
+    columns: [{expression: \"Y + 1\"}]
+";
+    let dir = common::catalog_dir(&[
+        ("catalog.yaml", &format!("{SETTINGS}flavors: [mysql]\n")),
+        ("t.yaml", yaml),
+    ]);
+    let report = catalog::check(dir.path());
+    assert_eq!(report.error_count(), 0, "{}", report.render_human());
+    let tables = common::catalog_tables(&report.catalog.unwrap());
+    let report = common::assert_apply_refused(&db, &tables, &[("T", &["Id", "X", "Y"])]).await;
+    common::assert_drift(&report, "T", "G", ProblemKind::ColumnNotOnline);
 }

@@ -36,8 +36,8 @@ use std::fmt::Display;
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
-    ObjectName, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
+    BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    InTarget, ObjectName, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -112,8 +112,8 @@ pub fn structural(expr: &Expr) -> String {
         columns: None,
         context: Context::KeyPart,
     }
-        .expr(expr)
-        .unwrap_or_else(|_| exact(expr))
+    .expr(expr)
+    .unwrap_or_else(|_| exact(expr))
 }
 
 /// The text of `expr`, its literals printed by [`literal`].

@@ -40,7 +40,12 @@ fn the_closed_style_names_what_it_refuses() {
         ("(1, 2)", "is the row"),
         ("`f`(1)", "not a plain function name"),
     ] {
-        let e = closed(&parse_one(text).unwrap(), &[Ident::new("a")], Context::Check).unwrap_err();
+        let e = closed(
+            &parse_one(text).unwrap(),
+            &[Ident::new("a")],
+            Context::Check,
+        )
+        .unwrap_err();
         assert!(e.contains(why), "{text}: {e}");
     }
 }
@@ -53,12 +58,36 @@ fn cast_and_substring_round_trip() {
     let cols = [Ident::new("x"), Ident::new("doc")];
     for (context, text, want) in [
         (Context::Generated, "substr(x, -6, 6)", "SUBSTR(`x`, -6, 6)"),
-        (Context::Generated, "SUBSTRING(x, -(6))", "SUBSTR(`x`, -(6))"),
-        (Context::Check, "substring(x from 2 for 3) = 'a'", "SUBSTR(`x`, 2, 3) = 'a'"),
-        (Context::KeyPart, "cast(from_unixtime(x) as datetime)", "CAST(from_unixtime(`x`) AS DATETIME)"),
-        (Context::KeyPart, "cast(x as signed integer)", "CAST(`x` AS SIGNED)"),
-        (Context::Generated, "cast(x as decimal(10, 2))", "CAST(`x` AS DECIMAL(10,2))"),
-        (Context::Generated, "cast(x as time(2))", "CAST(`x` AS TIME(2))"),
+        (
+            Context::Generated,
+            "SUBSTRING(x, -(6))",
+            "SUBSTR(`x`, -(6))",
+        ),
+        (
+            Context::Check,
+            "substring(x from 2 for 3) = 'a'",
+            "SUBSTR(`x`, 2, 3) = 'a'",
+        ),
+        (
+            Context::KeyPart,
+            "cast(from_unixtime(x) as datetime)",
+            "CAST(from_unixtime(`x`) AS DATETIME)",
+        ),
+        (
+            Context::KeyPart,
+            "cast(x as signed integer)",
+            "CAST(`x` AS SIGNED)",
+        ),
+        (
+            Context::Generated,
+            "cast(x as decimal(10, 2))",
+            "CAST(`x` AS DECIMAL(10,2))",
+        ),
+        (
+            Context::Generated,
+            "cast(x as time(2))",
+            "CAST(`x` AS TIME(2))",
+        ),
         (
             Context::KeyPart,
             "cast(json_extract(doc, '$.tags') as char(255) array)",
@@ -74,7 +103,11 @@ fn cast_and_substring_round_trip() {
         let printed = closed(&expr, &cols, context).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(printed, want, "{text}");
         let again = parse_one(&printed).unwrap();
-        assert_eq!(closed(&again, &cols, context).as_deref(), Ok(want), "{text}");
+        assert_eq!(
+            closed(&again, &cols, context).as_deref(),
+            Ok(want),
+            "{text}"
+        );
         assert_eq!(structural(&again), structural(&expr), "{text}");
     }
     for (a, b) in [
@@ -111,16 +144,56 @@ fn cast_and_substring_round_trip() {
 fn each_context_has_its_own_allowed_set() {
     let cols = [Ident::new("x")];
     for (context, text, why) in [
-        (Context::Default, "substr('abc', 2)", "not an allowed default expression"),
-        (Context::Default, "cast(1 as signed)", "not an allowed default expression"),
-        (Context::Generated, "(select 1)", "not allowed in a generated column expression"),
-        (Context::Check, "(select 1)", "not allowed in a CHECK condition"),
-        (Context::KeyPart, "(select 1)", "not allowed in an expression key part"),
-        (Context::Generated, "cast(x as unsigned array)", "allowed only as a whole expression key part"),
-        (Context::KeyPart, "lower(cast(x as unsigned array))", "allowed only as a whole expression key part"),
-        (Context::KeyPart, "cast(x as json array)", "a multi-valued key part is"),
-        (Context::KeyPart, "cast(x as char array)", "a multi-valued key part is"),
-        (Context::Generated, "cast(x as char(5))", "casts to `CHAR(5)`"),
+        (
+            Context::Default,
+            "substr('abc', 2)",
+            "not an allowed default expression",
+        ),
+        (
+            Context::Default,
+            "cast(1 as signed)",
+            "not an allowed default expression",
+        ),
+        (
+            Context::Generated,
+            "(select 1)",
+            "not allowed in a generated column expression",
+        ),
+        (
+            Context::Check,
+            "(select 1)",
+            "not allowed in a CHECK condition",
+        ),
+        (
+            Context::KeyPart,
+            "(select 1)",
+            "not allowed in an expression key part",
+        ),
+        (
+            Context::Generated,
+            "cast(x as unsigned array)",
+            "allowed only as a whole expression key part",
+        ),
+        (
+            Context::KeyPart,
+            "lower(cast(x as unsigned array))",
+            "allowed only as a whole expression key part",
+        ),
+        (
+            Context::KeyPart,
+            "cast(x as json array)",
+            "a multi-valued key part is",
+        ),
+        (
+            Context::KeyPart,
+            "cast(x as char array)",
+            "a multi-valued key part is",
+        ),
+        (
+            Context::Generated,
+            "cast(x as char(5))",
+            "casts to `CHAR(5)`",
+        ),
         (Context::Generated, "cast(x as varchar(5))", "casts to"),
         (Context::Generated, "substring(x for 3)", "SUBSTRING"),
     ] {
