@@ -342,3 +342,97 @@ indexes:
     let report = common::assert_apply_refused(&db, &tables, &[("T", &["Id", "X", "Y"])]).await;
     common::assert_drift(&report, "T", "G", ProblemKind::ColumnNotOnline);
 }
+
+// ---------------------------------------------------------------------------
+// `--skip-unsupported` names everything it leaves out.
+
+/// A column the format cannot express (a collation the catalog does not
+/// know) is left out, and so is everything that depends on it, each named
+/// in `skipped` (which the CLI prints in human and JSON output): a
+/// generated column computed from it, indexes over either, a CHECK naming
+/// it, a primary key over it, a functional index naming it (MySQL), and a
+/// table left without columns. What is written passes `check`.
+#[tokio::test]
+async fn skip_unsupported_names_every_object_it_leaves_out() {
+    let source = TestDb::new().await;
+    let expr_key = if source.is_mariadb() {
+        ""
+    } else {
+        ", KEY `by_expr` ((lower(`tag`)))"
+    };
+    source
+        .exec(&[
+            &format!(
+                "CREATE TABLE `runs` (`id` int NOT NULL, \
+                 `tag` varchar(16) CHARACTER SET latin2 COLLATE latin2_czech_cs NULL, \
+                 `tag_lower` varchar(16) GENERATED ALWAYS AS (lower(`tag`)) VIRTUAL, \
+                 `n` int NULL, PRIMARY KEY (`id`), KEY `by_tag` (`tag`), KEY `by_id_tag` (`id`, `tag`), \
+                 KEY `by_lower` (`tag_lower`), KEY `by_n` (`n`), \
+                 CONSTRAINT `chk_tag` CHECK (`tag` <> ''), CONSTRAINT `chk_n` CHECK (`n` >= 0){expr_key}) \
+                 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+            ),
+            "CREATE TABLE `by_code` (`code` varchar(8) CHARACTER SET latin2 COLLATE latin2_czech_cs NOT NULL, \
+             `n` int NULL, PRIMARY KEY (`code`)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+            "CREATE TABLE `only_tag` (`tag` varchar(8) CHARACTER SET latin2 COLLATE latin2_czech_cs NULL) \
+             DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        ])
+        .await;
+    let target = schema_catalog::db::parse_url(&source.url()).unwrap();
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .unwrap();
+    let sources = schema_catalog::import::read_live(&mut s, &source.name, &[])
+        .await
+        .unwrap();
+    let opts = schema_catalog::import::ImportOptions {
+        skip_unsupported: true,
+        ..Default::default()
+    };
+    let imported = schema_catalog::import::build(&target.display, sources, &opts).unwrap();
+    let skipped: Vec<(String, String)> = imported
+        .skipped
+        .iter()
+        .map(|u| (u.table.clone(), u.object.clone()))
+        .collect();
+    let mut want = vec![
+        ("runs", "column `tag`"),
+        ("runs", "column `tag_lower`"),
+        ("runs", "index `by_tag`"),
+        ("runs", "index `by_id_tag`"),
+        ("runs", "index `by_lower`"),
+        ("runs", "check `chk_tag`"),
+        ("by_code", "column `code`"),
+        ("by_code", "primary key"),
+        ("only_tag", "column `tag`"),
+        ("only_tag", "table"),
+    ];
+    if !source.is_mariadb() {
+        want.push(("runs", "index `by_expr`"));
+    }
+    for (table, object) in &want {
+        assert!(
+            skipped.contains(&(table.to_string(), object.to_string())),
+            "{table} {object} not named in {skipped:#?}"
+        );
+    }
+    // Every object the import lacks is named; nothing else is.
+    let runs = imported
+        .tables
+        .iter()
+        .find(|t| t.name.as_str() == "runs")
+        .expect("runs imported");
+    let columns: Vec<&str> = runs.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(columns, ["id", "n"]);
+    let indexes: Vec<&str> = runs.indexes.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(indexes, ["by_n"]);
+    let checks: Vec<&str> = runs.checks.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(checks, ["chk_n"]);
+    assert!(imported
+        .tables
+        .iter()
+        .all(|t| t.name.as_str() != "only_tag"));
+    assert_eq!(skipped.len(), want.len(), "{skipped:#?}");
+    // What is written passes check.
+    let dir = tempfile::tempdir().unwrap();
+    schema_catalog::import_gate::write_checked(&imported, dir.path()).expect("passes check");
+}
