@@ -9,7 +9,7 @@
 
 use crate::ident::Ident;
 use crate::sql::lex::{tokens, Token};
-use crate::sql::print;
+use crate::sql::print::{self, Context};
 
 /// Storage engines a catalog may name, in their canonical spelling (the
 /// one `information_schema.TABLES.ENGINE` reports). Matched case-insensitively.
@@ -49,7 +49,7 @@ pub fn engine_problem(engine: &str) -> Option<String> {
 /// column references), unary `-`/`+`/`NOT` and arithmetic, comparison and
 /// logical operators, and parentheses. Errors name what is wrong.
 pub fn render_default_expression(text: &str) -> Result<String, String> {
-    render_one_expression(text, &[])
+    render_one_expression(text, &[], Context::Default)
 }
 
 /// Parses a functional key part (`{expression: ...}` of an index) the same
@@ -58,28 +58,52 @@ pub fn render_default_expression(text: &str) -> Result<String, String> {
 /// with the declared spelling through the one quoting helper. Anything else
 /// (another name, a qualified name, a subquery) is refused.
 pub fn render_key_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
-    render_one_expression(text, columns)
+    render_one_expression(text, columns, Context::KeyPart)
 }
 
 /// Parses a CHECK constraint's condition like [`render_key_expression`]
 /// (the table's declared columns may be named), where `IN (...)`,
 /// `BETWEEN`, `IS [NOT] NULL` and `LIKE` are also allowed.
 pub fn render_check_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
-    render_one_expression(text, columns)
+    render_one_expression(text, columns, Context::Check)
 }
 
 /// Parses a generated column's expression like [`render_key_expression`]
 /// (the table's declared columns may be named).
 pub fn render_generated_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
-    render_one_expression(text, columns)
+    render_one_expression(text, columns, Context::Generated)
 }
 
-fn render_one_expression(text: &str, columns: &[Ident]) -> Result<String, String> {
+/// Whether a functional key part's text is a multi-valued one: the whole
+/// part is `CAST(... AS type ARRAY)` (MySQL 8.0.17+, MySQL 8.4 manual,
+/// CREATE INDEX, "Multi-Valued Indexes"; MariaDB has none).
+pub fn is_multi_valued_key(text: &str) -> bool {
+    use sqlparser::ast::{DataType, Expr};
+    let Ok(mut expr) = print::parse_one(text) else {
+        return false;
+    };
+    while let Expr::Nested(inner) = expr {
+        expr = *inner;
+    }
+    matches!(
+        expr,
+        Expr::Cast {
+            data_type: DataType::Array(_),
+            ..
+        }
+    )
+}
+
+fn render_one_expression(
+    text: &str,
+    columns: &[Ident],
+    context: Context,
+) -> Result<String, String> {
     let tokens = tokens(text)?;
     if tokens.iter().any(|t| matches!(t, Token::SemiColon)) {
         return Err("contains `;`: an expression is one expression".into());
     }
-    print::closed(&print::parse_tokens(tokens)?, columns)
+    print::closed(&print::parse_tokens(tokens)?, columns, context)
 }
 
 #[cfg(test)]
@@ -187,6 +211,18 @@ mod tests {
         ] {
             assert!(render_check_expression(text, &cols).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn multi_valued_key_parts_are_known_by_their_cast() {
+        assert!(is_multi_valued_key(
+            "CAST(json_extract(`doc`, '$.a') AS UNSIGNED ARRAY)"
+        ));
+        assert!(is_multi_valued_key(
+            "(cast(json_extract(`doc`,_utf8mb4'$.a') as char(10) array))"
+        ));
+        assert!(!is_multi_valued_key("CAST(`a` AS DATETIME)"));
+        assert!(!is_multi_valued_key("lower(`a`)"));
     }
 
     #[test]

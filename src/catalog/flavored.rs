@@ -131,7 +131,23 @@ fn needs(table: &Table) -> Vec<Need> {
                     .to_string(),
             });
         }
-        if i.parts
+        let multi_valued = i.parts.iter().any(
+            |p| matches!(p, IndexPart::Expression(e) if crate::sqltext::is_multi_valued_key(e)),
+        );
+        if multi_valued {
+            // MySQL 8.0.17+ (MySQL 8.4 manual, CREATE INDEX, "Multi-Valued
+            // Indexes"); MariaDB 10.11 has neither functional key parts
+            // nor CAST(... AS type ARRAY) (a syntax error, 1064).
+            out.push(Need {
+                object: format!("index `{}`", i.name),
+                lacking: NOT_MARIADB,
+                message: "a multi-valued index (a `CAST(... AS type ARRAY)` key part, MySQL 8.0.17+) on a catalog \
+                     that targets MariaDB, which has no multi-valued indexes: list only `flavors: [mysql]` \
+                     (or `[mysql, tidb]`) in catalog.yaml, or remove the index"
+                    .to_string(),
+            });
+        } else if i
+            .parts
             .iter()
             .any(|p| matches!(p, IndexPart::Expression(_)))
         {

@@ -263,6 +263,19 @@ fn lint_key(
             descending,
         });
     }
+    // One multi-valued key part per index (MySQL 8.4 manual, CREATE INDEX,
+    // "Multi-Valued Indexes"): the server refuses a second one at apply.
+    let multi_valued = parts
+        .iter()
+        .filter(|p| matches!(p, IndexPart::Expression(e) if crate::sqltext::is_multi_valued_key(e)))
+        .count();
+    if multi_valued > 1 {
+        sink.error(
+            object.clone(),
+            format!("has {multi_valued} multi-valued key parts (`CAST(... AS type ARRAY)`): an index may have one; split it into one index each"),
+        );
+        sound = false;
+    }
     if !sound {
         return None;
     }

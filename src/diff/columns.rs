@@ -1,7 +1,8 @@
 //! Column drift: a same-named column compared field by field (the texts
 //! that describe a column are the model's, [`crate::model::describe`]).
 
-use crate::model::{Column, NotOnline, Table};
+use crate::flavor::Flavor;
+use crate::model::{ByName, Column, IndexPart, NotOnline, Table};
 
 use super::{problem, Problem, ProblemKind, Value};
 
@@ -113,6 +114,43 @@ fn column_differences(want: &Column, have: &Column) -> Vec<(ProblemKind, Value, 
         ),
     }
     out
+}
+
+/// Why the missing column `want.columns[i]` cannot be added online to the
+/// live table `have` at its catalog position, if it cannot: the reasons of
+/// [`column_not_online_reason`], and the server's rule for a column placed
+/// before an existing VIRTUAL generated column
+/// ([`Flavor::refuses_column_added_before_virtual`]). Columns are added in
+/// catalog order, so the live columns after it are the catalog's later
+/// columns the table has; on MySQL a functional index's hidden virtual
+/// column is always last.
+pub fn column_not_online_reason_at(
+    want: &Table,
+    i: usize,
+    have: &Table,
+    flavor: Option<Flavor>,
+) -> Option<NotOnline> {
+    let col = &want.columns[i];
+    if let Some(why) = column_not_online_reason(col) {
+        return Some(why);
+    }
+    let virtual_column = col.generated.as_ref().is_some_and(|g| !g.stored);
+    if !Flavor::refuses_column_added_before_virtual(flavor, virtual_column) {
+        return None;
+    }
+    let is_virtual = |c: &Column| c.generated.as_ref().is_some_and(|g| !g.stored);
+    let have_columns = ByName::new(&have.columns);
+    let virtual_after = want.columns[i + 1..]
+        .iter()
+        .filter_map(|c| have_columns.get(&c.name))
+        .any(is_virtual);
+    let hidden_after = flavor != Some(Flavor::MariaDb)
+        && have.indexes.iter().any(|x| {
+            x.parts
+                .iter()
+                .any(|p| matches!(p, IndexPart::Expression(_)))
+        });
+    (virtual_after || hidden_after).then_some(NotOnline::ColumnBeforeVirtual)
 }
 
 /// Why a missing column cannot be added to an existing table online, if it

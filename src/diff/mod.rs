@@ -21,7 +21,7 @@ pub use crate::finding::drift::{Problem, ProblemKind, Severity, Subject, Value};
 pub use crate::model::WidenRule;
 pub use change::{Change, TableDiff};
 use columns::column_drift;
-pub use columns::{column_not_online_reason, same_column_shape};
+pub use columns::{column_not_online_reason, column_not_online_reason_at, same_column_shape};
 use foreign_keys::{foreign_key_drift, unmanaged_foreign_keys};
 pub use indexes::not_online_reason;
 pub use widen::{widening, WidenAlgorithm, Widening};
@@ -173,7 +173,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     for (i, col) in want.columns.iter().enumerate() {
         match have_columns.get(&col.name) {
             Some(live) => column_or_widening(&mut d, want, have, col, live, flavor),
-            None => match column_not_online_reason(col) {
+            None => match column_not_online_reason_at(want, i, have, flavor) {
                 Some(why) => d.problems.push(problem(
                     want,
                     col.name.as_str(),

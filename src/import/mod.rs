@@ -192,10 +192,10 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
         if let Some(first) = problems.first().filter(|_| !opts.skip_unsupported) {
             return Err(first.to_error());
         }
-        if let Some(table) = strip(st.table, &problems) {
-            out.push(table);
-        }
+        let (table, also) = strip(st.table, &problems);
+        out.extend(table);
         skipped.extend(problems);
+        skipped.extend(also);
     }
     // Foreign keys are checked across the kept tables, as `check` will.
     let (refused, _) = foreign_keys::reconcile(&out);
@@ -253,44 +253,151 @@ pub fn build(source: &str, tables: Vec<SourceTable>, opts: &ImportOptions) -> Re
 
 /// The table without its unsupported objects (`None`: the whole table is
 /// left out, as it is for a table option the catalog cannot declare: the
-/// table without its `ROW_FORMAT` is another table). Indexes over a
-/// left-out column go too, as does a primary key with an unsupported part.
-fn strip(mut t: Table, problems: &[Unsupported]) -> Option<Table> {
+/// table without its `ROW_FORMAT` is another table), and every object it
+/// leaves out that `problems` does not name already, each with its reason:
+/// what depends on a left-out column (a key part over it, a generated
+/// column, a key expression or a CHECK naming it: the import's own check
+/// would refuse them), a primary key with an unsupported part, and the
+/// table when no column is left. Foreign keys over a left-out column are
+/// refused across the tables (`foreign_keys::reconcile`), which lists them.
+fn strip(mut t: Table, problems: &[Unsupported]) -> (Option<Table>, Vec<Unsupported>) {
+    let table = t.name.as_str().to_string();
+    let mut also = Vec::new();
+    let mut leave = |object: String, reason: String| {
+        also.push(Unsupported {
+            table: table.clone(),
+            object,
+            reason,
+        })
+    };
     if problems
         .iter()
         .any(|p| p.object == "table" || p.object.starts_with("table option"))
     {
-        return None;
+        return (None, also);
     }
-    let bad = |object: String| problems.iter().any(|p| p.object == object);
-    t.columns
-        .retain(|c| !bad(format!("column {}", quote_ident(c.name.as_str()))));
-    let kept: BTreeSet<String> = t.columns.iter().map(|c| c.name.key()).collect();
-    // An expression part that names a left-out column fails the import's
-    // own check (the expression renderer knows only declared columns).
-    let covered = |parts: &[IndexPart]| {
-        parts.iter().all(|p| match p {
-            IndexPart::Column { name, .. } => kept.contains(&name.key()),
-            IndexPart::Expression(_) => true,
+    let bad = |object: &str| problems.iter().any(|p| p.object == object);
+    let column_object = |c: &Ident| format!("column {}", quote_ident(c.as_str()));
+    let mut gone: Vec<Ident> = t
+        .columns
+        .iter()
+        .filter(|c| bad(&column_object(&c.name)))
+        .map(|c| c.name.clone())
+        .collect();
+    // A generated column naming a left-out column goes too, and so on
+    // (one generated column may name another).
+    loop {
+        let kept: Vec<Ident> = t
+            .columns
+            .iter()
+            .filter(|c| !gone.contains(&c.name))
+            .map(|c| c.name.clone())
+            .collect();
+        let next = t.columns.iter().find(|c| {
+            !gone.contains(&c.name)
+                && c.generated.as_ref().is_some_and(|g| {
+                    crate::sqltext::render_generated_expression(
+                        &crate::expr::canonical(&g.expression),
+                        &kept,
+                    )
+                    .is_err()
+                })
+        });
+        let Some(c) = next else { break };
+        leave(
+            column_object(&c.name),
+            format!(
+                "generated column whose expression ({}) names a column that was left out",
+                c.generated.as_ref().map_or("", |g| g.expression.as_str())
+            ),
+        );
+        gone.push(c.name.clone());
+    }
+    t.columns.retain(|c| !gone.contains(&c.name));
+    let kept: Vec<Ident> = t.columns.iter().map(|c| c.name.clone()).collect();
+    let names = |list: &[Ident]| {
+        list.iter()
+            .map(|n| quote_ident(n.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Why a key's parts cannot stay: a part over a left-out column, or an
+    // expression part naming one (the renderer knows only declared columns).
+    let uncovered = |parts: &[IndexPart]| -> Option<String> {
+        let over: Vec<Ident> = parts
+            .iter()
+            .filter_map(|p| match p {
+                IndexPart::Column { name, .. } if !kept.contains(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        if !over.is_empty() {
+            return Some(format!(
+                "a key part over {}, which was left out",
+                names(&over)
+            ));
+        }
+        parts.iter().find_map(|p| match p {
+            IndexPart::Expression(e) => {
+                crate::sqltext::render_key_expression(&crate::expr::canonical(e), &kept)
+                    .err()
+                    .map(|_| {
+                        format!("the expression key part ({e}) names a column that was left out")
+                    })
+            }
+            IndexPart::Column { .. } => None,
         })
     };
-    if bad("primary key".into()) || !covered(&t.primary_key) {
-        t.primary_key.clear();
+    if !t.primary_key.is_empty() {
+        if bad("primary key") {
+            t.primary_key.clear();
+        } else if let Some(why) = uncovered(&t.primary_key) {
+            leave("primary key".into(), why);
+            t.primary_key.clear();
+        }
     }
-    t.indexes
-        .retain(|i| !bad(format!("index {}", quote_ident(i.name.as_str()))) && covered(&i.parts));
-    // A check naming a left-out column fails the import's own check, like
-    // an expression key part.
-    t.checks
-        .retain(|c| !bad(format!("check {}", quote_ident(c.name.as_str()))));
-    // One over a left-out column or index is refused across the tables
-    // (`foreign_keys::reconcile`).
+    let mut indexes = std::mem::take(&mut t.indexes);
+    indexes.retain(|i| {
+        let object = format!("index {}", quote_ident(i.name.as_str()));
+        if bad(&object) {
+            return false;
+        }
+        match uncovered(&i.parts) {
+            Some(why) => {
+                leave(object, why);
+                false
+            }
+            None => true,
+        }
+    });
+    t.indexes = indexes;
+    let mut checks = std::mem::take(&mut t.checks);
+    checks.retain(|c| {
+        let object = format!("check {}", quote_ident(c.name.as_str()));
+        if bad(&object) {
+            return false;
+        }
+        let text = crate::expr::canonical(&c.expression);
+        if crate::sqltext::render_check_expression(&text, &kept).is_err() {
+            leave(
+                object,
+                format!("CHECK ({}) names a column that was left out", c.expression),
+            );
+            return false;
+        }
+        true
+    });
+    t.checks = checks;
     t.foreign_keys
-        .retain(|f| !bad(foreign_keys::object(&f.name)));
+        .retain(|f| !bad(&foreign_keys::object(&f.name)));
     if t.columns.is_empty() {
-        return None;
+        leave(
+            "table".into(),
+            "every column was left out, so the whole table is".into(),
+        );
+        return (None, also);
     }
-    Some(t)
+    (Some(t), also)
 }
 
 /// The most common engine and collation (ties: the smallest name).
@@ -430,7 +537,8 @@ mod tests {
         )
         .unwrap();
         let objects: Vec<&str> = got.skipped.iter().map(|s| s.object.as_str()).collect();
-        assert_eq!(objects, ["column `e`", "index `sp`"]);
+        // `ie` covers the left-out `e`: it goes too, and is named.
+        assert_eq!(objects, ["column `e`", "index `sp`", "index `ie`"]);
         let t = &got.tables[0];
         assert_eq!(t.columns.len(), 2);
         // A declared prefix is part of format v2: `ip` is kept.

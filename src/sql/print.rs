@@ -36,8 +36,8 @@ use std::fmt::Display;
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, InTarget,
-    ObjectName, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
+    BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    InTarget, ObjectName, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -49,18 +49,71 @@ use crate::ident::{quote_ident, quote_str, Ident};
 /// Prints `expr` in the closed catalog subset (see the module docs); a
 /// name must be one of `columns` (printed in its declared spelling), and
 /// with no columns (an expression default) no name is allowed.
-pub fn closed(expr: &Expr, columns: &[Ident]) -> Result<String, String> {
-    Printer {
+pub fn closed(expr: &Expr, columns: &[Ident], context: Context) -> Result<String, String> {
+    let printer = Printer {
         columns: Some(columns),
+        context,
+    };
+    match expr {
+        // A multi-valued key part is the whole part (MySQL 8.4 manual,
+        // CREATE INDEX, "Multi-Valued Indexes": `CAST(... AS type ARRAY)`
+        // is allowed only as a functional key part).
+        Expr::Cast {
+            kind: CastKind::Cast,
+            expr: inner,
+            data_type: data_type @ DataType::Array(_),
+            format: None,
+        } if context == Context::KeyPart => printer.cast(inner, data_type, true),
+        other => printer.expr(other),
     }
-    .expr(expr)
+}
+
+/// Where a catalog expression stands. Each place has its own allowed set
+/// and names itself when it refuses a node: an expression default has the
+/// smallest (no column, no CAST or SUBSTRING); a CHECK condition, a
+/// generated column and a key part add the table's columns, `CAST` to a
+/// closed set of types and `SUBSTR`/`SUBSTRING`; only a whole key part may
+/// be a multi-valued `CAST(... AS type ARRAY)` (MySQL 8.0.17+).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// `DEFAULT (expression)`.
+    Default,
+    /// A CHECK constraint's condition.
+    Check,
+    /// A generated column's `GENERATED ALWAYS AS (expression)`.
+    Generated,
+    /// A functional key part `(expression)` of an index.
+    KeyPart,
+}
+
+impl Context {
+    /// The end of a refusal: "which is not ..." (names the allowed set).
+    fn allowed(self) -> &'static str {
+        match self {
+            Context::Default => {
+                "an allowed default expression (literals, function calls, arithmetic)"
+            }
+            Context::Check => {
+                "allowed in a CHECK condition (literals, columns, function calls, CAST, SUBSTRING, operators)"
+            }
+            Context::Generated => {
+                "allowed in a generated column expression (literals, columns, function calls, CAST, SUBSTRING, operators)"
+            }
+            Context::KeyPart => {
+                "allowed in an expression key part (literals, columns, function calls, CAST, SUBSTRING, operators; a whole part may be CAST(... AS type ARRAY))"
+            }
+        }
+    }
 }
 
 /// Prints `expr` in the structural style (see the module docs).
 pub fn structural(expr: &Expr) -> String {
-    Printer { columns: None }
-        .expr(expr)
-        .unwrap_or_else(|_| exact(expr))
+    Printer {
+        columns: None,
+        context: Context::KeyPart,
+    }
+    .expr(expr)
+    .unwrap_or_else(|_| exact(expr))
 }
 
 /// The text of `expr`, its literals printed by [`literal`].
@@ -215,6 +268,7 @@ pub fn parse_tokens(tokens: Vec<Token>) -> Result<Expr, String> {
 /// allowed), `None` in the structural one.
 struct Printer<'a> {
     columns: Option<&'a [Ident]>,
+    context: Context,
 }
 
 impl Printer<'_> {
@@ -399,11 +453,25 @@ impl Printer<'_> {
                 "names `{}`, a column or keyword: an expression default may use only literals and function calls",
                 i.value.escape_debug()
             )),
+            Expr::Cast {
+                kind: CastKind::Cast,
+                expr: inner,
+                data_type,
+                format: None,
+            } if self.context != Context::Default => self
+                .cast(inner, data_type, self.structural())
+                .or_else(|why| self.outside(expr, why)),
+            Expr::Substring {
+                expr: inner,
+                substring_from,
+                substring_for,
+                ..
+            } if self.context != Context::Default => {
+                self.substring(inner, substring_from.as_deref(), substring_for.as_deref())
+            }
             other => self.outside(
                 other,
-                format!(
-                    "is `{other}`, which is not an allowed default expression (literals, function calls, arithmetic)"
-                ),
+                format!("is `{other}`, which is not {}", self.context.allowed()),
             ),
         }
     }
@@ -424,6 +492,45 @@ impl Printer<'_> {
             .map(|e| self.operand(e))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(items.join(", "))
+    }
+
+    /// `CAST(expr AS type)`, the type from [`cast_type`]'s closed set;
+    /// `array` allows a multi-valued `type ARRAY`.
+    fn cast(&self, inner: &Expr, data_type: &DataType, array: bool) -> Result<String, String> {
+        let ty = cast_type(data_type, array, self.structural())?;
+        let ty = if self.structural() {
+            ty.to_lowercase()
+        } else {
+            ty
+        };
+        Ok(format!(
+            "{}({} {} {ty})",
+            self.kw("CAST"),
+            self.expr(inner)?,
+            self.kw("AS")
+        ))
+    }
+
+    /// `SUBSTR(s, pos[, len])` (also written `SUBSTRING`, or `SUBSTRING(s
+    /// FROM pos FOR len)`), printed in the comma form both servers show:
+    /// MariaDB keeps `substr(`x`,-6,6)`, MySQL `substr(`x`,-(6),6)`.
+    fn substring(
+        &self,
+        inner: &Expr,
+        from: Option<&Expr>,
+        count: Option<&Expr>,
+    ) -> Result<String, String> {
+        let from = from.ok_or_else(|| {
+            format!(
+                "calls SUBSTRING without a start position, which is not {}",
+                self.context.allowed()
+            )
+        })?;
+        let mut args = vec![self.expr(inner)?, self.expr(from)?];
+        if let Some(count) = count {
+            args.push(self.expr(count)?);
+        }
+        Ok(format!("{}({})", self.kw("SUBSTR"), args.join(", ")))
     }
 
     fn function(&self, f: &sqlparser::ast::Function) -> Result<String, String> {
@@ -510,6 +617,70 @@ fn function_synonym(name: &str) -> &str {
         "mid" => "substr",
         other => other,
     }
+}
+
+/// The text of a CAST target type, from a closed set (MySQL 8.4 manual,
+/// Cast Functions and Operators; MariaDB 10.11 knowledge base, CAST), in
+/// the spelling MariaDB 10.11 and MySQL 9.7 show it back (probed):
+/// `SIGNED [INTEGER]` as `SIGNED`, and in the structural style a DECIMAL
+/// with its default precision and scale written out (`decimal(10,0)`).
+/// `array` allows `type ARRAY` (a multi-valued key part, MySQL 8.0.17+)
+/// over the types the manual lists for it. CHAR and BINARY are cast
+/// targets only inside ARRAY: elsewhere the server stores the session's
+/// character set with them (`cast(`x` as char(5) charset utf8mb4)`), a
+/// spelling the closed set does not hold.
+fn cast_type(ty: &DataType, array: bool, structural: bool) -> Result<String, String> {
+    use sqlparser::ast::{ArrayElemTypeDef, CharacterLength, ExactNumberInfo, TimezoneInfo};
+    let refused = || {
+        format!(
+            "casts to `{ty}`, which is not allowed (SIGNED, UNSIGNED, DECIMAL, DOUBLE, FLOAT, DATE, DATETIME, TIME, JSON; in a multi-valued key part CHAR(n) ... ARRAY)"
+        )
+    };
+    let precision = |p: &Option<u64>| p.map(|p| format!("({p})")).unwrap_or_default();
+    Ok(match ty {
+        DataType::Array(ArrayElemTypeDef::Qualified(inner, None)) if array => {
+            let element = match inner.as_ref() {
+                DataType::Char(Some(CharacterLength::IntegerLength { length, unit: None })) => {
+                    format!("CHAR({length})")
+                }
+                DataType::Decimal(ExactNumberInfo::PrecisionAndScale(..))
+                | DataType::Signed
+                | DataType::SignedInteger
+                | DataType::Unsigned
+                | DataType::UnsignedInteger
+                | DataType::Date
+                | DataType::Datetime(_)
+                | DataType::Time(_, TimezoneInfo::None) => cast_type(inner, false, structural)?,
+                _ => {
+                    return Err(format!(
+                        "casts to `{ty}`: a multi-valued key part is CHAR(n), DECIMAL(m,d), SIGNED, UNSIGNED, DATE, DATETIME or TIME ... ARRAY"
+                    ))
+                }
+            };
+            format!("{element} ARRAY")
+        }
+        DataType::Array(_) => {
+            return Err(format!(
+                "casts to `{ty}`: CAST(... AS type ARRAY) is allowed only as a whole expression key part (a multi-valued index)"
+            ))
+        }
+        DataType::Signed | DataType::SignedInteger => "SIGNED".into(),
+        DataType::Unsigned | DataType::UnsignedInteger => "UNSIGNED".into(),
+        DataType::Date => "DATE".into(),
+        DataType::Datetime(p) => format!("DATETIME{}", precision(p)),
+        DataType::Time(p, TimezoneInfo::None) => format!("TIME{}", precision(p)),
+        DataType::Double(ExactNumberInfo::None) => "DOUBLE".into(),
+        DataType::Float(ExactNumberInfo::None) => "FLOAT".into(),
+        DataType::JSON => "JSON".into(),
+        DataType::Decimal(n) => match (n, structural) {
+            (ExactNumberInfo::None, false) => "DECIMAL".into(),
+            (ExactNumberInfo::None, true) => "DECIMAL(10,0)".into(),
+            (ExactNumberInfo::Precision(m), false) => format!("DECIMAL({m})"),
+            (ExactNumberInfo::Precision(m), true) => format!("DECIMAL({m},0)"),
+            (ExactNumberInfo::PrecisionAndScale(m, d), _) => format!("DECIMAL({m},{d})"),
+        },
+        _ => return Err(refused()),
+    })
 }
 
 /// The keyword of a typed temporal literal (`DATE '2020-01-01'`), from a

@@ -125,6 +125,17 @@ pub fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 }
             }
         }
+        Expr::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            walk(expr, f);
+            for x in [substring_from, substring_for].into_iter().flatten() {
+                walk(x, f);
+            }
+        }
         Expr::Interval(i) => walk(&mut i.value, f),
         _ => {}
     }
