@@ -7,7 +7,7 @@
 //! from a dump, pass `check`, apply to an empty schema with the source's
 //! SHOW CREATE TABLE, and a second apply is a no-op.
 
-mod common;
+use crate::common;
 
 use common::TestDb;
 use schema_catalog::catalog::{self, Catalog};
