@@ -11,6 +11,7 @@ use serde_yaml::Value;
 
 pub(crate) mod key_parts;
 mod reader;
+pub(crate) use reader::indent_hint;
 pub(super) use reader::{read, FileKind};
 
 /// Keys of `catalog.yaml`.

@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_yaml::{Mapping, Value};
 
 use super::*;
+use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 
 /// Which kind of file is being read.
@@ -50,11 +51,13 @@ pub(in crate::catalog) fn read<T: DeserializeOwned>(
         Ok(v) => v,
         Err(e) => {
             let (message, line, column) = split_location(&e);
-            sink.error_at(
+            let hint = indent_hint(&message);
+            sink.report_at(
+                &rule_ids::YAML_SYNTAX,
                 None,
                 line,
                 column,
-                format!("malformed YAML: {message}; fix the syntax"),
+                format!("malformed YAML: {message}; {hint}fix the syntax"),
             );
             return None;
         }
@@ -83,7 +86,8 @@ pub(in crate::catalog) fn read<T: DeserializeOwned>(
         Ok(t) => Some(t),
         Err(e) => {
             let (message, line, column) = split_location(&e);
-            sink.error_at(
+            sink.report_at(
+                &rule_ids::YAML_SHAPE,
                 None,
                 line,
                 column,
@@ -137,11 +141,18 @@ fn report_unknown(text: &str, unknown: &[UnknownKey], sink: &mut Sink) {
             None => String::new(),
         };
         let message = format!(
-            "unknown key `{}`; {hint}known keys here: {}",
+            "unknown key `{}`; {hint}known keys here: {}{}",
             u.key,
-            u.known.join(", ")
+            u.known.join(", "),
+            misplaced_hint(&u.key, u.known)
         );
-        sink.error_at(u.object.clone(), line, column, message);
+        sink.report_at(
+            &rule_ids::UNKNOWN_KEY,
+            u.object.clone(),
+            line,
+            column,
+            message,
+        );
     }
 }
 
@@ -177,6 +188,45 @@ fn key_column(line: &str, key: &str) -> Option<usize> {
         .trim_start()
         .starts_with(':')
         .then(|| line.len() - rest.len() + 1)
+}
+
+/// A hint for a syntax error that a wrong indentation typically causes
+/// (libyaml's messages for a key or list item out of line), else empty.
+pub(crate) fn indent_hint(message: &str) -> &'static str {
+    const CAUSED_BY_INDENT: &[&str] = &[
+        "mapping values are not allowed",
+        "did not find expected key",
+        "did not find expected '-' indicator",
+        "block sequence entries are not allowed",
+        "could not find expected ':'",
+        "did not find expected node content",
+    ];
+    if CAUSED_BY_INDENT.iter().any(|m| message.contains(m)) {
+        "check the indentation (the keys of one mapping start in the same column, a list's `- ` items are indented under its key, and tabs are not indentation); "
+    } else {
+        ""
+    }
+}
+
+/// For an unknown key that is known one level down (a column's `type` at
+/// the top of a table file): a hint that its indentation put it out of
+/// its entry. Empty otherwise.
+fn misplaced_hint(key: &str, known_here: &[&str]) -> String {
+    let elsewhere = [
+        ("column", COLUMN_KEYS),
+        ("index", INDEX_KEYS),
+        ("foreign key", FOREIGN_KEY_KEYS),
+        ("check", CHECK_KEYS),
+    ];
+    if known_here.contains(&key) {
+        return String::new();
+    }
+    match elsewhere.iter().find(|(_, keys)| keys.contains(&key)) {
+        Some((what, _)) => format!(
+            " (`{key}` is a key of a {what} entry: if it belongs to one, indent it as far as that entry's other keys)"
+        ),
+        None => String::new(),
+    }
 }
 
 /// The known key nearest to `key` by edit distance, if it is close.
