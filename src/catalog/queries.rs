@@ -14,17 +14,6 @@ use crate::sql::query::{self as sql, Param, Shape};
 use super::rule_ids;
 use super::sink::Sink;
 
-/// Keys of one entry of `queries`.
-pub(super) const QUERY_KEYS: &[&str] = &[
-    "name",
-    "required_by",
-    "sql",
-    "params",
-    "uses",
-    "max_rows_examined",
-    "fixture",
-];
-
 /// One entry of `queries`, as written (serialized like the other raw
 /// types, see `super::raw`).
 #[derive(Debug, Default, Deserialize, Serialize)]
