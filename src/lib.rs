@@ -79,6 +79,7 @@ pub mod sqltext;
 pub mod textdiff;
 pub(crate) mod tidb;
 pub mod verify;
+pub(crate) mod yaml_pos;
 
 pub use acquire::{Acquire, Connector, Opener};
 pub use catalog::{AsCatalog, Embedded};

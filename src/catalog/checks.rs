@@ -7,6 +7,7 @@ use crate::ident::Ident;
 use crate::model::Check;
 
 use super::raw::RawCheck;
+use super::rule_ids;
 use super::sink::Sink;
 use super::table::{check_ident, object_name, Declared};
 
@@ -20,14 +21,15 @@ pub(super) fn lint_checks(raw: &[RawCheck], declared: &[Declared], sink: &mut Si
         check_ident(sink, Some(object.clone()), "check", &rc.name);
         let name = Ident::new(rc.name.clone());
         if names.contains(&name) {
-            sink.error(
+            sink.report(&rule_ids::DUPLICATE_NAME,
                 Some(object.clone()),
                 format!("duplicate check name: `{name}` is already declared (names compare case-insensitively); rename or remove one"),
             );
         }
         names.push(name.clone());
         let Some(text) = rc.expression.as_deref() else {
-            sink.error(
+            sink.report(
+                &rule_ids::CHECK,
                 Some(object),
                 "missing `expression`: add the condition, e.g. `expression: \"Attempts >= 0\"`",
             );
@@ -39,7 +41,8 @@ pub(super) fn lint_checks(raw: &[RawCheck], declared: &[Declared], sink: &mut Si
                 expression,
                 enforced: rc.enforced.unwrap_or(true),
             }),
-            Err(reason) => sink.error(
+            Err(reason) => sink.report(
+                &rule_ids::CHECK,
                 Some(object),
                 format!("expression `{}` {reason}", text.escape_debug()),
             ),

@@ -6,6 +6,7 @@ use crate::coltype::ColumnType;
 use crate::model::{Column, DefaultValue};
 use crate::server::Flavor;
 
+use super::rule_ids;
 use super::sink::Sink;
 
 /// MySQL/MariaDB limits: 65,535 enum members, 64 set members.
@@ -19,7 +20,8 @@ pub(super) fn check_members(sink: &mut Sink, object: &str, ty: &ColumnType) {
         ColumnType::Set(m) => (m, MAX_SET_MEMBERS, "set"),
         _ => return,
     };
-    let mut error = |message: String| sink.error(Some(object.to_string()), message);
+    let mut error =
+        |message: String| sink.report(&rule_ids::MEMBERS, Some(object.to_string()), message);
     if members.len() > max {
         error(format!(
             "a {what} has at most {max} members, this one has {}",
@@ -68,7 +70,8 @@ pub(super) fn on_update(
         p => format!("CURRENT_TIMESTAMP({p})"),
     };
     let Some(fsp) = fsp else {
-        sink.error(
+        sink.report(
+            &rule_ids::ON_UPDATE,
             Some(object.to_string()),
             format!(
                 "`on_update` is for datetime and timestamp columns, not {ty}: remove `on_update`"
@@ -81,14 +84,14 @@ pub(super) fn on_update(
             Some(DefaultValue::CurrentTimestamp(p))
         }
         Some(DefaultValue::CurrentTimestamp(p)) => {
-            sink.error(
+            sink.report(&rule_ids::ON_UPDATE,
                 Some(object.to_string()),
                 format!("`on_update: {text}` has precision {p} on a {ty} column: the server refuses that; write `on_update: {}`", want(fsp)),
             );
             None
         }
         _ => {
-            sink.error(
+            sink.report(&rule_ids::ON_UPDATE,
                 Some(object.to_string()),
                 format!("`on_update: {text}`: the only ON UPDATE value is the current time; write `on_update: {}`", want(fsp)),
             );
@@ -106,19 +109,21 @@ pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> 
     let mut wanted = Vec::new();
     for name in names {
         match name.parse::<Flavor>() {
-            Ok(f) if wanted.contains(&f) => sink.error(
+            Ok(f) if wanted.contains(&f) => sink.report(
+                &rule_ids::SETTINGS,
                 Some("flavors".into()),
                 format!("`{name}` is listed twice: remove one"),
             ),
             Ok(f) => wanted.push(f),
-            Err(_) => sink.error(
+            Err(_) => sink.report(
+                &rule_ids::SETTINGS,
                 Some("flavors".into()),
                 format!("unknown flavor `{name}`: use tidb, mysql and/or mariadb"),
             ),
         }
     }
     if names.is_empty() {
-        sink.error(
+        sink.report(&rule_ids::SETTINGS,
             Some("flavors".into()),
             "`flavors` is empty: list the flavors the catalog targets (tidb, mysql, mariadb) or remove the key for all three",
         );
@@ -134,7 +139,8 @@ pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> 
 /// `catalog::flavored`'s rule.
 pub(super) fn check_invisible(sink: &mut Sink, columns: &[&Column]) {
     if !columns.is_empty() && columns.iter().all(|c| c.invisible) {
-        sink.error(
+        sink.report(
+            &rule_ids::INVISIBLE,
             None,
             "every column is invisible: the server requires at least one visible column",
         );

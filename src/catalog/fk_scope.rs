@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use crate::model::ForeignKey;
 
 use super::foreign_keys::{keys_on, unique_indexes_on};
+use super::rule_ids;
 use super::sink::Sink;
 use super::CatalogTable;
 
@@ -36,7 +37,8 @@ pub(super) fn lint_consumer_scopes(tables: &[CatalogTable], problems: &mut Vec<s
             let parent = by_name.get(fk.referenced_table.folded()).copied();
             for (what, item) in needs(fk, child, parent) {
                 if let Some(lacking) = lacking(&child.required_by, item) {
-                    sink.error(
+                    sink.report(
+                        &rule_ids::FK_SCOPE,
                         Some(format!("foreign key `{}`", fk.name)),
                         message(&what, item, &lacking),
                     );

@@ -7,6 +7,7 @@ use crate::model::{DefaultValue, FullTextParser, IndexKind, IndexPart, Table};
 use crate::server::Flavor;
 use crate::ColumnType;
 
+use super::rule_ids;
 use super::sink::Sink;
 
 /// One use of a feature some flavors lack.
@@ -188,7 +189,7 @@ fn has_zero_date_part(v: &str) -> bool {
 pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
     for need in needs(table) {
         if need.lacking.iter().any(|f| flavors.contains(f)) {
-            sink.error(Some(need.object), need.message);
+            sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
         }
     }
     if !flavors.contains(&Flavor::MySql) {
@@ -207,7 +208,7 @@ pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
                 .is_some_and(|c| matches!(c.ty, ColumnType::Spatial { srid: None, .. }))
         });
         if let Some(name) = without_srid {
-            sink.warning(
+            sink.report(&rule_ids::SPATIAL_SRID,
                 Some(format!("index `{}`", i.name)),
                 format!("MySQL's optimizer never uses a SPATIAL index on a column without an SRID: declare `srid` on `{name}` (e.g. `srid: 4326`) for a catalog that targets MySQL only"),
             );

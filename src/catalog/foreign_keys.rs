@@ -23,6 +23,7 @@ use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, Index, IndexKind, IndexPart, ReferentialAction, Table};
 
 use super::raw::RawForeignKey;
+use super::rule_ids;
 use super::sink::Sink;
 use super::table::{check_ident, object_name, Declared};
 use super::CatalogTable;
@@ -48,7 +49,7 @@ pub(super) fn lint_foreign_keys(
         check_ident(sink, Some(object.clone()), "foreign key", &rf.name);
         let name = Ident::new(rf.name.clone());
         if names.contains(&name) {
-            sink.error(
+            sink.report(&rule_ids::DUPLICATE_NAME,
                 Some(object.clone()),
                 format!("duplicate foreign key name: `{name}` is already declared (names compare case-insensitively); rename or remove one"),
             );
@@ -58,7 +59,7 @@ pub(super) fn lint_foreign_keys(
         let (table, referenced) = references(rf, &object, sink);
         if !referenced.is_empty() && !rf.columns.is_empty() && referenced.len() != rf.columns.len()
         {
-            sink.error(
+            sink.report(&rule_ids::FOREIGN_KEY,
                 Some(object.clone()),
                 format!(
                     "{} column(s) reference {} column(s): list one referenced column per column, in the same order",
@@ -74,7 +75,7 @@ pub(super) fn lint_foreign_keys(
         {
             for (c, r) in rf.columns.iter().zip(&referenced) {
                 if Ident::new(c.clone()) == *r {
-                    sink.error(
+                    sink.report(&rule_ids::FOREIGN_KEY,
                         Some(object.clone()),
                         format!("column `{c}` references itself in `{t}`: a foreign key column cannot be its own referenced column (TiDB refuses it); reference another column"),
                     );
@@ -88,7 +89,7 @@ pub(super) fn lint_foreign_keys(
                 continue;
             }
             for c in columns.iter().filter(|c| !c.nullable) {
-                sink.error(
+                sink.report(&rule_ids::FOREIGN_KEY,
                     Some(object.clone()),
                     format!("`{key}: set null` on NOT NULL column `{}`: the server refuses it; make the column nullable or choose another action", c.name),
                 );
@@ -96,7 +97,7 @@ pub(super) fn lint_foreign_keys(
         }
         if !columns.is_empty() && !leads_an_index(&columns, primary_key, indexes) {
             let list: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
-            sink.error(
+            sink.report(&rule_ids::FOREIGN_KEY,
                 Some(object.clone()),
                 format!(
                     "no index leads with [{}]: InnoDB and TiDB need one to check the key, and MySQL, MariaDB and TiDB would create one named `{name}` that the catalog does not declare; add an index on [{}] (or one that starts with these columns, in this order)",
@@ -132,7 +133,7 @@ fn child_columns<'a>(
     sink: &mut Sink,
 ) -> Vec<&'a Column> {
     if rf.columns.is_empty() {
-        sink.error(
+        sink.report(&rule_ids::FOREIGN_KEY,
             Some(object.to_string()),
             "missing `columns`: list the table's columns that reference the other table, e.g. `columns: [QueueId]`",
         );
@@ -141,7 +142,8 @@ fn child_columns<'a>(
     for name in &rf.columns {
         let ident = Ident::new(name.clone());
         let Some(d) = declared.iter().find(|d| d.ident == ident) else {
-            sink.error(
+            sink.report(
+                &rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("`columns` names `{name}`, which is not a column of the table"),
             );
@@ -151,14 +153,15 @@ fn child_columns<'a>(
             continue;
         };
         if out.iter().any(|c| c.name == ident) {
-            sink.error(
+            sink.report(
+                &rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("column `{name}` is listed twice: list each column once"),
             );
             continue;
         }
         if !col.ty.is_indexable_whole() {
-            sink.error(
+            sink.report(&rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("column `{name}` is {}: a foreign key cannot use a BLOB, TEXT or JSON column (InnoDB and TiDB refuse it)", col.ty),
             );
@@ -171,7 +174,8 @@ fn child_columns<'a>(
 /// `references`: the table and its columns, reporting what is missing.
 fn references(rf: &RawForeignKey, object: &str, sink: &mut Sink) -> (Option<Ident>, Vec<Ident>) {
     let Some(r) = &rf.references else {
-        sink.error(
+        sink.report(
+            &rule_ids::FOREIGN_KEY,
             Some(object.to_string()),
             "missing `references`: add `references: {table: <parent>, columns: [<key columns>]}`",
         );
@@ -179,7 +183,8 @@ fn references(rf: &RawForeignKey, object: &str, sink: &mut Sink) -> (Option<Iden
     };
     let table = match r.table.as_deref() {
         None => {
-            sink.error(
+            sink.report(
+                &rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 "missing `references.table`: name the referenced table",
             );
@@ -191,7 +196,8 @@ fn references(rf: &RawForeignKey, object: &str, sink: &mut Sink) -> (Option<Iden
         }
     };
     if r.columns.is_empty() {
-        sink.error(
+        sink.report(
+            &rule_ids::FOREIGN_KEY,
             Some(object.to_string()),
             "missing `references.columns`: list the referenced key's columns",
         );
@@ -201,7 +207,8 @@ fn references(rf: &RawForeignKey, object: &str, sink: &mut Sink) -> (Option<Iden
         check_ident(sink, Some(object.to_string()), "referenced column", c);
         let ident = Ident::new(c.clone());
         if cols.contains(&ident) {
-            sink.error(
+            sink.report(
+                &rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("referenced column `{c}` is listed twice: list each column once"),
             );
@@ -221,7 +228,7 @@ fn action(sink: &mut Sink, object: &str, key: &str, text: Option<&str>) -> Refer
     };
     match ReferentialAction::parse(text) {
         Some(ReferentialAction::SetDefault) => {
-            sink.error(
+            sink.report(&rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("`{key}: set default` is refused by InnoDB (MySQL rejects the table; MariaDB silently stores RESTRICT instead); use one of: {ACTIONS}"),
             );
@@ -229,7 +236,8 @@ fn action(sink: &mut Sink, object: &str, key: &str, text: Option<&str>) -> Refer
         }
         Some(a) => a.effect(),
         None => {
-            sink.error(
+            sink.report(
+                &rule_ids::FOREIGN_KEY,
                 Some(object.to_string()),
                 format!("unknown `{key}` action `{text}`; use one of: {ACTIONS}"),
             );
@@ -274,7 +282,7 @@ pub(super) fn lint_references(
         let mut sink = Sink::new(&ct.file, problems);
         sink.table = Some(t.name.to_string());
         if external.contains(&t.name) {
-            sink.error(
+            sink.report(&rule_ids::FOREIGN_KEY,
                 None,
                 format!("`{}` is declared in `external_tables` of catalog.yaml and also by this file: a table is either managed by the catalog or external; remove one", t.name),
             );
@@ -282,7 +290,7 @@ pub(super) fn lint_references(
         for fk in &t.foreign_keys {
             let object = Some(format!("foreign key `{}`", fk.name));
             match names.get(&fk.name.key()) {
-                Some(other) => sink.error(
+                Some(other) => sink.report(&rule_ids::DUPLICATE_NAME,
                     object.clone(),
                     format!("foreign key name `{}` is also used by table `{other}`; InnoDB names foreign keys per schema (the CREATE TABLE would fail with error 1826): rename one", fk.name),
                 ),
@@ -293,16 +301,16 @@ pub(super) fn lint_references(
             match by_name.get(&fk.referenced_table.key()) {
                 Some(parent) => {
                     for message in parent_problems(t, fk, parent) {
-                        sink.error(object.clone(), message);
+                        sink.report(&rule_ids::FOREIGN_KEY, object.clone(), message);
                     }
                     let refused = super::refused::references_virtual(fk, parent)
                         .filter(|n| n.lacking.iter().any(|f| flavors.contains(f)));
                     if let Some(need) = refused {
-                        sink.error(Some(need.object), need.message);
+                        sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
                     }
                 }
                 None if external.contains(&fk.referenced_table) => {}
-                None => sink.error(
+                None => sink.report(&rule_ids::FOREIGN_KEY,
                     object.clone(),
                     format!("references table `{}`, which the catalog does not declare: add its table file, or list it in `external_tables` of catalog.yaml when another owner manages it", fk.referenced_table),
                 ),
@@ -456,7 +464,7 @@ fn report_cycles(tables: &[CatalogTable], problems: &mut Vec<super::Problem>) {
         path.push(format!("`{first}`"));
         let mut sink = Sink::new(&ct.file, problems);
         sink.table = Some(first.to_string());
-        sink.error(
+        sink.report(&rule_ids::FOREIGN_KEY,
             None,
             format!(
                 "foreign keys form a cycle: {}; the tables cannot be created one after the other (each needs the other to exist first): drop one of the foreign keys in the cycle",

@@ -15,6 +15,7 @@ use crate::model::Generated;
 use crate::sqltext;
 
 use super::raw::RawGenerated;
+use super::rule_ids;
 use super::sink::Sink;
 use super::table::Declared;
 
@@ -30,7 +31,8 @@ pub(super) fn lint_generated(
     for (pos, rg) in raw.into_iter().enumerate() {
         let Some(rg) = rg else { continue };
         let object = Some(format!("column `{}`", declared[pos].ident));
-        let mut error = |message: String| sink.error(object.clone(), message);
+        let mut error =
+            |message: String| sink.report(&rule_ids::GENERATED, object.clone(), message);
         let Some(text) = rg.expression.as_deref() else {
             error("`generated` has no `expression`: add the computation, e.g. `generated: {expression: \"lower(Email)\"}`".into());
             continue;

@@ -8,6 +8,7 @@ use crate::model::{Index, IndexKind, IndexPart};
 
 use super::raw::key_parts::leading_column;
 use super::raw::RawIndex;
+use super::rule_ids;
 use super::sink::Sink;
 use super::table::Declared;
 
@@ -29,7 +30,7 @@ pub(super) fn check_auto_increment_keys(
         .filter(|c| c.auto_increment)
     {
         if !leads.contains(&column.name) {
-            sink.error(
+            sink.report(&rule_ids::AUTO_INCREMENT,
                 Some(format!("column `{}`", column.name)),
                 "an auto_increment column must be the first column of the primary key or of an index: put it first in `primary_key` (e.g. `primary_key: [Id]`)",
             );
@@ -58,7 +59,7 @@ pub(super) fn warn_duplicate_indexes(
                 .join(", ")
         };
         if !primary_key.is_empty() && index.kind == IndexKind::BTree && index.parts == primary_key {
-            sink.warning(
+            sink.report(&rule_ids::DUPLICATE_INDEX,
                 object,
                 format!("has the same columns ({}) as the primary key, which is already unique: remove the index", columns()),
             );
@@ -66,7 +67,7 @@ pub(super) fn warn_duplicate_indexes(
             .iter()
             .find(|e| e.unique == index.unique && e.kind == index.kind && e.parts == index.parts)
         {
-            sink.warning(
+            sink.report(&rule_ids::DUPLICATE_INDEX,
                 object,
                 format!(
                     "duplicates index `{}`: same ordered columns ({}) and uniqueness; remove one of them",

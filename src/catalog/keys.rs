@@ -16,6 +16,7 @@ use crate::model::{Column, Index, IndexKind, IndexPart};
 
 use super::raw::key_parts::{parse_entry, Entry};
 use super::raw::RawIndex;
+use super::rule_ids;
 use super::sink::Sink;
 use super::table::{check_consumers, check_ident, object_name, Declared};
 use super::Limits;
@@ -72,10 +73,10 @@ pub(super) fn lint_indexes(
         let ident = Ident::new(ri.name.clone());
         check_ident(sink, Some(object.clone()), "index", &ri.name);
         if ident == Ident::new("PRIMARY") {
-            sink.error(Some(object.clone()), "`PRIMARY` is reserved for the primary key: declare it with `primary_key`, or rename the index");
+            sink.report(&rule_ids::KEY_COLUMNS, Some(object.clone()), "`PRIMARY` is reserved for the primary key: declare it with `primary_key`, or rename the index");
         }
         if let Some(first) = names.iter().find(|n| **n == ident) {
-            sink.error(
+            sink.report(&rule_ids::DUPLICATE_NAME,
                 Some(object.clone()),
                 format!("duplicate index name: `{first}` is already declared (index names compare case-insensitively); rename or remove one"),
             );
@@ -118,7 +119,8 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
         Some("fulltext") => IndexKind::FullText(None),
         Some("spatial") => IndexKind::Spatial,
         Some(_) => {
-            sink.error(
+            sink.report(
+                &rule_ids::KEY_COLUMNS,
                 Some(object.to_string()),
                 format!(
                     "unknown index kind `{}`: use `btree` (the default), `fulltext` or `spatial`",
@@ -129,7 +131,8 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
         }
     };
     if kind != IndexKind::BTree && ri.unique {
-        sink.error(
+        sink.report(
+            &rule_ids::KEY_COLUMNS,
             Some(object.to_string()),
             format!(
                 "a {} index cannot be unique: remove `unique: true` or use a B-tree index",
@@ -143,12 +146,12 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
         (IndexKind::FullText(_), Some(name)) => match crate::model::FullTextParser::parse(name) {
             Ok(parser) => IndexKind::FullText(Some(parser)),
             Err(message) => {
-                sink.error(Some(object.to_string()), message);
+                sink.report(&rule_ids::KEY_COLUMNS, Some(object.to_string()), message);
                 return None;
             }
         },
         (_, Some(_)) => {
-            sink.error(
+            sink.report(&rule_ids::KEY_COLUMNS,
                 Some(object.to_string()),
                 format!(
                     "`parser` belongs to a FULLTEXT index, this one is {}: remove `parser` or declare `kind: fulltext`",
@@ -161,7 +164,7 @@ fn index_kind(ri: &RawIndex, object: &str, sink: &mut Sink) -> Option<IndexKind>
     // MySQL: "Too many key parts specified; max 1 parts allowed" (1070);
     // MariaDB: "Incorrect arguments to SPATIAL INDEX" (1210).
     if kind == IndexKind::Spatial && ri.columns.len() != 1 {
-        sink.error(
+        sink.report(&rule_ids::KEY_COLUMNS,
             Some(object.to_string()),
             format!("a SPATIAL index has exactly one key part, this one has {}: index one spatial column", ri.columns.len()),
         );
@@ -186,7 +189,7 @@ fn parse_entries(values: &[Value], object: &str, sink: &mut Sink) -> Option<Vec<
         match parse_entry(value) {
             Ok(entry) => out.push(entry),
             Err(message) => {
-                sink.error(Some(object.to_string()), message);
+                sink.report(&rule_ids::KEY_COLUMNS, Some(object.to_string()), message);
                 sound = false;
             }
         }
@@ -207,7 +210,7 @@ fn lint_key(
             KeyKind::Primary => "`primary_key` is an empty list: name the key columns (e.g. `primary_key: [Id]`) or remove it",
             KeyKind::Index => "empty index: list its columns under `columns`, or remove the index",
         };
-        sink.error(object, message);
+        sink.report(&rule_ids::KEY_COLUMNS, object, message);
         return None;
     }
     let mut sound = true;
@@ -222,7 +225,7 @@ fn lint_key(
                     continue;
                 }
                 Err(message) => {
-                    sink.error(object.clone(), message);
+                    sink.report(&rule_ids::KEY_COLUMNS, object.clone(), message);
                     sound = false;
                     continue;
                 }
@@ -235,7 +238,8 @@ fn lint_key(
         };
         let ident = Ident::new(name.clone());
         if seen.contains(&ident) {
-            sink.error(
+            sink.report(
+                &rule_ids::KEY_COLUMNS,
                 object.clone(),
                 format!("column `{ident}` appears twice in the key: list each column once"),
             );
@@ -244,7 +248,7 @@ fn lint_key(
         }
         seen.push(ident.clone());
         let Some(found) = declared.iter().find(|d| d.ident == ident) else {
-            sink.error(
+            sink.report(&rule_ids::KEY_COLUMNS,
                 object.clone(),
                 format!("names column `{ident}`, which the table does not declare: declare it under `columns` or fix the spelling"),
             );
@@ -314,13 +318,13 @@ fn check_key_column(
         } else {
             "is nullable because `nullable` defaults to true"
         };
-        sink.error(
+        sink.report(&rule_ids::KEY_COLUMNS,
             Some(format!("column `{name}`")),
             format!("is in the primary key but {why}; primary-key columns are NOT NULL: set `nullable: false`"),
         );
     }
     if spec.kind == KeyKind::Primary && column.generated.is_some() {
-        sink.error(
+        sink.report(&rule_ids::KEY_COLUMNS,
             Some(format!("column `{name}`")),
             "is in the primary key but generated: MariaDB refuses a primary key on any generated column (error 1903), MySQL on a VIRTUAL one (3106); key a stored column",
         );
@@ -329,11 +333,12 @@ fn check_key_column(
     let object = Some(spec.object.clone());
     if spec.index_kind.is_fulltext() {
         if length.is_some() || descending {
-            sink.error(object, format!("a FULLTEXT index keys whole columns: remove `length` and `order` from `{name}`"));
+            sink.report(&rule_ids::KEY_COLUMNS, object, format!("a FULLTEXT index keys whole columns: remove `length` and `order` from `{name}`"));
             return false;
         }
         if !column.ty.is_textual() {
-            sink.error(
+            sink.report(
+                &rule_ids::KEY_COLUMNS,
                 object,
                 format!(
                     "a FULLTEXT index keys char, varchar and text columns; `{name}` is {}",
@@ -359,7 +364,7 @@ fn check_key_column(
         _ => None,
     };
     if let Some(problem) = kind_problem {
-        sink.error(object, problem);
+        sink.report(&rule_ids::KEY_COLUMNS, object, problem);
         return false;
     }
     let prefix = if column.ty == ColumnType::Json {
@@ -367,7 +372,7 @@ fn check_key_column(
     } else {
         format!(", or declare a prefix on purpose as `{{column: {name}, length: N}}`")
     };
-    sink.error(
+    sink.report(&rule_ids::KEY_COLUMNS,
         object,
         format!(
             "column `{name}` is {}: text, blob and json columns cannot be indexed whole; key a varchar/varbinary column (or a digest of the value) instead{prefix}",
@@ -394,7 +399,7 @@ fn check_spatial_part(spec: &KeySpec, column: &Column, shaped: bool, sink: &mut 
     } else {
         return true;
     };
-    sink.error(object, problem);
+    sink.report(&rule_ids::KEY_COLUMNS, object, problem);
     false
 }
 
@@ -417,7 +422,8 @@ fn check_prefix(spec: &KeySpec, column: &Column, n: u32, sink: &mut Sink) -> boo
         | ColumnType::MediumBlob
         | ColumnType::LongBlob => None,
         _ => {
-            sink.error(
+            sink.report(
+                &rule_ids::KEY_COLUMNS,
                 object,
                 format!(
                     "`{name}` is {}, which takes no prefix length: remove `length`",
@@ -428,7 +434,7 @@ fn check_prefix(spec: &KeySpec, column: &Column, n: u32, sink: &mut Sink) -> boo
         }
     };
     if size.is_some_and(|s| n >= s) {
-        sink.error(
+        sink.report(&rule_ids::KEY_COLUMNS,
             object,
             format!("prefix length {n} is not shorter than `{name}` {}: the server keys such a part whole; remove `length`", column.ty),
         );
@@ -444,7 +450,7 @@ fn check_prefix(spec: &KeySpec, column: &Column, n: u32, sink: &mut Sink) -> boo
     } else {
         String::new()
     };
-    sink.warning(
+    sink.report(&rule_ids::PREFIX_KEY,
         object,
         format!("key part `{name}` is a {n}-{one} prefix: the index sees only the first {n} {unit}, so it cannot make an equality lookup exact{unique}"),
     );
@@ -481,5 +487,5 @@ fn check_consumer_scope(spec: &KeySpec, column: &Column, sink: &mut Sink) {
             )
         }
     };
-    sink.error(Some(spec.object.clone()), message);
+    sink.report(&rule_ids::KEY_SCOPE, Some(spec.object.clone()), message);
 }

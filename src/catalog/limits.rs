@@ -20,6 +20,7 @@ use crate::collation;
 use crate::coltype::ColumnType;
 use crate::model::{Column, Table};
 
+use super::rule_ids;
 use super::sink::Sink;
 
 /// InnoDB's column limit.
@@ -38,7 +39,8 @@ pub const MAX_COMMENT: usize = 1024;
 /// Reports every server limit `table` exceeds.
 pub(super) fn lint(table: &Table, sink: &mut Sink) {
     if table.columns.len() > MAX_COLUMNS {
-        sink.error(
+        sink.report(
+            &rule_ids::LIMITS,
             None,
             format!(
                 "the table declares {} columns; the server's limit is {MAX_COLUMNS} (InnoDB); \
@@ -48,7 +50,8 @@ pub(super) fn lint(table: &Table, sink: &mut Sink) {
         );
     }
     if table.indexes.len() > MAX_INDEXES {
-        sink.error(
+        sink.report(
+            &rule_ids::LIMITS,
             None,
             format!(
                 "the table declares {} indexes; the server's limit is {MAX_INDEXES} secondary \
@@ -58,14 +61,16 @@ pub(super) fn lint(table: &Table, sink: &mut Sink) {
         );
     }
     if table.primary_key.len() > MAX_KEY_PARTS {
-        sink.error(
+        sink.report(
+            &rule_ids::LIMITS,
             Some("primary key".into()),
             key_parts_message(table.primary_key.len()),
         );
     }
     for i in &table.indexes {
         if i.parts.len() > MAX_KEY_PARTS {
-            sink.error(
+            sink.report(
+                &rule_ids::LIMITS,
                 Some(index(i.name.as_str())),
                 key_parts_message(i.parts.len()),
             );
@@ -127,7 +132,8 @@ fn check_row_size(table: &Table, sink: &mut Sink) {
     }
     parts.sort_by_key(|p| std::cmp::Reverse(p.0));
     let widest: Vec<String> = parts.into_iter().take(5).map(|(_, d)| d).collect();
-    sink.error(
+    sink.report(
+        &rule_ids::LIMITS,
         None,
         format!(
             "a row is {total} bytes, over the server's {MAX_ROW_BYTES}-byte row-size limit \
@@ -145,7 +151,8 @@ fn check_comments(table: &Table, sink: &mut Sink) {
             .filter(|n| *n > max)
     };
     if let Some(n) = over(&table.comment, MAX_TABLE_COMMENT) {
-        sink.error(
+        sink.report(
+            &rule_ids::LIMITS,
             None,
             format!(
                 "the table comment is {n} characters; the server's limit is {MAX_TABLE_COMMENT}"
@@ -154,7 +161,8 @@ fn check_comments(table: &Table, sink: &mut Sink) {
     }
     for c in &table.columns {
         if let Some(n) = over(&c.comment, MAX_COMMENT) {
-            sink.error(
+            sink.report(
+                &rule_ids::LIMITS,
                 Some(column(c)),
                 format!(
                     "the column comment is {n} characters; the server's limit is {MAX_COMMENT}"
@@ -164,7 +172,8 @@ fn check_comments(table: &Table, sink: &mut Sink) {
     }
     for i in &table.indexes {
         if let Some(n) = over(&i.comment, MAX_COMMENT) {
-            sink.error(
+            sink.report(
+                &rule_ids::LIMITS,
                 Some(index(i.name.as_str())),
                 format!("the index comment is {n} characters; the server's limit is {MAX_COMMENT}"),
             );

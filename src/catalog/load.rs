@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::queries::RawQuery;
 use super::raw::{self, FileKind, RawCatalogFile, RawTable};
+use super::rule_ids;
 use super::sink::Sink;
 use super::{table, Catalog, CatalogTable, CheckReport, Defaults, Limits, Problem, Severity};
 use crate::error::{Error, Result};
@@ -19,10 +20,12 @@ pub fn check(dir: &Path) -> CheckReport {
     let catalog = match yaml_files(dir) {
         Ok(names) => {
             let read = |name: &str| std::fs::read_to_string(dir.join(name));
-            read_catalog(dir, names, &read, &mut problems)
+            let catalog = read_catalog(dir, names, &read, &mut problems);
+            super::locate::locate(dir, &read, &mut problems);
+            catalog
         }
         Err(e) => {
-            Sink::new(dir, &mut problems).error(
+            Sink::new(dir, &mut problems).report(&rule_ids::CATALOG_FILES,
                 None,
                 format!("cannot read the catalog directory: {e}; pass the directory holding catalog.yaml and the table files (--catalog DIR)"),
             );
@@ -48,12 +51,17 @@ pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport
         let mut sink = Sink::new(&dir.join(name), &mut problems);
         let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
         if !yaml || name.contains(['/', '\\']) || name.starts_with('.') {
-            sink.error(
+            sink.report(
+                &rule_ids::CATALOG_FILES,
                 None,
                 "not a catalog file name: give each file as `<name>.yaml` without a directory",
             );
         } else if texts.contains_key(name) {
-            sink.error(None, "the file is given twice: pass each catalog file once");
+            sink.report(
+                &rule_ids::CATALOG_FILES,
+                None,
+                "the file is given twice: pass each catalog file once",
+            );
         } else {
             texts.insert(name, text);
         }
@@ -67,6 +75,7 @@ pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport
             .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
     };
     let catalog = read_catalog(dir, names, &read, &mut problems);
+    super::locate::locate(dir, &read, &mut problems);
     finish(problems, catalog)
 }
 
@@ -92,7 +101,10 @@ pub fn from_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> Result<Catal
 
 /// Sorts the problems and keeps the catalog only when there is no error.
 fn finish(mut problems: Vec<Problem>, catalog: Option<Catalog>) -> CheckReport {
-    // Stable: positioned problems by position, the rest in declaration order.
+    // In file order (every finding in a file that has its node is placed by
+    // `locate`), so a cause (an unknown type) comes before its consequences
+    // (the index naming that column); stable, so findings on one node keep
+    // the order they were found in.
     problems.sort_by(|a, b| {
         (&a.file, a.line.is_none(), a.line, a.column).cmp(&(
             &b.file,
@@ -198,7 +210,8 @@ fn read_catalog(
         names.into_iter().partition(|n| is_settings_file(n));
     let (defaults, limits) = read_settings(dir, &settings, read, problems);
     if tables.is_empty() {
-        Sink::new(dir, problems).error(
+        Sink::new(dir, problems).report(
+            &rule_ids::CATALOG_FILES,
             None,
             "the catalog declares no tables: add one `<table>.yaml` file per table",
         );
@@ -217,7 +230,7 @@ fn read_catalog(
             continue;
         };
         if let Some(first) = seen.get(&table.name.key()) {
-            sink.error(
+            sink.report(&rule_ids::DUPLICATE_NAME,
                 None,
                 format!(
                     "duplicate table name: {} already declares it (table names compare case-insensitively); merge the files or rename one",
@@ -231,7 +244,7 @@ fn read_catalog(
             match check_names.get(&c.name.key()) {
                 // A duplicate within the table is reported by its own lint.
                 Some((key, _)) if *key == table.name.key() => {}
-                Some((_, other)) => sink.error(
+                Some((_, other)) => sink.report(&rule_ids::DUPLICATE_NAME,
                     Some(format!("check `{}`", c.name)),
                     format!(
                         "check name `{}` is also used by table `{other}`; MySQL check names are unique per schema (the CREATE TABLE would fail): rename one",
@@ -293,7 +306,11 @@ fn read_text(name: &str, read: ReadFile<'_>, sink: &mut Sink) -> Option<String> 
     match read(name) {
         Ok(text) => Some(text),
         Err(e) => {
-            sink.error(None, format!("cannot read the file: {e}"));
+            sink.report(
+                &rule_ids::CATALOG_FILES,
+                None,
+                format!("cannot read the file: {e}"),
+            );
             None
         }
     }
@@ -325,7 +342,7 @@ fn read_settings(
     for (i, name) in files.iter().enumerate() {
         let mut sink = Sink::new(&dir.join(name), problems);
         if i > 0 {
-            sink.error(None, format!("`{}` already holds the catalog settings: keep one of catalog.yaml / catalog.yml", files[0]));
+            sink.report(&rule_ids::CATALOG_FILES, None, format!("`{}` already holds the catalog settings: keep one of catalog.yaml / catalog.yml", files[0]));
             continue;
         }
         let Some(text) = read_text(name, read, &mut sink) else {
@@ -356,7 +373,8 @@ fn read_settings(
             widen: d.widen.unwrap_or(false),
         };
         match raw.limits.max_index_bytes {
-            Some(0) => sink.error(
+            Some(0) => sink.report(
+                &rule_ids::SETTINGS,
                 Some("limits".into()),
                 "`max_index_bytes` must be positive (3072 for TiDB and InnoDB DYNAMIC)",
             ),
@@ -374,7 +392,8 @@ fn external_tables(sink: &mut Sink, names: &[String]) -> Vec<crate::ident::Ident
         table::check_ident(sink, Some("external_tables".into()), "table", name);
         let ident = crate::ident::Ident::new(name.clone());
         if out.contains(&ident) {
-            sink.error(
+            sink.report(
+                &rule_ids::SETTINGS,
                 Some("external_tables".into()),
                 format!("`{name}` is listed twice: list each external table once"),
             );

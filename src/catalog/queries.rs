@@ -11,18 +11,8 @@ use crate::ident::Ident;
 use crate::model::Table;
 use crate::sql::query::{self as sql, Param, Shape};
 
+use super::rule_ids;
 use super::sink::Sink;
-
-/// Keys of one entry of `queries`.
-pub(super) const QUERY_KEYS: &[&str] = &[
-    "name",
-    "required_by",
-    "sql",
-    "params",
-    "uses",
-    "max_rows_examined",
-    "fixture",
-];
 
 /// One entry of `queries`, as written (serialized like the other raw
 /// types, see `super::raw`).
@@ -142,9 +132,14 @@ pub(super) fn lint_queries(
         let obj = object(&q.name, pos);
         let before = sink.error_count();
         if q.name.trim().is_empty() {
-            sink.error(Some(obj.clone()), "missing `name`: name the query");
+            sink.report(
+                &rule_ids::QUERY,
+                Some(obj.clone()),
+                "missing `name`: name the query",
+            );
         } else if out.iter().any(|o| o.name.eq_ignore_ascii_case(&q.name)) {
-            sink.error(
+            sink.report(
+                &rule_ids::QUERY,
                 Some(obj.clone()),
                 "duplicate query name in this table (names compare case-insensitively); rename one",
             );
@@ -157,7 +152,8 @@ pub(super) fn lint_queries(
             .filter_map(|(i, v)| {
                 let p = param(v);
                 if p.is_none() {
-                    sink.error(
+                    sink.report(
+                        &rule_ids::QUERY,
                         Some(obj.clone()),
                         format!("parameter #{} is a list or mapping; give a scalar", i + 1),
                     );
@@ -171,7 +167,8 @@ pub(super) fn lint_queries(
             Some(OneOrMany::Many(v)) => v.iter().map(|s| Ident::new(s.clone())).collect(),
         };
         if uses.is_empty() {
-            sink.error(
+            sink.report(
+                &rule_ids::QUERY,
                 Some(obj.clone()),
                 format!(
                     "missing `uses`: name the index of `{}` the query must read through",
@@ -182,7 +179,8 @@ pub(super) fn lint_queries(
         for idx in &uses {
             if table.index(idx).is_none() && !idx.as_str().eq_ignore_ascii_case("PRIMARY") {
                 let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                sink.error(
+                sink.report(
+                    &rule_ids::QUERY,
                     Some(obj.clone()),
                     format!(
                         "`uses: {idx}` names no index of `{}`; its indexes: PRIMARY, {}",
@@ -193,13 +191,18 @@ pub(super) fn lint_queries(
             }
         }
         if q.max_rows_examined == Some(0) {
-            sink.error(Some(obj.clone()), "`max_rows_examined` must be positive");
+            sink.report(
+                &rule_ids::QUERY,
+                Some(obj.clone()),
+                "`max_rows_examined` must be positive",
+            );
         }
         let mut values = BTreeMap::new();
         for (col, v) in &q.fixture.values {
             let ident = Ident::new(col.clone());
             if table.column(&ident).is_none() {
-                sink.error(
+                sink.report(
+                    &rule_ids::QUERY,
                     Some(obj.clone()),
                     format!(
                         "`fixture.values` names `{col}`, which is not a column of `{}`",
@@ -211,7 +214,8 @@ pub(super) fn lint_queries(
                 Some(p) => {
                     values.insert(ident, p);
                 }
-                None => sink.error(
+                None => sink.report(
+                    &rule_ids::QUERY,
                     Some(obj.clone()),
                     format!("`fixture.values.{col}` is a list or mapping; give a scalar"),
                 ),
@@ -219,12 +223,16 @@ pub(super) fn lint_queries(
         }
         let shape = match q.sql.as_deref() {
             None => {
-                sink.error(Some(obj.clone()), "missing `sql`: give the query's text");
+                sink.report(
+                    &rule_ids::QUERY,
+                    Some(obj.clone()),
+                    "missing `sql`: give the query's text",
+                );
                 None
             }
             Some(text) => match sql::analyze(text) {
                 Err(e) => {
-                    sink.error(Some(obj.clone()), format!("the SQL {e}"));
+                    sink.report(&rule_ids::QUERY, Some(obj.clone()), format!("the SQL {e}"));
                     None
                 }
                 Ok(shape) => {
@@ -268,14 +276,16 @@ fn lint_shape(
     for t in &shape.tables {
         match all.get(t.folded()) {
             Some(c) => named.push(c),
-            None => sink.error(
+            None => sink.report(
+                &rule_ids::QUERY,
                 Some(obj.to_string()),
                 format!("the SQL names the table `{t}`, which the catalog does not declare"),
             ),
         }
     }
     if !shape.tables.contains(&table.name) {
-        sink.error(
+        sink.report(
+            &rule_ids::QUERY,
             Some(obj.to_string()),
             format!(
                 "the SQL does not read `{}`: declare a query in the file of the table it reads",
@@ -296,7 +306,8 @@ fn lint_shape(
         };
         if let Some(q) = qualifier {
             if scope.is_empty() {
-                sink.error(
+                sink.report(
+                    &rule_ids::QUERY,
                     Some(obj.to_string()),
                     format!(
                         "the SQL qualifies `{col}` with `{q}`, which is not a table of the query"
@@ -306,7 +317,8 @@ fn lint_shape(
             }
         }
         if !scope.iter().any(|t| t.column(col).is_some()) {
-            sink.error(
+            sink.report(
+                &rule_ids::QUERY,
                 Some(obj.to_string()),
                 format!(
                     "the SQL names the column `{col}`, which `{}` does not declare",
@@ -320,7 +332,7 @@ fn lint_shape(
         }
     }
     if shape.bindings.len() != params {
-        sink.error(
+        sink.report(&rule_ids::QUERY,
             Some(obj.to_string()),
             format!(
                 "the SQL has {} `?` placeholder(s) but `params` gives {params} value(s); give one value per placeholder",

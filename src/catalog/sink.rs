@@ -1,8 +1,10 @@
-//! Collects problems for one file, stamping each with the file and table.
+//! Collects problems for one file, stamping each with its rule, the file
+//! and the table.
 
 use std::path::{Path, PathBuf};
 
 use super::{Problem, Severity};
+use crate::finding::lint::Rule;
 
 /// Problem collector for one file.
 pub(super) struct Sink<'a> {
@@ -22,25 +24,23 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// An error with no position.
-    pub fn error(&mut self, object: Option<String>, message: impl Into<String>) {
-        self.push(Severity::Error, object, None, None, message.into());
+    /// A finding of `rule` (at its severity) about `object`; its line and
+    /// column are found from the object and the rule's keys once the file's
+    /// findings are all in (`super::locate`).
+    pub fn report(&mut self, rule: &Rule, object: Option<String>, message: impl Into<String>) {
+        self.push(rule, object, None, None, message.into());
     }
 
-    /// A warning with no position.
-    pub fn warning(&mut self, object: Option<String>, message: impl Into<String>) {
-        self.push(Severity::Warning, object, None, None, message.into());
-    }
-
-    /// An error at a line and column, where known.
-    pub fn error_at(
+    /// A finding at a line and column the reader already knows.
+    pub fn report_at(
         &mut self,
+        rule: &Rule,
         object: Option<String>,
         line: Option<usize>,
         column: Option<usize>,
         message: String,
     ) {
-        self.push(Severity::Error, object, line, column, message);
+        self.push(rule, object, line, column, message);
     }
 
     /// Errors recorded so far for this file.
@@ -53,14 +53,15 @@ impl<'a> Sink<'a> {
 
     fn push(
         &mut self,
-        severity: Severity,
+        rule: &Rule,
         object: Option<String>,
         line: Option<usize>,
         column: Option<usize>,
         message: String,
     ) {
         self.problems.push(Problem {
-            severity,
+            severity: rule.severity,
+            rule: rule.id,
             file: self.file.clone(),
             line,
             column,

@@ -22,6 +22,7 @@
 use crate::model::{DefaultValue, IndexPart, Table};
 use crate::server::Flavor;
 
+use super::rule_ids;
 use super::sink::Sink;
 
 /// Reports each comment, string default and expression of `table` that
@@ -36,7 +37,8 @@ pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
     }
     let mut check = |object: Option<String>, what: &str, text: &str| {
         if let Some(c) = text.chars().find(|c| u32::from(*c) > 0xFFFF) {
-            sink.error(
+            sink.report(
+                &rule_ids::STORABLE,
                 object,
                 format!(
                     "the {what} holds {c:?} (U+{:X}), a character outside the Basic Multilingual \

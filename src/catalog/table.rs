@@ -7,6 +7,7 @@ use crate::ident::{invalid_ident_reason, Ident};
 use crate::model::{Column, DefaultValue, Table};
 
 use super::raw::{RawColumn, RawTable};
+use super::rule_ids;
 use super::sink::Sink;
 use super::{checks, keys};
 use super::{Defaults, Limits};
@@ -35,7 +36,8 @@ pub(super) fn build_table(
 ) -> Option<Table> {
     let name = raw.table.clone();
     match name.as_deref() {
-        None => sink.error(
+        None => sink.report(
+            &rule_ids::YAML_SHAPE,
             None,
             "missing `table`: add `table: <name>` naming the table this file declares",
         ),
@@ -56,7 +58,8 @@ pub(super) fn build_table(
         .filter_map(|c| c.auto_random.map(|a| (c.name.clone(), a)))
         .collect();
     if raw_columns.is_empty() {
-        sink.error(
+        sink.report(
+            &rule_ids::YAML_SHAPE,
             None,
             "the table declares no columns: add a `columns` list with at least one column",
         );
@@ -146,7 +149,8 @@ pub(super) fn object_name(what: &str, name: &str, pos: usize) -> String {
 /// Reports a name MySQL cannot use as an identifier.
 pub(super) fn check_ident(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
     if let Some(reason) = invalid_ident_reason(name) {
-        sink.error(
+        sink.report(
+            &rule_ids::IDENTIFIER,
             object,
             format!(
                 "invalid {what} name: {reason}; use 1 to 64 characters without backticks or NUL"
@@ -171,7 +175,7 @@ pub(super) fn check_consumers(sink: &mut Sink, object: Option<String>, names: &[
         } else {
             continue;
         };
-        sink.error(object.clone(), message);
+        sink.report(&rule_ids::REQUIRED_BY, object.clone(), message);
     }
 }
 
@@ -189,7 +193,8 @@ pub(super) fn resolve_engine(
     match crate::sqltext::canonical_engine(engine) {
         Some(canonical) => canonical.to_string(),
         None => {
-            sink.error(
+            sink.report(
+                &rule_ids::ENGINE,
                 object,
                 crate::sqltext::engine_problem(engine).unwrap_or_default(),
             );
@@ -215,7 +220,8 @@ pub(super) fn resolve_charset(
         .filter(|cs| collation::charset(cs).is_none())
     {
         let known: Vec<&str> = collation::CHARSETS.iter().map(|c| c.name).collect();
-        sink.error(
+        sink.report(
+            &rule_ids::CHARSET,
             object.clone(),
             format!("unknown charset `{cs}`; use one of: {}", known.join(", ")),
         );
@@ -224,12 +230,12 @@ pub(super) fn resolve_charset(
     match (owner, charset.as_deref()) {
         (Some((c, None)), cs) => {
             let cs = cs.or(Some(inherited.0)).filter(|cs| collation::charset(cs).is_some()).unwrap_or("utf8mb4");
-            sink.error(
+            sink.report(&rule_ids::CHARSET,
                 object,
                 format!("unknown collation `{c}`; use a collation the servers know, e.g. `{}`", collation::default_collation(cs)),
             );
         }
-        (Some((c, Some(owner))), Some(cs)) if owner != cs => sink.error(
+        (Some((c, Some(owner))), Some(cs)) if owner != cs => sink.report(&rule_ids::CHARSET,
             object,
             format!(
                 "collation `{c}` belongs to charset `{owner}`, not `{cs}`; use a collation of `{cs}` such as `{}`, or drop `charset`",
@@ -263,7 +269,7 @@ fn declare_columns(
         let ident = Ident::new(rc.name.clone());
         check_ident(sink, Some(object.clone()), "column", &rc.name);
         if let Some(first) = declared.iter().find(|d| d.ident == ident) {
-            sink.error(
+            sink.report(&rule_ids::DUPLICATE_NAME,
                 Some(object.clone()),
                 format!(
                     "duplicate column name: `{}` is already declared (column names compare case-insensitively); rename or remove one",
@@ -280,7 +286,7 @@ fn declare_columns(
                 .filter_map(|d| d.column.as_ref())
                 .find(|c| c.auto_increment)
             {
-                sink.error(
+                sink.report(&rule_ids::AUTO_INCREMENT,
                     Some(object.clone()),
                     format!("a table can have only one auto_increment column and `{}` already is one; remove `auto_increment` from `{}`", other.name, col.name),
                 );
@@ -307,11 +313,11 @@ fn column_from_raw(
     match (&mut ty, rc.srid) {
         (_, None) => {}
         (ColumnType::Spatial { srid: declared @ None, .. }, Some(n)) => *declared = Some(n),
-        (ColumnType::Spatial { .. }, Some(_)) => sink.error(
+        (ColumnType::Spatial { .. }, Some(_)) => sink.report(&rule_ids::UNKNOWN_TYPE,
             Some(object.to_string()),
             "the SRID is given twice, in `type` and in `srid`: keep `srid` only",
         ),
-        (other, Some(_)) => sink.error(
+        (other, Some(_)) => sink.report(&rule_ids::UNKNOWN_TYPE,
             Some(object.to_string()),
             format!("`srid` on a {other} column: only spatial columns (geometry, point, ...) have an SRID; remove `srid`"),
         ),
@@ -330,17 +336,18 @@ fn column_from_raw(
     if let Some(message) =
         super::defaults::default_problem(&ty, nullable, explicit_null, canonical.as_ref())
     {
-        sink.error(Some(object.to_string()), message);
+        sink.report(&rule_ids::DEFAULT, Some(object.to_string()), message);
     }
     if rc.auto_increment {
         if !ty.is_integer() {
-            sink.error(
+            sink.report(&rule_ids::AUTO_INCREMENT,
                 Some(object.to_string()),
                 format!("auto_increment on a {ty} column: only integer columns can be AUTO_INCREMENT; use bigint unsigned or remove `auto_increment`"),
             );
         }
         if default.is_some() {
-            sink.error(
+            sink.report(
+                &rule_ids::AUTO_INCREMENT,
                 Some(object.to_string()),
                 "an auto_increment column cannot have a default: remove `default`",
             );
@@ -366,7 +373,8 @@ fn column_from_raw(
 
 fn parse_type(sink: &mut Sink, object: &str, text: Option<&str>) -> Option<ColumnType> {
     let Some(text) = text else {
-        sink.error(
+        sink.report(
+            &rule_ids::UNKNOWN_TYPE,
             Some(object.to_string()),
             format!("missing `type`: add one of: {TYPE_LIST}"),
         );
@@ -375,7 +383,8 @@ fn parse_type(sink: &mut Sink, object: &str, text: Option<&str>) -> Option<Colum
     match ColumnType::parse(text) {
         Ok(ty) => Some(ty),
         Err(_) => {
-            sink.error(
+            sink.report(
+                &rule_ids::UNKNOWN_TYPE,
                 Some(object.to_string()),
                 format!("unknown type `{text}`; use one of: {TYPE_LIST}"),
             );
@@ -427,7 +436,7 @@ fn column_charset(
         } else {
             ""
         };
-        sink.error(
+        sink.report(&rule_ids::CHARSET,
             Some(object.to_string()),
             format!("{keys} on a {ty} column: only char, varchar and text columns have a charset and collation{bytes_hint}; remove {keys}"),
         );
@@ -444,7 +453,7 @@ fn parse_default(sink: &mut Sink, object: &str, value: &serde_yaml::Value) -> Op
         Value::Bool(b) => Some(DefaultValue::Literal(if *b { "1" } else { "0" }.into())),
         Value::Null => None,
         _ => {
-            sink.error(
+            sink.report(&rule_ids::DEFAULT,
                 Some(object.to_string()),
                 "`default` must be a scalar SQL default such as 0, \"'pending'\" or CURRENT_TIMESTAMP(6)",
             );

@@ -16,6 +16,7 @@ use crate::tidb::{
 };
 
 use super::raw::{RawAutoRandom, RawTable, RawTtl};
+use super::rule_ids;
 use super::sink::Sink;
 
 /// Largest `SHARD_ROW_ID_BITS` / `PRE_SPLIT_REGIONS` / `AUTO_RANDOM` shard
@@ -53,7 +54,7 @@ pub(super) fn lint(
         ttl: raw.ttl.as_ref().and_then(|t| ttl(t, shape.columns, sink)),
     };
     if clustered.is_some() && shape.primary_key.is_empty() {
-        sink.error(
+        sink.report(&rule_ids::TIDB_OPTION,
             Some("primary key".into()),
             "`clustered` without primary key columns: list them in `primary_key: {columns: [...], clustered: ...}`",
         );
@@ -79,7 +80,7 @@ fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
     let declared = options.declared();
     if !flavors.contains(&Flavor::TiDb) {
         for feature in &declared {
-            sink.error(
+            sink.report(&rule_ids::TIDB_OPTION,
                 None,
                 format!(
                     "`{feature}` is a TiDB table feature and the catalog targets only {} (catalog.yaml `flavors`): remove `{feature}`, or add tidb to `flavors`",
@@ -89,7 +90,7 @@ fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
         }
     } else if !others.is_empty() && !declared.is_empty() {
         let list: Vec<String> = declared.iter().map(|f| format!("`{f}`")).collect();
-        sink.warning(
+        sink.report(&rule_ids::TIDB_ONLY,
             None,
             format!(
                 "TiDB table features {} apply on TiDB only: on {} the table is created and verified without them",
@@ -175,7 +176,7 @@ fn auto_random(
         first_declared.get_or_insert_with(|| name.clone());
         let sound = errors.is_empty();
         for e in errors.into_iter().filter(|e| !e.is_empty()) {
-            sink.error(object.clone(), e);
+            sink.report(&rule_ids::TIDB_OPTION, object.clone(), e);
         }
         if sound {
             out = Some(AutoRandom {
@@ -201,7 +202,8 @@ fn shard_row_id_bits(options: &TidbOptions, shape: &TableShape<'_>, sink: &mut S
         return;
     };
     if bits > MAX_SHARD_BITS {
-        sink.error(
+        sink.report(
+            &rule_ids::TIDB_OPTION,
             None,
             format!("`shard_row_id_bits: {bits}`: TiDB accepts 0 to {MAX_SHARD_BITS}"),
         );
@@ -213,7 +215,11 @@ fn shard_row_id_bits(options: &TidbOptions, shape: &TableShape<'_>, sink: &mut S
         _ => None,
     };
     if let Some(reason) = reason {
-        sink.error(None, format!("`shard_row_id_bits` on this table: {reason}"));
+        sink.report(
+            &rule_ids::TIDB_OPTION,
+            None,
+            format!("`shard_row_id_bits` on this table: {reason}"),
+        );
     }
 }
 
@@ -229,11 +235,11 @@ fn pre_split_regions(options: &TidbOptions, sink: &mut Sink) {
         .filter(|b| *b > 0)
         .or(options.auto_random.as_ref().map(|a| a.shard_bits));
     match bits {
-        None => sink.error(
+        None => sink.report(&rule_ids::TIDB_OPTION,
             None,
             "`pre_split_regions` needs `shard_row_id_bits` or an `auto_random` column: TiDB pre-splits the regions of a sharded key only",
         ),
-        Some(bits) if regions > bits => sink.error(
+        Some(bits) if regions > bits => sink.report(&rule_ids::TIDB_OPTION,
             None,
             format!("`pre_split_regions: {regions}` exceeds the {bits} shard bits: use at most {bits}"),
         ),
@@ -249,7 +255,8 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
     let mut sound = true;
     let column = match raw.column.as_deref() {
         None => {
-            sink.error(
+            sink.report(
+                &rule_ids::TIDB_OPTION,
                 object.clone(),
                 "missing `column`: name the date, datetime or timestamp column rows expire by",
             );
@@ -257,7 +264,7 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
         }
         Some(name) => match columns.iter().find(|c| c.name == Ident::new(name)) {
             None => {
-                sink.error(
+                sink.report(&rule_ids::TIDB_OPTION,
                     object.clone(),
                     format!("`column: {name}` is not a column of the table: name a declared date, datetime or timestamp column"),
                 );
@@ -269,7 +276,7 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
                     ColumnType::Date | ColumnType::DateTime(_) | ColumnType::Timestamp(_)
                 ) =>
             {
-                sink.error(
+                sink.report(&rule_ids::TIDB_OPTION,
                     object.clone(),
                     format!("`column: {name}` is a {} column: TiDB's TTL column is a date, datetime or timestamp column", c.ty),
                 );
@@ -281,7 +288,8 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
     let units: Vec<&str> = TtlUnit::ALL.iter().map(|u| u.keyword()).collect();
     let interval = match raw.interval.as_deref() {
         None => {
-            sink.error(
+            sink.report(
+                &rule_ids::TIDB_OPTION,
                 object.clone(),
                 "missing `interval`: how long a row lives, e.g. `interval: 30 DAY`",
             );
@@ -290,7 +298,7 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
         Some(text) => {
             let parsed = TtlInterval::parse(text);
             if parsed.is_none() {
-                sink.error(
+                sink.report(&rule_ids::TIDB_OPTION,
                     object.clone(),
                     format!("`interval: {}` is not `<n> <unit>` with n at least 1 and the unit one of {}", text.escape_debug(), units.join(", ")),
                 );
@@ -304,7 +312,7 @@ fn ttl(raw: &RawTtl, columns: &[&Column], sink: &mut Sink) -> Option<Ttl> {
         .filter(|j| !valid_job_interval(j))
     {
         sound = false;
-        sink.error(
+        sink.report(&rule_ids::TIDB_OPTION,
             object,
             format!("`job_interval: {}` is not a whole number of minutes or hours such as `30m`, `1h` or `24h`", j.escape_debug()),
         );

@@ -5,6 +5,7 @@
 use crate::collation;
 use crate::model::Column;
 
+use super::rule_ids;
 use super::sink::Sink;
 use super::Limits;
 
@@ -58,7 +59,7 @@ pub(super) fn check_width(
         return;
     }
     let detail: Vec<String> = parts.iter().map(|(d, b)| format!("{d} = {b}")).collect();
-    sink.error(
+    sink.report(&rule_ids::KEY_WIDTH,
         Some(object.to_string()),
         format!(
             "key is {total} bytes, over the {}-byte limit: {}; narrow the widest columns or key a short digest column (e.g. char(64)) instead",

@@ -1,5 +1,6 @@
-//! The catalog's lint findings: [`Problem`] names the file, the table and
-//! the object, with its [`Severity`]. Bottom layer: `check` produces them,
+//! The catalog's lint findings: [`Problem`] names the [`Rule`] it breaks,
+//! the file, the line and column, the table and the object, with its
+//! [`Severity`]. Bottom layer: `check` produces them,
 //! [`crate::Error::InvalidCatalog`] carries them.
 
 use std::fmt;
@@ -17,18 +18,39 @@ pub enum Severity {
     Warning,
 }
 
-/// One lint finding, naming the file, the table and the object.
+/// A lint rule: a stable id a user can grep or (later) configure, the
+/// severity of its findings, and the YAML keys its findings are placed on.
+/// The catalog's rules are listed in `catalog::rules::RULES`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable id, kebab-case (`key-width`, `unknown-type`).
+    pub id: &'static str,
+    /// Severity of its findings.
+    pub severity: Severity,
+    /// What it checks, one line (docs/catalog-format.md lists them).
+    pub checks: &'static str,
+    /// Keys of the object's YAML entry a finding points at, the first one
+    /// the entry has (`type` for an unknown type); the entry itself when
+    /// none is there.
+    pub keys: &'static [&'static str],
+}
+
+/// One lint finding, naming the rule, the file, the table and the object.
 ///
-/// Displays as one line: `error: catalog/foo.yaml:3:5: table `T`, index `i`: message`.
+/// Displays as one line:
+/// `catalog/foo.yaml:3:5: error[key-width]: table `T`, index `i`: message`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// Error or warning.
     pub severity: Severity,
+    /// The id of the rule it breaks (`unknown-type`, `key-width`).
+    pub rule: &'static str,
     /// File the finding is in (relative to the catalog directory's parent as given).
     pub file: PathBuf,
-    /// 1-based line and column, where known (malformed YAML).
+    /// 1-based line of the YAML node the finding is about, where the file
+    /// has one (not for a file that cannot be read).
     pub line: Option<usize>,
-    /// Column, where known.
+    /// 1-based column of that node.
     pub column: Option<usize>,
     /// Table name, where known.
     pub table: Option<String>,
@@ -49,14 +71,14 @@ impl fmt::Display for Severity {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.severity, self.file.display())?;
+        write!(f, "{}", self.file.display())?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
                 write!(f, ":{column}")?;
             }
         }
-        f.write_str(": ")?;
+        write!(f, ": {}[{}]: ", self.severity, self.rule)?;
         match (&self.table, &self.object) {
             (Some(t), Some(o)) => write!(f, "table `{t}`, {o}: ")?,
             (Some(t), None) => write!(f, "table `{t}`: ")?,
@@ -75,6 +97,7 @@ mod tests {
     fn problem_display_is_one_line() {
         let p = Problem {
             severity: Severity::Error,
+            rule: "key-width",
             file: PathBuf::from("catalog/foo.yaml"),
             line: Some(3),
             column: Some(5),
@@ -84,7 +107,7 @@ mod tests {
         };
         assert_eq!(
             p.to_string(),
-            "error: catalog/foo.yaml:3:5: table `T`, index `i`: bad"
+            "catalog/foo.yaml:3:5: error[key-width]: table `T`, index `i`: bad"
         );
     }
 }

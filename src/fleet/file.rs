@@ -116,17 +116,45 @@ struct Findings<'a> {
     problems: Vec<Problem>,
 }
 
+/// The rule of a fleet-file finding, by the object it is about: the
+/// file's YAML shape, a server entry, a stage, or the run settings
+/// (`parallel`, `on_error`). docs/fleet.md lists them.
+fn fleet_rule(object: &str) -> &'static str {
+    if object.starts_with("server") {
+        "fleet-server"
+    } else if object.starts_with("stage") {
+        "fleet-stage"
+    } else if object == "fleet file" {
+        "fleet-yaml"
+    } else {
+        "fleet-settings"
+    }
+}
+
 impl Findings<'_> {
     fn error(&mut self, line: Option<usize>, object: impl Into<String>, message: String) {
+        let object = object.into();
         self.problems.push(Problem {
             severity: Severity::Error,
+            rule: fleet_rule(&object),
             file: self.file.to_path_buf(),
             line,
-            column: None,
+            column: line.and_then(|l| self.key_column(l)),
             table: None,
-            object: Some(object.into()),
+            object: Some(object),
             message,
         });
+    }
+
+    /// The 1-based column of the key on `line` (after any `- `), the node
+    /// a finding found by [`Self::key_line`] is about.
+    fn key_column(&self, line: usize) -> Option<usize> {
+        let text = self.text.lines().nth(line.checked_sub(1)?)?;
+        let mut rest = text.trim_start();
+        while let Some(after) = rest.strip_prefix("- ") {
+            rest = after.trim_start();
+        }
+        (!rest.is_empty()).then(|| text.len() - rest.len() + 1)
     }
 
     /// The line of the `nth` `key:` in the file (1-based).
@@ -196,11 +224,16 @@ pub fn parse(
                 } else {
                     message
                 };
+            let hint = crate::catalog::indent_hint(&message);
             f.error(
                 line,
                 "fleet file",
-                format!("{message}; see docs/fleet.md for the expected shape"),
+                format!("{message}; {hint}see docs/fleet.md for the expected shape"),
             );
+            // serde_yaml's own column: the token it stopped at.
+            if let (Some(p), Some(l)) = (f.problems.last_mut(), e.location()) {
+                p.column = Some(l.column());
+            }
             None
         }
     };

@@ -254,7 +254,7 @@ fn missing_directory_is_an_error_naming_it() {
     let rendered = render(&report);
     assert_eq!(count(&report, Severity::Error), 1, "{rendered}");
     assert!(
-        rendered.starts_with("error: fixtures/bad-catalogs/does-not-exist: "),
+        rendered.starts_with("fixtures/bad-catalogs/does-not-exist: error[catalog-files]: "),
         "{rendered}"
     );
     assert!(catalog::load(&root().join("fixtures/bad-catalogs/does-not-exist")).is_err());
@@ -285,9 +285,10 @@ fn problems_display_as_one_line_with_position() {
     let report = check_rel("fixtures/bad-catalogs/malformed-yaml");
     let line = render(&report).lines().next().unwrap().to_string();
     assert!(
-        line.starts_with("error: fixtures/bad-catalogs/malformed-yaml/t.yaml:"),
+        line.starts_with("fixtures/bad-catalogs/malformed-yaml/t.yaml:6:4: error[yaml-syntax]: "),
         "{line}"
     );
+    assert!(line.contains("check the indentation"), "{line}");
     assert!(report.problems[0].line.is_some() && report.problems[0].column.is_some());
 }
 

@@ -128,7 +128,7 @@ fn stages_must_match_servers_and_groups_the_file_names() {
     );
     let text = out.join("\n");
     assert!(
-        text.contains("fleet.yaml:5: stage `canary`: matches group `eu`"),
+        text.contains("fleet.yaml:5:5: error[fleet-stage]: stage `canary`: matches group `eu`"),
         "{text}"
     );
     assert!(text.contains("matches server `nope`"), "{text}");

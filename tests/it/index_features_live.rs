@@ -379,7 +379,7 @@ async fn fulltext_parser_round_trips_on_mysql_and_is_refused_for_mariadb() {
         assert_eq!(report.error_count(), 1, "{}", report.render_human());
         let text = report.render_human();
         assert!(
-            text.contains("t.yaml: table `Docs`, index `ft_body_ngram`: `parser: ngram` on a catalog that targets MariaDB"),
+            text.contains("]: table `Docs`, index `ft_body_ngram`: `parser: ngram` on a catalog that targets MariaDB"),
             "{text}"
         );
         // The plain FULLTEXT path: the fixture without its parser line.

@@ -434,7 +434,9 @@ async fn lint_and_server_agree_on_refused_combinations() {
         match want {
             Some(code) => {
                 let quoted = errors.iter().any(|e| {
-                    e.starts_with("error: agree/agree.yaml: table `Agree`, ")
+                    e.starts_with("agree/agree.yaml:")
+                        && e.contains(": error[")
+                        && e.contains("]: table `Agree`, ")
                         && e.contains(&format!("{code}"))
                 });
                 assert!(

@@ -30,10 +30,10 @@ fn check_rejects_every_bad_fixture_with_exit_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         if name.contains("warning") || name == "index-duplicates-primary-key" {
             assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
-            assert!(stderr.contains("warning:"), "{name}: {stderr}");
+            assert!(stderr.contains(": warning["), "{name}: {stderr}");
         } else {
             assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
-            assert!(stderr.contains("error:"), "{name}: {stderr}");
+            assert!(stderr.contains(": error["), "{name}: {stderr}");
             assert!(
                 stderr.contains(&name),
                 "{name}: message must name the file: {stderr}"

@@ -252,7 +252,8 @@ fn a_new_lint_error_is_exit_1_naming_file_table_and_object() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("index-too-wide/t.yaml: table `_System_Wide`, index `idx_wide_claim`: key is 3204 bytes"),
+        text.contains("index-too-wide/t.yaml:")
+            && text.contains(": error[key-width]: table `_System_Wide`, index `idx_wide_claim`: key is 3204 bytes"),
         "{text}"
     );
     assert!(text.contains("rollout: do not deploy"), "{text}");

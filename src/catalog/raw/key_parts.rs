@@ -8,7 +8,8 @@ use serde_yaml::Value;
 
 use crate::ident::Ident;
 
-/// The keys of a key-part mapping.
+/// The keys of a key-part mapping: the fields of `super::RawKeyPart`, which
+/// only serializes (a test holds the two together).
 const PART_KEYS: &[&str] = &["column", "expression", "order", "length"];
 
 /// One key part as written.
@@ -101,5 +102,25 @@ pub(crate) fn parse_entry(value: &Value) -> Result<Entry, String> {
         (None, Some(_)) => Err("an expression key part takes no `length` or `order`: put the whole computation in `expression`".into()),
         (Some(_), Some(_)) => Err(format!("key part has both `column` and `expression`: {FORM}")),
         (None, None) => Err(format!("key part has neither `column` nor `expression`: {FORM}")),
+    }
+}
+
+#[cfg(test)]
+mod part_key_tests {
+    use super::*;
+
+    #[test]
+    fn part_keys_are_the_written_fields() {
+        let full = super::super::RawKeyPart {
+            column: Some("c".into()),
+            expression: Some("e".into()),
+            order: Some("desc"),
+            length: Some(1),
+        };
+        let Value::Mapping(m) = serde_yaml::to_value(&full).unwrap() else {
+            panic!("a mapping");
+        };
+        let written: Vec<&str> = m.keys().filter_map(Value::as_str).collect();
+        assert_eq!(written, PART_KEYS);
     }
 }

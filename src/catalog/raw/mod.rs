@@ -11,74 +11,94 @@ use serde_yaml::Value;
 
 pub(crate) mod key_parts;
 mod reader;
+pub(crate) use reader::indent_hint;
 pub(super) use reader::{read, FileKind};
 
+/// The keys serde reads for `T`, a struct deriving `Deserialize`: the
+/// field list its derive hands to `deserialize_struct` (renames applied,
+/// in declaration order), caught by a deserializer that reads nothing. So
+/// the keys the reader reports as known are the struct's, never a second
+/// list kept by hand. Empty for a type that is not a plain struct.
+pub(crate) fn fields<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    use serde::de::{Error as _, Visitor};
+    struct Probe<'a>(&'a mut &'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for Probe<'_> {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(Self::Error::custom("field probe"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(Self::Error::custom("field probe"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut out: &'static [&'static str] = &[];
+    let _ = T::deserialize(Probe(&mut out));
+    out
+}
+
 /// Keys of `catalog.yaml`.
-pub(super) const CATALOG_KEYS: &[&str] = &["flavors", "external_tables", "defaults", "limits"];
+pub(super) fn catalog_keys() -> &'static [&'static str] {
+    fields::<RawCatalogFile>()
+}
 /// Keys of `catalog.yaml` `defaults`.
-pub(super) const DEFAULTS_KEYS: &[&str] = &["engine", "charset", "collation", "widen"];
+pub(super) fn defaults_keys() -> &'static [&'static str] {
+    fields::<RawDefaults>()
+}
 /// Keys of `catalog.yaml` `limits`.
-pub(super) const LIMITS_KEYS: &[&str] = &["max_index_bytes"];
+pub(super) fn limits_keys() -> &'static [&'static str] {
+    fields::<RawLimits>()
+}
 /// Keys of a table file.
-pub(super) const TABLE_KEYS: &[&str] = &[
-    "table",
-    "comment",
-    "engine",
-    "charset",
-    "collation",
-    "columns",
-    "primary_key",
-    "indexes",
-    "checks",
-    "foreign_keys",
-    "shard_row_id_bits",
-    "pre_split_regions",
-    "ttl",
-    "required_by",
-    "queries",
-];
+pub(super) fn table_keys() -> &'static [&'static str] {
+    fields::<RawTable>()
+}
 /// Keys of the mapping form of `primary_key`.
-pub(super) const PRIMARY_KEY_KEYS: &[&str] = &["columns", "clustered"];
+pub(super) fn primary_key_keys() -> &'static [&'static str] {
+    fields::<RawPrimaryKeyMap>()
+}
 /// Keys of `ttl`.
-pub(super) const TTL_KEYS: &[&str] = &["column", "interval", "enabled", "job_interval"];
+pub(super) fn ttl_keys() -> &'static [&'static str] {
+    fields::<RawTtl>()
+}
 /// Keys of the mapping form of a column's `auto_random`.
-pub(super) const AUTO_RANDOM_KEYS: &[&str] = &["shard_bits", "range"];
+pub(super) fn auto_random_keys() -> &'static [&'static str] {
+    fields::<RawAutoRandomMap>()
+}
 /// Keys of one entry of `checks`.
-pub(super) const CHECK_KEYS: &[&str] = &["name", "expression", "enforced"];
+pub(super) fn check_keys() -> &'static [&'static str] {
+    fields::<RawCheck>()
+}
 /// Keys of one entry of `foreign_keys`.
-pub(super) const FOREIGN_KEY_KEYS: &[&str] =
-    &["name", "columns", "references", "on_delete", "on_update"];
+pub(super) fn foreign_key_keys() -> &'static [&'static str] {
+    fields::<RawForeignKey>()
+}
 /// Keys of a foreign key's `references`.
-pub(super) const REFERENCE_KEYS: &[&str] = &["table", "columns"];
+pub(super) fn reference_keys() -> &'static [&'static str] {
+    fields::<RawReference>()
+}
 /// Keys of one entry of `columns`.
-pub(super) const COLUMN_KEYS: &[&str] = &[
-    "name",
-    "type",
-    "srid",
-    "nullable",
-    "auto_increment",
-    "charset",
-    "collation",
-    "default",
-    "on_update",
-    "invisible",
-    "generated",
-    "auto_random",
-    "comment",
-    "required_by",
-    "widen",
-];
+pub(super) fn column_keys() -> &'static [&'static str] {
+    fields::<RawColumn>()
+}
 /// Keys of one entry of `indexes`.
-pub(super) const INDEX_KEYS: &[&str] = &[
-    "name",
-    "columns",
-    "unique",
-    "kind",
-    "parser",
-    "visible",
-    "comment",
-    "required_by",
-];
+pub(super) fn index_keys() -> &'static [&'static str] {
+    fields::<RawIndex>()
+}
+/// Keys of one entry of `queries`.
+pub(super) fn query_keys() -> &'static [&'static str] {
+    fields::<super::queries::RawQuery>()
+}
 
 /// `catalog.yaml`.
 #[derive(Debug, Default, Deserialize, Serialize)]

@@ -4,21 +4,19 @@
 //! deserialized with `deny_unknown_fields` from the text, so that type
 //! errors carry a line and column.
 //!
-//! Why a text scan for the unknown keys' positions, not a crate: serde_yaml
+//! The unknown keys' positions come from a scan of the text: serde_yaml
 //! (the YAML crate the catalog is read with) stops at the first unknown
-//! field, and its `Value` carries no positions. `serde_ignored` would list
-//! every unknown key, by path, but without a line or column. The YAML
-//! crates that keep positions (`yaml-rust2`, `saphyr` markers) would be a
-//! second YAML parser reading the same text, with its own idea of what is
-//! valid; none of them is a dependency here, and the offline build cannot
-//! add one. So the walk finds the unknown keys on the `Value`, and
-//! [`locate_key`] finds the n-th occurrence of each in the text. The edit
-//! distance of the suggestion is `strsim`'s.
+//! field, and its `Value` carries no positions; [`locate_key`] finds the
+//! n-th occurrence of each in the text. Findings made later, on the typed
+//! structs, are placed by `crate::catalog::locate` from `saphyr-parser`'s
+//! event spans. The known keys are the structs' own fields
+//! (`super::fields`). The edit distance of the suggestion is `strsim`'s.
 
 use serde::de::DeserializeOwned;
 use serde_yaml::{Mapping, Value};
 
 use super::*;
+use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 
 /// Which kind of file is being read.
@@ -50,11 +48,13 @@ pub(in crate::catalog) fn read<T: DeserializeOwned>(
         Ok(v) => v,
         Err(e) => {
             let (message, line, column) = split_location(&e);
-            sink.error_at(
+            let hint = indent_hint(&message);
+            sink.report_at(
+                &rule_ids::YAML_SYNTAX,
                 None,
                 line,
                 column,
-                format!("malformed YAML: {message}; fix the syntax"),
+                format!("malformed YAML: {message}; {hint}fix the syntax"),
             );
             return None;
         }
@@ -83,7 +83,8 @@ pub(in crate::catalog) fn read<T: DeserializeOwned>(
         Ok(t) => Some(t),
         Err(e) => {
             let (message, line, column) = split_location(&e);
-            sink.error_at(
+            sink.report_at(
+                &rule_ids::YAML_SHAPE,
                 None,
                 line,
                 column,
@@ -137,11 +138,18 @@ fn report_unknown(text: &str, unknown: &[UnknownKey], sink: &mut Sink) {
             None => String::new(),
         };
         let message = format!(
-            "unknown key `{}`; {hint}known keys here: {}",
+            "unknown key `{}`; {hint}known keys here: {}{}",
             u.key,
-            u.known.join(", ")
+            u.known.join(", "),
+            misplaced_hint(&u.key, u.known)
         );
-        sink.error_at(u.object.clone(), line, column, message);
+        sink.report_at(
+            &rule_ids::UNKNOWN_KEY,
+            u.object.clone(),
+            line,
+            column,
+            message,
+        );
     }
 }
 
@@ -179,6 +187,45 @@ fn key_column(line: &str, key: &str) -> Option<usize> {
         .then(|| line.len() - rest.len() + 1)
 }
 
+/// A hint for a syntax error that a wrong indentation typically causes
+/// (libyaml's messages for a key or list item out of line), else empty.
+pub(crate) fn indent_hint(message: &str) -> &'static str {
+    const CAUSED_BY_INDENT: &[&str] = &[
+        "mapping values are not allowed",
+        "did not find expected key",
+        "did not find expected '-' indicator",
+        "block sequence entries are not allowed",
+        "could not find expected ':'",
+        "did not find expected node content",
+    ];
+    if CAUSED_BY_INDENT.iter().any(|m| message.contains(m)) {
+        "check the indentation (the keys of one mapping start in the same column, a list's `- ` items are indented under its key, and tabs are not indentation); "
+    } else {
+        ""
+    }
+}
+
+/// For an unknown key that is known one level down (a column's `type` at
+/// the top of a table file): a hint that its indentation put it out of
+/// its entry. Empty otherwise.
+fn misplaced_hint(key: &str, known_here: &[&str]) -> String {
+    let elsewhere = [
+        ("column", column_keys()),
+        ("index", index_keys()),
+        ("foreign key", foreign_key_keys()),
+        ("check", check_keys()),
+    ];
+    if known_here.contains(&key) {
+        return String::new();
+    }
+    match elsewhere.iter().find(|(_, keys)| keys.contains(&key)) {
+        Some((what, _)) => format!(
+            " (`{key}` is a key of a {what} entry: if it belongs to one, indent it as far as that entry's other keys)"
+        ),
+        None => String::new(),
+    }
+}
+
 /// The known key nearest to `key` by edit distance, if it is close.
 fn closest(key: &str, known: &[&'static str]) -> Option<&'static str> {
     known
@@ -192,8 +239,8 @@ fn closest(key: &str, known: &[&'static str]) -> Option<&'static str> {
 fn strip_catalog_keys(value: &mut Value) -> Vec<UnknownKey> {
     let mut out = Vec::new();
     if let Value::Mapping(map) = value {
-        retain_known(map, CATALOG_KEYS, None, &mut out);
-        for (key, known) in [("defaults", DEFAULTS_KEYS), ("limits", LIMITS_KEYS)] {
+        retain_known(map, catalog_keys(), None, &mut out);
+        for (key, known) in [("defaults", defaults_keys()), ("limits", limits_keys())] {
             if let Some(Value::Mapping(sub)) = map.get_mut(key) {
                 retain_known(sub, known, Some(key.to_string()), &mut out);
             }
@@ -205,10 +252,10 @@ fn strip_catalog_keys(value: &mut Value) -> Vec<UnknownKey> {
 fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
     let mut out = Vec::new();
     if let Value::Mapping(map) = value {
-        retain_known(map, TABLE_KEYS, None, &mut out);
+        retain_known(map, table_keys(), None, &mut out);
         for (key, object, known) in [
-            ("primary_key", "primary key", PRIMARY_KEY_KEYS),
-            ("ttl", "ttl", TTL_KEYS),
+            ("primary_key", "primary key", primary_key_keys()),
+            ("ttl", "ttl", ttl_keys()),
         ] {
             if let Some(Value::Mapping(sub)) = map.get_mut(key) {
                 retain_known(sub, known, Some(object.to_string()), &mut out);
@@ -219,17 +266,17 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
                 if let Value::Mapping(column) = item {
                     let object = item_object("column", column, pos);
                     if let Some(Value::Mapping(sub)) = column.get_mut("auto_random") {
-                        retain_known(sub, AUTO_RANDOM_KEYS, Some(object), &mut out);
+                        retain_known(sub, auto_random_keys(), Some(object), &mut out);
                     }
                 }
             }
         }
         for (key, what, known) in [
-            ("columns", "column", COLUMN_KEYS),
-            ("indexes", "index", INDEX_KEYS),
-            ("checks", "check", CHECK_KEYS),
-            ("foreign_keys", "foreign key", FOREIGN_KEY_KEYS),
-            ("queries", "query", crate::catalog::queries::QUERY_KEYS),
+            ("columns", "column", column_keys()),
+            ("indexes", "index", index_keys()),
+            ("checks", "check", check_keys()),
+            ("foreign_keys", "foreign key", foreign_key_keys()),
+            ("queries", "query", query_keys()),
         ] {
             if let Some(Value::Sequence(items)) = map.get_mut(key) {
                 for (pos, item) in items.iter_mut().enumerate() {
@@ -237,7 +284,7 @@ fn strip_table_keys(value: &mut Value) -> Vec<UnknownKey> {
                         let object = item_object(what, sub, pos);
                         retain_known(sub, known, Some(object.clone()), &mut out);
                         if let Some(Value::Mapping(refs)) = sub.get_mut("references") {
-                            retain_known(refs, REFERENCE_KEYS, Some(object), &mut out);
+                            retain_known(refs, reference_keys(), Some(object), &mut out);
                         }
                     }
                 }
@@ -303,10 +350,34 @@ mod tests {
         assert_eq!(strip_positions("keep at line x"), "keep at line x");
     }
 
+    /// The known keys are the structs' fields: renames applied (`type`),
+    /// every list non-empty, so a new field is a new known key at once.
+    #[test]
+    fn known_keys_are_the_struct_fields() {
+        assert_eq!(&column_keys()[..2], ["name", "type"]);
+        assert!(column_keys().contains(&"widen"));
+        assert!(table_keys().contains(&"queries"));
+        assert!(query_keys().contains(&"max_rows_examined"));
+        for keys in [
+            catalog_keys(),
+            defaults_keys(),
+            limits_keys(),
+            primary_key_keys(),
+            ttl_keys(),
+            auto_random_keys(),
+            check_keys(),
+            foreign_key_keys(),
+            reference_keys(),
+            index_keys(),
+        ] {
+            assert!(!keys.is_empty());
+        }
+    }
+
     #[test]
     fn suggestions() {
-        assert_eq!(closest("nulable", COLUMN_KEYS), Some("nullable"));
-        assert_eq!(closest("primary", TABLE_KEYS), None);
-        assert_eq!(closest("index", TABLE_KEYS), Some("indexes"));
+        assert_eq!(closest("nulable", column_keys()), Some("nullable"));
+        assert_eq!(closest("primary", table_keys()), None);
+        assert_eq!(closest("index", table_keys()), Some("indexes"));
     }
 }
