@@ -38,3 +38,4 @@ mod verify_cli;
 mod view_under_table_name;
 mod newcomer_cli;
 mod newcomer_live;
+mod check_positions;

@@ -2,7 +2,7 @@
 //! the object in the human report; `rule`, `severity`, `file`, `line` and
 //! `column` in JSON. Findings print in file order, causes first.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::catalog;
 
