@@ -623,14 +623,8 @@ async fn link(
         Err(e) => return Ok(Linking::NotReady(format!("status cannot be read ({e})"))),
     };
     let links: Vec<vendor::Link> = rows.iter().map(vendor::link).collect();
-    let primary_name = format!(
-        "{identity}, server_id {}{}",
-        primary.server_id,
-        primary
-            .server_uuid
-            .map(|u| format!(", server_uuid {u}"))
-            .unwrap_or_default()
-    );
+    // The identity's Display already carries the server_uuid (MySQL).
+    let primary_name = format!("{identity}, server_id {}", primary.server_id);
     if links.is_empty() {
         return Err(refuse(format!(
             "{name} ({server}, server_id {}) is not a replica ({sql} shows no source); the \
