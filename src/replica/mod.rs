@@ -252,6 +252,35 @@ impl Guard {
             }
             return Ok(guard);
         }
+        // Without named replicas only the hint is read: one statement.
+        let own_id = if opts.replicas.is_empty() {
+            0
+        } else {
+            guard.link_all(primary, opts, waiting).await?
+        };
+        guard.discover(primary, own_id).await?;
+        if opts.require_replicas && !guard.unguarded.is_empty() {
+            return Err(GuardError::Refused {
+                replica: None,
+                message: format!(
+                    "{}: {}; name each with --replica (or leave out --require-replicas)",
+                    are_connected(guard.unguarded.len()),
+                    guard.unguarded.join(", ")
+                ),
+            });
+        }
+        Ok(guard)
+    }
+
+    /// Connects and checks every named replica (see [`Guard::start`]);
+    /// the primary's `server_id`.
+    async fn link_all(
+        &mut self,
+        primary: &mut Session<'_>,
+        opts: &ApplyOptions,
+        waiting: &(dyn Fn(String) + Sync),
+    ) -> std::result::Result<u64, GuardError> {
+        let flavor = self.flavor;
         let me = self_of(primary).await?;
         let identity = primary.identity().clone();
         if !opts.replicas.is_empty() && !me.gtid_on {
@@ -281,8 +310,8 @@ impl Guard {
                 };
                 match link(target, flavor, &identity, &source, opts).await? {
                     Linking::Ready(linked, check) => {
-                        guard.linked.push(linked);
-                        guard.checks.push(check);
+                        self.linked.push(linked);
+                        self.checks.push(check);
                     }
                     Linking::NotReady(reason) => {
                         behind.push(Behind {
@@ -320,20 +349,9 @@ impl Guard {
                 .position(|t| t.host_port() == name)
                 .unwrap_or(usize::MAX)
         };
-        guard.checks.sort_by_key(|c| order(&c.replica));
-        guard.linked.sort_by_key(|l| order(&l.display));
-        guard.discover(primary, me.server_id).await?;
-        if opts.require_replicas && !guard.unguarded.is_empty() {
-            return Err(GuardError::Refused {
-                replica: None,
-                message: format!(
-                    "{}: {}; name each with --replica (or leave out --require-replicas)",
-                    are_connected(guard.unguarded.len()),
-                    guard.unguarded.join(", ")
-                ),
-            });
-        }
-        Ok(guard)
+        self.checks.sort_by_key(|c| order(&c.replica));
+        self.linked.sort_by_key(|l| order(&l.display));
+        Ok(me.server_id)
     }
 
     /// Whether any replica is named.
