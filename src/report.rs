@@ -119,6 +119,10 @@ pub struct PlanDoc {
     pub drift: Vec<Problem>,
     /// Objects the catalog does not name (informational).
     pub unmanaged: Vec<Problem>,
+    /// Replicas (`--replica`): the guarded ones, the connected ones not
+    /// named, and what would keep apply from guarding them. `None` for a
+    /// plan against a dump.
+    pub replicas: Option<crate::replica::Survey>,
 }
 
 impl From<&Plan> for PlanDoc {
@@ -145,6 +149,7 @@ impl From<&Plan> for PlanDoc {
                 .collect(),
             drift: p.drift.clone(),
             unmanaged: p.unmanaged.clone(),
+            replicas: None,
         }
     }
 }
@@ -179,6 +184,12 @@ pub struct ApplyDoc {
     /// Why the run stopped, when it did: `kind` busy (exit 4: a table
     /// stayed busy; the blockers), interrupted (SIGINT/SIGTERM) or failed.
     pub stopped: Option<Stopped>,
+    /// Each named replica (`--replica`) as checked before any DDL.
+    pub replicas: Vec<crate::replica::ReplicaCheck>,
+    /// Replicas the primary lists as connected that were not named.
+    pub unguarded: Vec<String>,
+    /// Why the primary's connected replicas could not be listed, if so.
+    pub discovery: Option<String>,
 }
 
 impl From<&ApplyReport> for ApplyDoc {
@@ -195,6 +206,9 @@ impl From<&ApplyReport> for ApplyDoc {
             server_ddl_count: r.server_ddl_count,
             read_retries: r.read_retries,
             stopped: r.stopped(),
+            replicas: r.replicas.clone(),
+            unguarded: r.unguarded.clone(),
+            discovery: r.discovery.clone(),
         }
     }
 }

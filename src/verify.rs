@@ -50,6 +50,56 @@ pub struct VerifyReport {
     /// The existing tables with problems, as read, for readable diffs.
     #[serde(skip)]
     pub live: Vec<Table>,
+    /// Each named replica's own verify (`catalog verify --replica URL`);
+    /// `ok` holds only when every one of them is satisfied too. Left out
+    /// of the JSON when no replica was named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replicas: Vec<ReplicaVerify>,
+}
+
+/// The verify of one replica: the same schema read on it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ReplicaVerify {
+    /// The replica as named (`host:port`, never the password).
+    pub replica: String,
+    /// Who the replica says it is.
+    pub server: crate::server::ServerIdentity,
+    /// Whether the schema on the replica satisfies the (scoped) catalog.
+    pub ok: bool,
+    /// Missing objects and drift on the replica, sorted.
+    pub problems: Vec<Problem>,
+}
+
+/// Verifies `schema` on each of `replicas` (their URLs' database, if
+/// any, is ignored: `schema` is read, as it is on the primary), with the
+/// same reads and options as [`verify_with`], each connection and its
+/// reads bounded by `timeout`. Marks `report` not ok when a replica is not
+/// satisfied. A replica that cannot be reached is an error naming it.
+pub async fn verify_replicas(
+    report: &mut VerifyReport,
+    replicas: &[crate::db::Target],
+    schema: &str,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    opts: &VerifyOptions,
+    timeout: Duration,
+) -> Result<()> {
+    for target in replicas {
+        let mut session = crate::db::connect(target, timeout).await?;
+        let on = verify_with(&mut session, schema, catalog, consumer, opts)
+            .await
+            .map_err(|e| e.with_context(&format!(" (on replica {})", target.host_port())))?;
+        let _ = session.disconnect().await;
+        report.ok &= on.ok;
+        report.replicas.push(ReplicaVerify {
+            replica: target.host_port(),
+            server: on.server,
+            ok: on.ok,
+            problems: on.problems,
+        });
+    }
+    Ok(())
 }
 
 /// The catalog's tables as `consumer` needs them: the base contract plus the
@@ -168,6 +218,7 @@ fn report(
             .filter(|d| d.needs_diff())
             .filter_map(|d| d.live)
             .collect(),
+        replicas: Vec::new(),
     }
 }
 

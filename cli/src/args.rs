@@ -162,6 +162,23 @@ pub struct FleetLiveOpts {
     format: FleetFormatOpt,
 }
 
+/// `--replica` and `--require-replicas`, for `plan` and `apply`
+/// (docs/replicas.md).
+#[derive(Debug, Clone, Args)]
+pub struct ReplicaOpts {
+    /// A replica of the --database-url server that must execute and read
+    /// back every step before apply says converged (repeatable):
+    /// mysql://user:pass@host:port (its database, if any, is ignored).
+    /// Checked before any DDL: it must replicate from this server, by GTID,
+    /// with both threads running.
+    #[arg(long = "replica", value_name = "URL", conflicts_with = "fleet")]
+    pub replica: Vec<String>,
+    /// Refuse before any DDL when the server lists connected replicas that
+    /// are not named with --replica.
+    #[arg(long, conflicts_with = "fleet")]
+    pub require_replicas: bool,
+}
+
 /// The shared options of `import` (a database or a dump, no catalog).
 #[derive(Debug, Clone, Args)]
 pub struct ImportOpts {
@@ -301,6 +318,14 @@ impl Format {
     }
 }
 
+/// A number of seconds above zero (fractions allowed).
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v <= 31_536_000.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a number of seconds above 0")),
+    }
+}
+
 /// Server flavor argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FlavorArg {
@@ -355,6 +380,8 @@ pub enum Command {
         /// --format jsonl and markdown too.
         #[arg(long, value_name = "FLEET.yaml", conflicts_with = "against")]
         fleet: Option<PathBuf>,
+        #[command(flatten)]
+        replicas: ReplicaOpts,
         #[command(flatten)]
         shared: FleetLiveOpts,
     },
@@ -412,6 +439,17 @@ pub enum Command {
         #[arg(long, value_name = "FLEET.yaml")]
         fleet: Option<PathBuf>,
         #[command(flatten)]
+        replicas: ReplicaOpts,
+        /// Before each step, every --replica must execute the server's
+        /// current GTID position within this many seconds; while one does
+        /// not, the step waits within --busy-timeout, then exit 4.
+        #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = positive_seconds)]
+        max_replica_lag: f64,
+        /// After each step, seconds every --replica may take to execute it
+        /// before apply exits 4 (`replicas_pending`; default: --busy-timeout).
+        #[arg(long, value_name = "SECONDS")]
+        replica_timeout: Option<u64>,
+        #[command(flatten)]
         shared: FleetLiveOpts,
     },
     /// Prove each declared query (`queries:`) reads its table through the
@@ -458,6 +496,11 @@ pub enum Command {
         /// --format jsonl and markdown too.
         #[arg(long, value_name = "FLEET.yaml")]
         fleet: Option<PathBuf>,
+        /// Also verify the schema on this replica (repeatable):
+        /// mysql://user:pass@host:port (its database, if any, is ignored).
+        /// Satisfied only when the server and every replica are.
+        #[arg(long = "replica", value_name = "URL", conflicts_with = "fleet")]
+        replica: Vec<String>,
         #[command(flatten)]
         shared: FleetLiveOpts,
     },

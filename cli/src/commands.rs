@@ -14,7 +14,7 @@ use crate::args::{Cli, Command, Format};
 use crate::exit;
 use crate::offline;
 use crate::print;
-use crate::shared::{load, report_plan, target, timeout, NO_DATABASE};
+use crate::shared::{load, target, timeout, NO_DATABASE};
 use crate::signals;
 
 /// Runs the parsed command.
@@ -39,6 +39,18 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         }
         Command::Render { flavor, .. } => render(cli, (*flavor).into()),
         Command::Plan {
+            against: Some(_),
+            replicas,
+            ..
+        } if !replicas.replica.is_empty() || replicas.require_replicas => {
+            Err(schema_catalog::Error::Usage(
+                "--replica and --require-replicas check live replicas; a plan --against a dump \
+                 has none: leave them out"
+                    .into(),
+            )
+            .into())
+        }
+        Command::Plan {
             against: Some(file),
             flavor,
             ..
@@ -46,7 +58,11 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         Command::Plan {
             fleet: Some(file), ..
         } => crate::fleet::run(cli, file, FleetCommand::Plan, ApplyOptions::default(), None).await,
-        Command::Plan { against: None, .. } => plan(cli).await,
+        Command::Plan {
+            against: None,
+            replicas,
+            ..
+        } => plan(cli, &replica_targets(&replicas.replica)?, replicas.require_replicas).await,
         Command::Import {
             from,
             flavor,
@@ -68,9 +84,16 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             detach,
             dry_run,
             fleet,
+            replicas,
+            max_replica_lag,
+            replica_timeout,
             ..
         } => {
             let opts = ApplyOptions {
+                replicas: replica_targets(&replicas.replica)?,
+                require_replicas: replicas.require_replicas,
+                max_replica_lag: Duration::from_secs_f64(*max_replica_lag),
+                replica_timeout: replica_timeout.map(Duration::from_secs),
                 lock_timeout: Duration::from_secs(*lock_timeout),
                 lock_wait: Duration::from_secs(*lock_wait),
                 busy_timeout: Duration::from_secs(*busy_timeout),
@@ -102,10 +125,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             consumer,
             plans,
             strict,
+            replica,
             ..
         } => {
             let opts = verify::VerifyOptions { strict: *strict };
-            verify_cmd(cli, consumer.as_deref(), *plans, &opts).await
+            let replicas = replica_targets(replica)?;
+            verify_cmd(cli, consumer.as_deref(), *plans, &opts, &replicas).await
         }
         Command::Diff {
             from, to, flavor, ..
@@ -149,7 +174,16 @@ fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
     Ok(exit::OK)
 }
 
-async fn plan(cli: &Cli) -> Result<u8> {
+/// The `--replica` URLs as targets (a URL that does not parse is a usage
+/// error, without its password).
+fn replica_targets(urls: &[String]) -> Result<Vec<db::Target>> {
+    Ok(urls
+        .iter()
+        .map(|u| db::parse_server_url(u))
+        .collect::<schema_catalog::Result<_>>()?)
+}
+
+async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Result<u8> {
     let catalog = load(cli)?;
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
@@ -157,8 +191,23 @@ async fn plan(cli: &Cli) -> Result<u8> {
     let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables)
         .await
         .with_context(|| format!("planning against {}", target.display))?;
+    let survey = if plan.flavor == Flavor::TiDb && replicas.is_empty() {
+        None
+    } else {
+        Some(
+            schema_catalog::replica::survey(&mut session, replicas, require_replicas, timeout(cli))
+                .await
+                .with_context(|| format!("checking the replicas of {}", target.display))?,
+        )
+    };
     let _ = session.disconnect().await;
-    Ok(report_plan(cli, &tables, &plan, &target.display))
+    let code = crate::shared::report_plan_with(cli, &tables, &plan, &target.display, survey.as_ref());
+    // A replica apply would refuse is a usage error of the command line
+    // (a rerun cannot fix it), as apply's refusal is.
+    Ok(match &survey {
+        Some(s) if s.refused.is_some() && code == exit::OK => exit::USAGE,
+        _ => code,
+    })
 }
 
 async fn verify_cmd(
@@ -166,6 +215,7 @@ async fn verify_cmd(
     consumer: Option<&str>,
     plans: bool,
     opts: &verify::VerifyOptions,
+    replicas: &[db::Target],
 ) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
@@ -181,8 +231,18 @@ async fn verify_cmd(
         &format!("verify of {}", target.display),
         async {
             let mut session = db::connect(&target, timeout(cli)).await?;
-            let report =
+            let mut report =
                 verify::verify_with(&mut session, &target.schema, &catalog, consumer, opts).await?;
+            verify::verify_replicas(
+                &mut report,
+                replicas,
+                &target.schema,
+                &catalog,
+                consumer,
+                opts,
+                timeout(cli),
+            )
+            .await?;
             // --plans: the same judgement as `catalog explain`, EXPLAIN only.
             let plans = match &explain_opts {
                 Some(opts) if report.ok => {
@@ -233,7 +293,12 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
             ddl_issued: false, ..
         } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
-        Outcome::Deferred { .. } => exit::DEFERRED,
+        Outcome::Deferred { .. }
+        | Outcome::ReplicaDeferred { .. }
+        | Outcome::ReplicasPending { .. } => exit::DEFERRED,
+        // A rerun cannot fix it: the command line names a wrong replica,
+        // or --require-replicas found unnamed ones.
+        Outcome::RefusedReplica { .. } => exit::USAGE,
         Outcome::Interrupted { .. } => signal.exit_code(),
     })
 }
@@ -252,12 +317,17 @@ fn progress_for(format: Format) -> Option<apply::ProgressFn> {
             ProgressEvent::Percent(pct) => bar.message(format!("{pct:.0}%")),
             ProgressEvent::Rows(rows) => bar.message(format!("{rows} rows")),
             ProgressEvent::Stage(stage) => bar.message(stage.clone()),
-            ProgressEvent::Waiting { .. } => bar.println(&print::progress_line(p)),
+            ProgressEvent::Waiting { .. } | ProgressEvent::Replica(_) => {
+                bar.println(&print::progress_line(p))
+            }
             ProgressEvent::Finished(_) => bar.finish(),
         }));
     }
     Some(Arc::new(|p: &apply::Progress| match &p.event {
-        ProgressEvent::Started | ProgressEvent::Waiting { .. } | ProgressEvent::Finished(_) => {
+        ProgressEvent::Started
+        | ProgressEvent::Waiting { .. }
+        | ProgressEvent::Replica(_)
+        | ProgressEvent::Finished(_) => {
             print::stream_line(&print::progress_line(p))
         }
         ProgressEvent::Percent(_) | ProgressEvent::Rows(_) | ProgressEvent::Stage(_) => {}

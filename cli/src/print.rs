@@ -136,9 +136,18 @@ fn problem_lines(title: &str, problems: &[Problem]) {
 }
 
 /// `plan` output.
-pub fn plan(format: Format, target: &str, plan: &Plan) {
+pub fn plan(
+    format: Format,
+    target: &str,
+    plan: &Plan,
+    replicas: Option<&schema_catalog::replica::Survey>,
+) {
     match format {
-        Format::Json => emit_json(&PlanDoc::from(plan)),
+        Format::Json => {
+            let mut doc = PlanDoc::from(plan);
+            doc.replicas = replicas.cloned();
+            emit_json(&doc)
+        }
         Format::Human | Format::Markdown | Format::Jsonl => {
             outln!(
                 "plan for {target} ({}): {} step(s)",
@@ -177,7 +186,46 @@ pub fn plan(format: Format, target: &str, plan: &Plan) {
                 "unmanaged (not in the catalog; never touched)",
                 &plan.unmanaged,
             );
+            if let Some(survey) = replicas {
+                survey_lines(survey);
+            }
         }
+    }
+}
+
+/// What `plan` found of the replicas, for people.
+fn survey_lines(s: &schema_catalog::replica::Survey) {
+    for r in &s.guarded {
+        outln!(
+            "replica {} guarded: {} (server_id {}), replicating from {}",
+            r.replica,
+            r.server,
+            r.server_id,
+            r.source
+        );
+    }
+    for b in &s.not_ready {
+        outln!("replica {} not ready now (apply would wait within --busy-timeout): {}", b.replica, b.reason);
+    }
+    unguarded_lines(&s.unguarded, s.discovery.as_deref());
+    if let Some(message) = &s.refused {
+        errln!("refused: {message}");
+    }
+}
+
+/// The connected replicas that were not named (a hint), or why they could
+/// not be listed.
+fn unguarded_lines(unguarded: &[String], discovery: Option<&str>) {
+    if !unguarded.is_empty() {
+        let verb = if unguarded.len() == 1 { "replica is" } else { "replicas are" };
+        outln!(
+            "{} {verb} connected and not guarded: {} (name each with --replica)",
+            unguarded.len(),
+            unguarded.join(", ")
+        );
+    }
+    if let Some(why) = discovery {
+        outln!("note: {why}");
     }
 }
 
@@ -206,6 +254,19 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
                 problem_lines("problems", &report.problems);
             }
             problem_lines("unmanaged (informational)", &report.unmanaged);
+            for r in &report.replicas {
+                if r.ok {
+                    outln!("replica {} ({}): satisfies the catalog", r.replica, r.server);
+                } else {
+                    outln!(
+                        "replica {} ({}): does NOT satisfy the catalog: {} problem(s)",
+                        r.replica,
+                        r.server,
+                        r.problems.len()
+                    );
+                    problem_lines("problems on the replica", &r.problems);
+                }
+            }
         }
     }
 }
@@ -221,6 +282,16 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                 report.lock
             );
             outln!("server: {}", report.server);
+            for r in &report.replicas {
+                outln!(
+                    "replica {}: {} (server_id {}), replicating from {}",
+                    r.replica,
+                    r.server,
+                    r.server_id,
+                    r.source
+                );
+            }
+            unguarded_lines(&report.unguarded, report.discovery.as_deref());
             for (i, s) in report.steps.iter().enumerate() {
                 outln!(
                     "  {:>2}. {:<15} {:<12} {} ({} ms)",
@@ -233,6 +304,21 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                     step_object(s.kind, &s.table, &s.object),
                     s.ms
                 );
+                for r in &s.replicas {
+                    outln!(
+                        "      replica {}: lag waited {} ms before; {}; read back {}",
+                        r.replica,
+                        r.lag_waited_ms,
+                        match r.caught_up_ms {
+                            Some(ms) => format!("executed the step {ms} ms after it"),
+                            None => "had not executed the step".into(),
+                        },
+                        serde_json::to_value(r.read_back)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default()
+                    );
+                }
             }
             if report.read_retries > 0 {
                 outln!(
@@ -262,6 +348,20 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                     }
                     if blockers.is_empty() {
                         errln!("  (the metadata lock of `{table}` could not be had; its holder had left by the last look)");
+                    }
+                }
+                Outcome::RefusedReplica { message, .. } => {
+                    errln!("refused: {message}; nothing was changed");
+                }
+                Outcome::ReplicaDeferred { replicas, .. }
+                | Outcome::ReplicasPending { replicas, .. } => {
+                    match report.stopped() {
+                        Some(Stopped::ReplicaBusy { message, .. })
+                        | Some(Stopped::ReplicasPending { message, .. }) => errln!("{message}"),
+                        _ => {}
+                    }
+                    for b in replicas {
+                        errln!("  {b}");
                     }
                 }
                 Outcome::Interrupted { message, .. } => errln!("interrupted: {message}"),
@@ -304,6 +404,7 @@ pub fn progress_line(p: &Progress) -> String {
                 .collect::<Vec<_>>()
                 .join("; ")
         ),
+        ProgressEvent::Replica(text) => format!("{head}: {text}"),
         ProgressEvent::Percent(pct) => format!("{head}: {pct:.0}%"),
         ProgressEvent::Rows(rows) => format!("{head}: {rows} rows"),
         ProgressEvent::Stage(stage) => format!("{head}: {stage}"),

@@ -52,7 +52,18 @@ pub fn report_plan<'a>(
     plan: &Plan,
     source: &str,
 ) -> u8 {
-    print::plan(cli.format, source, plan);
+    report_plan_with(cli, tables, plan, source, None)
+}
+
+/// [`report_plan`] with what the replicas survey found (a live plan).
+pub fn report_plan_with<'a>(
+    cli: &Cli,
+    tables: impl IntoIterator<Item = &'a Table>,
+    plan: &Plan,
+    source: &str,
+    replicas: Option<&schema_catalog::replica::Survey>,
+) -> u8 {
+    print::plan(cli.format, source, plan, replicas);
     print::table_diffs(cli.format, tables, &plan.live, plan.flavor, source);
     if plan.is_refused() {
         exit::DRIFT

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use mysql_async::prelude::*;
 
 pub use busy::Blocker;
+pub(crate) use busy::{backoff, cut};
 pub use lock::lock_name;
 pub use progress::{Progress, ProgressEvent, ProgressFn};
 pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};
@@ -35,6 +36,7 @@ use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
 use crate::server::Flavor;
+use crate::replica::{Guard, GuardError, ReadBack, StepReplica};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.
@@ -71,6 +73,20 @@ pub struct ApplyOptions {
     /// not sent). The report is [`Outcome::Interrupted`] with
     /// `ddl_cancelled: false` and a message saying it was halted.
     pub halt: Option<CancellationToken>,
+    /// Replicas of the target server that must execute and read back every
+    /// step before the run is converged (`--replica URL`; docs/replicas.md).
+    /// Their URLs' database, if any, is ignored: the target's schema is read.
+    pub replicas: Vec<crate::db::Target>,
+    /// Before each step every replica must execute the primary's current
+    /// GTID position within this (default 2 s); while one does not, the
+    /// step waits within `busy_timeout`, then the run is deferred.
+    pub max_replica_lag: Duration,
+    /// After each step, how long the replicas may take to execute it before
+    /// the run ends `replicas_pending` (default: `busy_timeout`).
+    pub replica_timeout: Option<Duration>,
+    /// Refuse before any DDL when the primary lists connected replicas that
+    /// are not among `replicas`.
+    pub require_replicas: bool,
 }
 
 impl Default for ApplyOptions {
@@ -88,6 +104,10 @@ impl Default for ApplyOptions {
             cancel: None,
             detach: false,
             halt: None,
+            replicas: Vec::new(),
+            max_replica_lag: Duration::from_secs(2),
+            replica_timeout: None,
+            require_replicas: false,
         }
     }
 }
@@ -107,6 +127,13 @@ impl std::fmt::Debug for ApplyOptions {
             .field("cancel", &self.cancel.is_some())
             .field("detach", &self.detach)
             .field("halt", &self.halt.is_some())
+            .field(
+                "replicas",
+                &self.replicas.iter().map(|t| t.host_port()).collect::<Vec<_>>(),
+            )
+            .field("max_replica_lag", &self.max_replica_lag)
+            .field("replica_timeout", &self.replica_timeout)
+            .field("require_replicas", &self.require_replicas)
             .finish()
     }
 }
@@ -191,6 +218,9 @@ pub(crate) async fn apply_on(
                     message: "interrupted while waiting for the advisory lock; nothing was done"
                         .into(),
                 },
+                replicas: Vec::new(),
+                unguarded: Vec::new(),
+                discovery: None,
             };
             // The GET_LOCK was abandoned mid-statement: not reusable.
             return (Ok(report), session, false);
@@ -252,12 +282,96 @@ async fn run(
         server_ddl_count: None,
         read_retries: 0,
         outcome: Outcome::Converged,
+        replicas: Vec::new(),
+        unguarded: Vec::new(),
+        discovery: None,
     };
     if plan.is_refused() {
         report.outcome = Outcome::RefusedDrift;
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
+    // Replicas: checked before any DDL (and in a dry run); waits are told
+    // to the first step's progress.
+    let first = plan.steps.first();
+    let total_steps = plan.steps.len();
+    let tell_first = |text: String| {
+        if let (Some(step), Some(cb)) = (first, &opts.progress) {
+            cb(&Progress::of(
+                &step.change,
+                1,
+                total_steps,
+                ProgressEvent::Replica(text),
+            ));
+        }
+    };
+    let mut guard = match Guard::start(session, opts, &tell_first).await {
+        Ok(g) => g,
+        Err(e) => {
+            report.outcome = guard_outcome(e, None)?;
+            report.server_ddl_count = count_since(session, flavor, counter_before)
+                .await
+                .ok()
+                .flatten();
+            return Ok(report);
+        }
+    };
+    report.replicas = guard.checks.clone();
+    report.unguarded = guard.unguarded.clone();
+    report.discovery = guard.discovery.clone();
+    let result = run_steps(
+        session,
+        opener,
+        schema,
+        tables,
+        opts,
+        &plan,
+        diffs,
+        &mut guard,
+        &mut report,
+        counter_before,
+    )
+    .await;
+    guard.close().await;
+    result.map(|()| report)
+}
+
+/// The run's outcome when the replica guard stopped it (`step`: the step
+/// it stopped before); a database error of the primary stays an error.
+fn guard_outcome(e: GuardError, step: Option<String>) -> Result<Outcome> {
+    Ok(match e {
+        GuardError::Refused { replica, message } => Outcome::RefusedReplica { replica, message },
+        GuardError::Behind { replicas, waited } => Outcome::ReplicaDeferred {
+            step,
+            replicas,
+            waited_ms: waited.as_millis() as u64,
+        },
+        GuardError::Interrupted(message) => Outcome::Interrupted {
+            step,
+            ddl_cancelled: false,
+            detached: false,
+            message,
+        },
+        GuardError::Db(e) => return Err(e),
+    })
+}
+
+/// The steps of a run that passed its preflight and replica checks, and
+/// the final verify (on the primary and on every named replica).
+#[allow(clippy::too_many_arguments)]
+async fn run_steps(
+    session: &mut Session<'_>,
+    opener: &Opener,
+    schema: &str,
+    tables: &[Table],
+    opts: &ApplyOptions,
+    plan: &plan::Plan,
+    diffs: Vec<diff::TableDiff>,
+    guard: &mut Guard,
+    report: &mut ApplyReport,
+    counter_before: Option<u64>,
+) -> Result<()> {
+    let flavor = session.flavor();
     tidb_checks::require_switch(session, flavor, &plan.steps).await?;
     if opts.dry_run {
         report.steps = plan
@@ -267,7 +381,7 @@ async fn run(
             .collect();
         report.outcome = Outcome::DryRun;
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
-        return Ok(report);
+        return Ok(());
     }
     let total = plan.steps.len();
     // Each step's table by folded name, not searched per step (issue 22).
@@ -301,7 +415,7 @@ async fn run(
                 .await
                 .ok()
                 .flatten();
-            return Ok(report);
+            return Ok(());
         }
         let want = by_name
             .get(step.change.table().folded())
@@ -316,6 +430,35 @@ async fn run(
             total,
         };
         let started = Instant::now();
+        // Replicas first: each must have executed the primary's position
+        // within the lag budget before the step may send its DDL.
+        let tell = |text: String| ctx.emit(step, ProgressEvent::Replica(text));
+        let lag = match guard.before_step(session, opts, &tell).await {
+            Ok(lag) => lag,
+            Err(e) => {
+                let status = match e {
+                    GuardError::Interrupted(_) => StepStatus::Interrupted,
+                    _ => StepStatus::Deferred,
+                };
+                let ms = started.elapsed().as_millis() as u64;
+                report.steps.push(step_report(
+                    step,
+                    step.sql.clone(),
+                    status,
+                    ms,
+                    Waits::default(),
+                ));
+                report.outcome = guard_outcome(e, Some(step_name(step)))?;
+                report.server_ddl_count = count_since(session, flavor, counter_before)
+                    .await
+                    .ok()
+                    .flatten();
+                return Ok(());
+            }
+        };
+        if lag.iter().any(|ms| *ms > 0) {
+            fresh.clear();
+        }
         let mut waits = Waits::default();
         let reads = Reads {
             known: fresh.remove(want.name.folded()),
@@ -331,9 +474,31 @@ async fn run(
                 }
                 fresh.insert(want.name.folded().to_string(), done.last);
                 final_read = done.all;
-                report
-                    .steps
-                    .push(step_report(step, done.sql, done.status, ms, waits));
+                let mut step_rep = step_report(step, done.sql, done.status, ms, waits);
+                let after = on_replicas(session, schema, want, step, opts, guard, &lag, &tell).await;
+                let (replicas, stop) = match after {
+                    Ok(after) => after,
+                    Err(e) => {
+                        report.steps.push(step_rep);
+                        report.outcome = guard_outcome(e, Some(step_name(step)))?;
+                        report.server_ddl_count = count_since(session, flavor, counter_before)
+                            .await
+                            .ok()
+                            .flatten();
+                        return Ok(());
+                    }
+                };
+                step_rep.replicas = replicas;
+                step_rep.ms = started.elapsed().as_millis() as u64;
+                report.steps.push(step_rep);
+                if let Some(outcome) = stop {
+                    report.outcome = outcome;
+                    report.server_ddl_count = count_since(session, flavor, counter_before)
+                        .await
+                        .ok()
+                        .flatten();
+                    return Ok(());
+                }
                 ctx.emit(step, ProgressEvent::Finished(done.status));
             }
             Err(StepFailure { error, ddl_ran }) => {
@@ -394,7 +559,7 @@ async fn run(
                     .await
                     .ok()
                     .flatten();
-                return Ok(report);
+                return Ok(());
             }
         }
     }
@@ -422,8 +587,150 @@ async fn run(
             ddl_issued: report.steps.iter().any(|s| s.status == StepStatus::Applied),
         };
     }
+    if left.is_empty() && !guard.is_empty() {
+        final_on_replicas(session, schema, tables, opts, guard, report).await?;
+    }
     report.server_ddl_count = count_since(session, flavor, counter_before).await?;
-    Ok(report)
+    Ok(())
+}
+
+/// After a step: waits for every named replica to execute the primary's
+/// position (read right after the step) and reads the step's object back
+/// on each, exactly as on the primary. Gives each replica's record and
+/// the outcome that ends the run, if one does (`replicas_pending`, or a
+/// replica that executed the step and does not read back exact).
+#[allow(clippy::too_many_arguments)]
+async fn on_replicas(
+    session: &mut Session<'_>,
+    schema: &str,
+    want: &Table,
+    step: &plan::Step,
+    opts: &ApplyOptions,
+    guard: &mut Guard,
+    lag: &[u64],
+    tell: &(dyn Fn(String) + Sync),
+) -> std::result::Result<(Vec<StepReplica>, Option<Outcome>), GuardError> {
+    if guard.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    let (position, caught, behind) = guard.after_step(session, opts, tell).await?;
+    let mut records = Vec::new();
+    let mut wrong = Vec::new();
+    for (i, (name, replica)) in guard.sessions().enumerate() {
+        let caught_up = caught.get(i).copied().flatten();
+        let read_back = if caught_up.is_none() {
+            ReadBack::Pending
+        } else {
+            match step::read_diff(replica, schema, want).await {
+                Ok(d) => match step::require_exact(&d, &step.change, StepStatus::Applied) {
+                    Ok(()) => ReadBack::Exact,
+                    Err(e) => {
+                        wrong.push(format!("replica {name}: {}", step::describe(&e)));
+                        ReadBack::NotExact
+                    }
+                },
+                Err(e) => {
+                    wrong.push(format!("replica {name}: the read-back failed: {e}"));
+                    ReadBack::NotExact
+                }
+            }
+        };
+        records.push(StepReplica {
+            replica: name.to_string(),
+            lag_waited_ms: lag.get(i).copied().unwrap_or(0),
+            caught_up_ms: caught_up,
+            position: position.clone(),
+            read_back,
+        });
+    }
+    let outcome = if !wrong.is_empty() {
+        Some(Outcome::Stopped {
+            message: format!(
+                "step {} executed on the replica but does not read back exact: {}",
+                step_name(step),
+                wrong.join("; ")
+            ),
+            ddl_issued: true,
+        })
+    } else if !behind.is_empty() {
+        Some(Outcome::ReplicasPending {
+            step: Some(step_name(step)),
+            replicas: behind,
+        })
+    } else {
+        None
+    };
+    Ok((records, outcome))
+}
+
+/// The final verify on every named replica: once each has executed the
+/// primary's position, the whole catalog is read on it, netted, as on the
+/// primary. Sets the report's outcome when a replica is behind or does not
+/// satisfy the catalog. A rerun with nothing left to do on the primary
+/// converges here.
+async fn final_on_replicas(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+    opts: &ApplyOptions,
+    guard: &mut Guard,
+    report: &mut ApplyReport,
+) -> Result<()> {
+    let first = report.steps.last().map(|s| (s.table.clone(), s.kind, s.object.clone()));
+    let progress = opts.progress.clone();
+    let total = report.steps.len();
+    let tell = move |text: String| {
+        if let (Some(cb), Some((table, kind, object))) = (&progress, &first) {
+            cb(&Progress {
+                step: total,
+                steps: total,
+                table: table.clone(),
+                object: object.clone(),
+                kind,
+                event: ProgressEvent::Replica(text),
+            });
+        }
+    };
+    let (_, _, behind) = match guard.after_step(session, opts, &tell).await {
+        Ok(r) => r,
+        Err(e) => {
+            report.outcome = guard_outcome(e, None)?;
+            return Ok(());
+        }
+    };
+    if !behind.is_empty() {
+        report.outcome = Outcome::ReplicasPending {
+            step: None,
+            replicas: behind,
+        };
+        return Ok(());
+    }
+    let mut left = Vec::new();
+    for (name, replica) in guard.sessions() {
+        let diffs = diff_all_with(replica, schema, tables, true)
+            .await
+            .map_err(|e| e.with_context(&format!(" (on replica {name})")))?;
+        for p in diffs.iter().flat_map(|d| d.problems.iter()) {
+            left.push(format!("replica {name}: {p}"));
+        }
+    }
+    if !left.is_empty() {
+        report.outcome = Outcome::Stopped {
+            message: format!("final verify failed on a replica: {}", left.join("; ")),
+            ddl_issued: report.steps.iter().any(|s| s.status == StepStatus::Applied),
+        };
+    }
+    Ok(())
+}
+
+/// `interrupted` or `halted` when the run was asked to stop.
+pub(crate) fn stop_requested(opts: &ApplyOptions) -> Option<&'static str> {
+    cancel::requested(opts).map(cancel::Stop::verb)
+}
+
+/// Sleeps `pause`; `interrupted` or `halted` when a stop came first.
+pub(crate) async fn sleep_unless_stopped(opts: &ApplyOptions, pause: Duration) -> Option<&'static str> {
+    cancel::sleep(opts, pause).await.map(cancel::Stop::verb)
 }
 
 /// `table`.`object` (just `table` for a new table), for messages.
@@ -449,6 +756,7 @@ fn step_report(
     StepReport {
         waited_ms: waits.waited.as_millis() as u64,
         blocked_by: waits.blockers,
+        replicas: Vec::new(),
         table: step.change.table().to_string(),
         kind: step.change.kind(),
         object: step.change.object().to_string(),

@@ -66,6 +66,9 @@ pub enum ProgressEvent {
     },
     /// The step finished with this status.
     Finished(super::StepStatus),
+    /// The step waits for named replicas (to answer, to catch up within
+    /// the lag budget before it, to execute it after): who and how far.
+    Replica(String),
 }
 
 /// A progress callback. Called from the apply task; must not block.

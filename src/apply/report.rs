@@ -3,6 +3,7 @@
 use super::busy::Blocker;
 use crate::diff::Problem;
 use crate::server::Flavor;
+use crate::replica::{Behind, ReplicaCheck, StepReplica};
 
 /// What happened to one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -46,6 +47,10 @@ pub struct StepReport {
     /// Who held the table at the last look while the step waited (empty
     /// when it did not wait, or only a lock wait ran out).
     pub blocked_by: Vec<Blocker>,
+    /// Each named replica around this step: lag waited before it, the wait
+    /// for the step's GTID position after it, the read-back (empty
+    /// without `--replica`).
+    pub replicas: Vec<StepReplica>,
 }
 
 /// How the run ended.
@@ -76,6 +81,35 @@ pub enum Outcome {
         blockers: Vec<Blocker>,
         /// How long this step waited, in milliseconds.
         waited_ms: u64,
+    },
+    /// A named replica cannot be guarded, or a connected replica was not
+    /// named with `require_replicas`: refused before any DDL; a rerun
+    /// cannot fix it (the CLI exits 2).
+    RefusedReplica {
+        /// The replica concerned (`host:port`); `None` for the unnamed ones.
+        replica: Option<String>,
+        /// What is wrong, naming the replica and the source it replicates from.
+        message: String,
+    },
+    /// Replicas did not answer, had stopped threads or stayed behind the
+    /// lag budget for the whole busy budget: the step was not started;
+    /// steps before it stay applied (exit 4).
+    ReplicaDeferred {
+        /// The step that waited (`None`: before the first DDL).
+        step: Option<String>,
+        /// Each replica not ready at the last look.
+        replicas: Vec<Behind>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
+    },
+    /// A step ran on the primary but not every replica executed it within
+    /// the replica budget (exit 4); a rerun issues no DDL for what the
+    /// primary has, waits, reads back and converges.
+    ReplicasPending {
+        /// The step (`None`: the final check of the whole catalog).
+        step: Option<String>,
+        /// Each replica still behind, with the position it has to execute.
+        replicas: Vec<Behind>,
     },
     /// Interrupted (a cancel request: SIGINT/SIGTERM in the CLI).
     Interrupted {
@@ -117,6 +151,37 @@ pub enum Stopped {
         /// What happened.
         message: String,
     },
+    /// A named replica cannot be guarded (not a replica, not of this
+    /// primary, no GTIDs), or a connected replica was not named under
+    /// `--require-replicas`: refused before any DDL (exit 2).
+    ReplicaRefused {
+        /// The replica (`host:port`), when one is concerned.
+        replica: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+    /// Replicas not ready (no answer, threads stopped, behind the lag
+    /// budget) for the whole busy budget; the step was not started (exit 4).
+    ReplicaBusy {
+        /// The step that waited (`None`: before the first DDL).
+        step: Option<String>,
+        /// Each replica not ready.
+        replicas: Vec<Behind>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
+        /// What to do.
+        message: String,
+    },
+    /// A step ran on the primary; not every replica executed it in time
+    /// (exit 4, `replicas_pending`).
+    ReplicasPending {
+        /// The step (`None`: the final check).
+        step: Option<String>,
+        /// Each replica still behind.
+        replicas: Vec<Behind>,
+        /// What to do.
+        message: String,
+    },
     /// A step failed, drift appeared, or the connection was lost.
     Failed {
         /// What happened, naming table and object.
@@ -149,6 +214,12 @@ pub struct ApplyReport {
     pub read_retries: u32,
     /// How it ended.
     pub outcome: Outcome,
+    /// Each named replica as checked before any DDL.
+    pub replicas: Vec<ReplicaCheck>,
+    /// Replicas the primary lists as connected that were not named.
+    pub unguarded: Vec<String>,
+    /// Why the primary's connected replicas could not be listed, if so.
+    pub discovery: Option<String>,
 }
 
 impl ApplyReport {
@@ -182,6 +253,41 @@ impl ApplyReport {
                     waited_ms / 1000
                 ),
             }),
+            Outcome::RefusedReplica { replica, message } => Some(Stopped::ReplicaRefused {
+                replica: replica.clone(),
+                message: message.clone(),
+            }),
+            Outcome::ReplicaDeferred {
+                step,
+                replicas,
+                waited_ms,
+            } => Some(Stopped::ReplicaBusy {
+                step: step.clone(),
+                replicas: replicas.clone(),
+                waited_ms: *waited_ms,
+                message: format!(
+                    "deferred: {} not ready for {} s{}; no DDL was sent for it, nothing is \
+                     half-done, earlier steps stay applied; rerun later",
+                    names(replicas),
+                    waited_ms / 1000,
+                    step.as_deref()
+                        .map(|s| format!(" before step {s}"))
+                        .unwrap_or_default()
+                ),
+            }),
+            Outcome::ReplicasPending { step, replicas } => Some(Stopped::ReplicasPending {
+                step: step.clone(),
+                replicas: replicas.clone(),
+                message: format!(
+                    "replicas_pending: {} had not executed {} in time; the primary has it. \
+                     Rerun apply: it issues no DDL for what the primary has, waits for the \
+                     replicas and reads back",
+                    names(replicas),
+                    step.as_deref()
+                        .map(|s| format!("step {s}"))
+                        .unwrap_or_else(|| "the primary's position".into())
+                ),
+            }),
             Outcome::Interrupted {
                 step,
                 ddl_cancelled,
@@ -195,4 +301,14 @@ impl ApplyReport {
             }),
         }
     }
+}
+
+/// `replica a, replica b`.
+fn names(replicas: &[Behind]) -> String {
+    let names: Vec<&str> = replicas.iter().map(|b| b.replica.as_str()).collect();
+    format!(
+        "replica{} {}",
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    )
 }

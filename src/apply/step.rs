@@ -301,7 +301,7 @@ fn shown(sql: &str) -> String {
     busy::cut(sql, SHOWN_SQL_CHARS)
 }
 
-async fn read_diff(
+pub(crate) async fn read_diff(
     session: &mut Session<'_>,
     schema: &str,
     want: &Table,
@@ -339,7 +339,7 @@ fn needs(d: &TableDiff, change: &Change) -> Result<bool, StepError> {
 
 /// After the step, the target object must be exactly as declared, in a
 /// table the net recognises (an `unrecognised` table concerns every step).
-fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(), StepError> {
+pub(crate) fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(), StepError> {
     let wrong: Vec<Problem> = d
         .problems
         .iter()
@@ -366,6 +366,21 @@ fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(
             .collect::<Vec<_>>()
             .join("; ")
     )))
+}
+
+/// A step error as one line (for a replica's read-back).
+pub(crate) fn describe(e: &StepError) -> String {
+    match e {
+        StepError::Drift(problems) => problems
+            .iter()
+            .map(Problem::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+        StepError::Failed(message) => message.clone(),
+        StepError::Db(e) => e.to_string(),
+        StepError::Busy { .. } => "busy".into(),
+        StepError::Interrupted { message, .. } => message.clone(),
+    }
 }
 
 type Outcome = Result<(), (u16, String)>;

@@ -492,6 +492,7 @@ impl Ctx<'_> {
                         ms: 0,
                         waited_ms: 0,
                         blocked_by: Vec::new(),
+                        replicas: Vec::new(),
                     })
                     .collect();
             }
@@ -558,6 +559,18 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
             r.error = a.stopped().map(|s| match s {
                 apply::Stopped::Busy { message, .. } => message,
                 _ => format!("table `{table}` stayed busy"),
+            });
+            TargetOutcome::Deferred
+        }
+        Outcome::RefusedReplica { message, .. } => {
+            r.error = Some(message.clone());
+            TargetOutcome::Refused
+        }
+        Outcome::ReplicaDeferred { .. } | Outcome::ReplicasPending { .. } => {
+            r.error = a.stopped().map(|s| match s {
+                apply::Stopped::ReplicaBusy { message, .. }
+                | apply::Stopped::ReplicasPending { message, .. } => message,
+                _ => "replicas not ready".into(),
             });
             TargetOutcome::Deferred
         }
