@@ -25,7 +25,7 @@ use mysql_async::Row;
 use crate::apply::ApplyOptions;
 use crate::db::{Session, Target};
 use crate::error::{Error, Result};
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 use crate::server::ServerIdentity;
 
 /// A named replica as checked before any DDL.

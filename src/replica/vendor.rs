@@ -25,7 +25,7 @@
 
 use mysql_async::{Row, Value};
 
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 
 /// The statement that shows a replica's links to its sources, one row per
 /// link (MariaDB: every named connection).

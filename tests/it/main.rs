@@ -62,3 +62,4 @@ mod widen_storage_live;
 mod one_catalog_live;
 mod row_format_live;
 mod upgrade_features_live;
+mod replicas_live;

@@ -9,7 +9,7 @@
 //! replica's applier or sets a delay restores it on drop, also when it
 //! fails.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
