@@ -274,7 +274,8 @@ fn lint_key(
         .filter(|p| matches!(p, IndexPart::Expression(e) if crate::sqltext::is_multi_valued_key(e)))
         .count();
     if multi_valued > 1 {
-        sink.error(
+        sink.report(
+            &rule_ids::KEY_COLUMNS,
             object.clone(),
             format!("has {multi_valued} multi-valued key parts (`CAST(... AS type ARRAY)`): an index may have one; split it into one index each"),
         );
