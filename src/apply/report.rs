@@ -2,8 +2,8 @@
 
 use super::busy::Blocker;
 use crate::diff::Problem;
-use crate::server::Flavor;
 use crate::replica::{Behind, ReplicaCheck, StepReplica};
+use crate::server::Flavor;
 
 /// What happened to one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

@@ -1,8 +1,8 @@
 //! Column drift: a same-named column compared field by field (the texts
 //! that describe a column are the model's, [`crate::model::describe`]).
 
-use crate::server::Flavor;
 use crate::model::{ByName, Column, IndexPart, NotOnline, Table};
+use crate::server::Flavor;
 
 use super::{problem, Problem, ProblemKind, Value};
 

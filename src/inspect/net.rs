@@ -177,8 +177,9 @@ pub(crate) fn difference_from(
 ) -> Option<String> {
     let aria = is_aria(have);
     if let Some(f) = parsed.features.iter().find(|f| {
-        !(aria && aria_default(&f.what))
-            && !crate::model::is_innodb_default_option_text(parsed.table.engine.as_deref(), &f.what)
+        let expected = (aria && aria_default(&f.what))
+            || crate::model::is_innodb_default_option_text(parsed.table.engine.as_deref(), &f.what);
+        !expected
     }) {
         return Some(format!(
             "SHOW CREATE TABLE shows {} `{}`, which the inspection does not read",
