@@ -64,7 +64,7 @@ pub(crate) mod normalize;
 pub(crate) mod parallel;
 pub mod plan;
 pub mod readiness;
-pub mod replica;
+pub use apply::replica;
 pub mod report;
 pub mod review;
 pub mod server;

@@ -122,7 +122,7 @@ pub struct PlanDoc {
     /// Replicas (`--replica`): the guarded ones, the connected ones not
     /// named, and what would keep apply from guarding them. `None` for a
     /// plan against a dump.
-    pub replicas: Option<crate::replica::Survey>,
+    pub replicas: Option<crate::apply::replica::Survey>,
 }
 
 impl From<&Plan> for PlanDoc {
@@ -185,7 +185,7 @@ pub struct ApplyDoc {
     /// stayed busy; the blockers), interrupted (SIGINT/SIGTERM) or failed.
     pub stopped: Option<Stopped>,
     /// Each named replica (`--replica`) as checked before any DDL.
-    pub replicas: Vec<crate::replica::ReplicaCheck>,
+    pub replicas: Vec<crate::apply::replica::ReplicaCheck>,
     /// Replicas the primary lists as connected that were not named.
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.

@@ -13,6 +13,9 @@ mod cancel;
 pub mod guard;
 mod lock;
 mod progress;
+/// Guarding named replicas: checked before any DDL, waited for and read
+/// back after each step (docs/replicas.md).
+pub mod replica;
 mod report;
 mod step;
 mod tidb_checks;
@@ -35,8 +38,8 @@ use crate::error::Result;
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
-use crate::replica::{Guard, GuardError, ReadBack, StepReplica};
 use crate::server::Flavor;
+use replica::{Guard, GuardError, ReadBack, StepReplica};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.

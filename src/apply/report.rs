@@ -1,8 +1,8 @@
 //! What apply returns: every step with its status and time, and why it stopped.
 
 use super::busy::Blocker;
+use super::replica::{Behind, ReplicaCheck, StepReplica};
 use crate::diff::Problem;
-use crate::replica::{Behind, ReplicaCheck, StepReplica};
 use crate::server::Flavor;
 
 /// What happened to one step.

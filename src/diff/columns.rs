@@ -144,7 +144,7 @@ pub fn column_not_online_reason_at(
         .iter()
         .filter_map(|c| have_columns.get(&c.name))
         .any(is_virtual);
-    let hidden_after = flavor != Some(Flavor::MariaDb)
+    let hidden_after = Flavor::hides_functional_key_columns(flavor)
         && have.indexes.iter().any(|x| {
             x.parts
                 .iter()

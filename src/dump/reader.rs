@@ -80,44 +80,11 @@ pub fn read_dump(path: &Path, flavor: Option<Flavor>) -> Result<Dump> {
     parse_dump(&text, path, flavor)
 }
 
-/// Guesses the server a dump comes from. The dump header's `-- Server
-/// version` line is the server's own word (mysqldump and mariadb-dump both
-/// write it; either client may dump either server, so the client's banner
-/// alone can mislead): `...-MariaDB...`, `...-TiDB-...`, else MySQL. Without
-/// it: TiDB feature comments (`/*T![`) or a TiDB banner; MariaDB's banner,
-/// `/*M!` comments, or what only MariaDB's SHOW CREATE TABLE writes
-/// (`DEFAULT current_timestamp(` in lowercase, a JSON column's `CHECK
-/// (json_valid(`: MariaDB's JSON is LONGTEXT with that check, MariaDB KB
-/// "JSON Data Type"); MySQL's banner or `utf8mb4_0900_*` collations.
-/// `None` when nothing tells.
+/// Guesses the server a dump comes from: its `-- Server version` line
+/// (mysqldump and mariadb-dump both write it), else the vendors' marks in
+/// the text ([`Flavor::from_dump_text`]). `None` when nothing tells.
 pub fn detect_flavor(text: &str) -> Option<Flavor> {
-    if let Some(version) = server_version(text) {
-        let version = version.to_ascii_lowercase();
-        return Some(if version.contains("tidb") {
-            Flavor::TiDb
-        } else if version.contains("mariadb") {
-            Flavor::MariaDb
-        } else {
-            Flavor::MySql
-        });
-    }
-    let lower = text.to_ascii_lowercase();
-    let mariadb_show_create = [
-        "DEFAULT current_timestamp(",
-        "ON UPDATE current_timestamp(",
-        "CHECK (json_valid(",
-    ]
-    .iter()
-    .any(|m| text.contains(m));
-    if lower.contains("/*t![") || lower.contains("-- tidb") {
-        Some(Flavor::TiDb)
-    } else if lower.contains("mariadb dump") || text.contains("/*M!") || mariadb_show_create {
-        Some(Flavor::MariaDb)
-    } else if lower.contains("mysql dump") || lower.contains("utf8mb4_0900_") {
-        Some(Flavor::MySql)
-    } else {
-        None
-    }
+    Flavor::from_dump_text(server_version(text), text)
 }
 
 /// The version on a dump header's `-- Server version` line (among the

@@ -79,6 +79,57 @@ impl Flavor {
         }
     }
 
+    /// Whether a functional key part is kept as a hidden VIRTUAL generated
+    /// column placed after every visible column, so that it counts for
+    /// [`Flavor::refuses_column_added_before_virtual`]: MySQL (8.0.13+,
+    /// MySQL 8.4 manual, CREATE INDEX, "Functional Key Parts": "implemented
+    /// as hidden virtual generated columns"). MariaDB 10.11 has no
+    /// functional key parts. `None` (no server known) answers as MySQL,
+    /// the stricter side.
+    pub fn hides_functional_key_columns(flavor: Option<Flavor>) -> bool {
+        !matches!(flavor, Some(Flavor::MariaDb))
+    }
+
+    /// The flavor a schema dump was taken from: `version` is its
+    /// `Server version` line when it has one, the server's own word
+    /// (`...-MariaDB...`, `...-TiDB-...`, else MySQL), since either client
+    /// may dump either server. Without it, from what only one vendor
+    /// writes: TiDB feature comments (`/*T![`) or a TiDB banner; MariaDB's
+    /// banner, `/*M!` comments, or what only MariaDB's SHOW CREATE TABLE
+    /// writes (`DEFAULT current_timestamp(` in lowercase, a JSON column's
+    /// `CHECK (json_valid(`: MariaDB's JSON is LONGTEXT with that check,
+    /// MariaDB KB "JSON Data Type"); MySQL's banner or `utf8mb4_0900_*`
+    /// collations. `None` when nothing tells.
+    pub fn from_dump_text(version: Option<&str>, text: &str) -> Option<Flavor> {
+        if let Some(version) = version {
+            let version = version.to_ascii_lowercase();
+            return Some(if version.contains("tidb") {
+                Flavor::TiDb
+            } else if version.contains("mariadb") {
+                Flavor::MariaDb
+            } else {
+                Flavor::MySql
+            });
+        }
+        let lower = text.to_ascii_lowercase();
+        let mariadb_show_create = [
+            "DEFAULT current_timestamp(",
+            "ON UPDATE current_timestamp(",
+            "CHECK (json_valid(",
+        ]
+        .iter()
+        .any(|m| text.contains(m));
+        if lower.contains("/*t![") || lower.contains("-- tidb") {
+            Some(Flavor::TiDb)
+        } else if lower.contains("mariadb dump") || text.contains("/*M!") || mariadb_show_create {
+            Some(Flavor::MariaDb)
+        } else if lower.contains("mysql dump") || lower.contains("utf8mb4_0900_") {
+            Some(Flavor::MySql)
+        } else {
+            None
+        }
+    }
+
     /// Lowercase name (`tidb`, `mysql`, `mariadb`).
     pub fn name(self) -> &'static str {
         match self {

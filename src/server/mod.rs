@@ -19,6 +19,7 @@ pub(crate) mod code;
 mod flavor;
 mod mariadb;
 mod mysql;
+pub(crate) mod replica;
 mod tidb;
 mod version;
 

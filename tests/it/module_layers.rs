@@ -282,7 +282,6 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("dump/columns.rs", 1),
     ("dump/constraints.rs", 2),
     ("dump/mod.rs", 7),
-    ("dump/reader.rs", 3),
     ("explain/mod.rs", 4),
     ("inspect/decode.rs", 3),
     ("inspect/mod.rs", 1),

@@ -105,7 +105,9 @@ async fn snapshot_shape(name: &str, legacy: Option<&str>) -> Vec<Plan> {
     // The live plan is the offline plan of the same diffs, plus the server it read.
     let mut offline = plan::plan(&diffs, db.flavor);
     assert_eq!(offline.server, None);
+    assert_eq!(offline.schema, None);
     offline.server = Some(session.identity().clone());
+    offline.schema = Some(db.name.clone());
     assert_eq!(offline, live);
     let mut plans = Vec::new();
     for flavor in [Flavor::MariaDb, Flavor::MySql, Flavor::TiDb] {

@@ -13,9 +13,10 @@
 //! hint ([`Guard::unguarded`]): a replica without `report_host` is not
 //! listed with a host, so discovery is never trusted to be complete.
 //!
-//! What each vendor says and how is in [`vendor`].
+//! What each vendor says and how is in the server seam's
+//! [`crate::server::replica`].
 
-mod vendor;
+use crate::server::replica as vendor;
 
 use std::time::{Duration, Instant};
 
@@ -239,7 +240,8 @@ impl Guard {
             unguarded: Vec::new(),
             discovery: None,
         };
-        if flavor == Flavor::TiDb {
+        // TiDB has no MySQL-protocol replicas (no replica status statement).
+        if vendor::status_statement(flavor).is_none() {
             if let Some(r) = opts.replicas.first() {
                 return Err(GuardError::Refused {
                     replica: Some(r.host_port()),

@@ -1,5 +1,4 @@
-//! Per-vendor replica knowledge, in one place (the server seam will take
-//! these functions into its vendor files): which statement shows a
+//! Per-vendor replica knowledge, in one place: which statement shows a
 //! replica's link to its source, which variable holds a server's GTID
 //! position, which function waits for a position, how a primary lists its
 //! replicas, and when a replica's source is this primary.
