@@ -55,6 +55,10 @@ pub struct Plan {
     pub flavor: Flavor,
     /// The server inspected (`None` for a plan against a dump).
     pub server: Option<crate::server::ServerIdentity>,
+    /// With no server read (a plan against a dump): the release the plan
+    /// assumes, `--server-version` or the flavor's oldest supported one
+    /// ([`crate::Flavor::oldest_supported`]).
+    pub server_version: Option<crate::server::Version>,
     /// Steps in apply order.
     pub steps: Vec<Step>,
     /// Drift anywhere in the catalog; any makes the plan refused.
@@ -118,6 +122,7 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
     Plan {
         flavor,
         server: None,
+        server_version: None,
         steps: steps
             .into_iter()
             .filter(Change::is_additive)
