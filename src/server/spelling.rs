@@ -60,15 +60,6 @@ impl Flavor {
         }
     }
 
-    /// Whether every table of this vendor has TiDB's table options (a
-    /// clustered or non-clustered primary key, ...), declared or not: TiDB.
-    pub(crate) fn has_tidb_table_options(self) -> bool {
-        match self {
-            Flavor::TiDb => true,
-            Flavor::MySql | Flavor::MariaDb => false,
-        }
-    }
-
     /// How this vendor's COLUMN_DEFAULT spells a default.
     pub(crate) fn default_text(self) -> DefaultText {
         match self {
