@@ -337,13 +337,10 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("catalog/storable.rs", 2),
     ("catalog/tidb.rs", 3),
     ("dump/columns.rs", 1),
-    ("dump/constraints.rs", 2),
     ("dump/reader.rs", 3),
     ("explain/mod.rs", 4),
     ("inspect/mod.rs", 1),
     ("inspect/options.rs", 1),
-    ("inspect/shape.rs", 1),
-    ("review/installed.rs", 2),
     ("review/mod.rs", 1),
 ];
 
