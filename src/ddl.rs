@@ -61,13 +61,16 @@ const INPLACE_NO_LOCK: &str = "ALGORITHM=INPLACE, LOCK=NONE";
 /// primary key without `clustered` is left to TiDB's `tidb_enable_clustered_index`.
 pub fn create_table(table: &Table, flavor: Flavor) -> String {
     let on_tidb;
-    let table = if flavor == Flavor::TiDb {
+    let table = if flavor.has_tidb_table_options() {
         on_tidb = crate::tidb::on_tidb(table);
         &*on_tidb
     } else {
         table
     };
-    let tidb = table.tidb.as_ref().filter(|_| flavor == Flavor::TiDb);
+    let tidb = table
+        .tidb
+        .as_ref()
+        .filter(|_| flavor.has_tidb_table_options());
     let mut items: Vec<String> = table
         .columns
         .iter()

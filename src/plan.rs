@@ -57,6 +57,10 @@ pub struct Plan {
     pub server: Option<crate::server::ServerIdentity>,
     /// The schema inspected on that server (`None` for a plan against a dump).
     pub schema: Option<String>,
+    /// With no server read (a plan against a dump): the release the plan
+    /// assumes, `--server-version` or the flavor's oldest supported one
+    /// ([`crate::Flavor::oldest_supported`]).
+    pub server_version: Option<crate::server::Version>,
     /// Steps in apply order.
     pub steps: Vec<Step>,
     /// Drift anywhere in the catalog; any makes the plan refused.
@@ -121,6 +125,7 @@ pub fn plan(diffs: &[TableDiff], flavor: Flavor) -> Plan {
         flavor,
         server: None,
         schema: None,
+        server_version: None,
         steps: steps
             .into_iter()
             .filter(Change::is_additive)

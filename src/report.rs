@@ -12,8 +12,8 @@ use crate::catalog::{self, CheckReport};
 use crate::diff::Problem;
 use crate::import::Unsupported;
 use crate::plan::Plan;
-use crate::server::Flavor;
 pub use crate::server::ServerIdentity;
+use crate::server::{Flavor, Version};
 use crate::verify::VerifyReport;
 
 /// A document the CLI prints: one of the types of this module.
@@ -76,6 +76,9 @@ impl From<&CheckReport> for CheckDoc {
 pub struct RenderDoc {
     /// The dialect rendered for.
     pub flavor: Flavor,
+    /// The release rendered for: `--server-version`, or the flavor's
+    /// oldest supported one.
+    pub server_version: Version,
     /// One CREATE TABLE per catalog table, in name order.
     pub statements: Vec<String>,
 }
@@ -111,6 +114,10 @@ pub struct PlanDoc {
     /// The schema (database) planned against on that server (live plans
     /// only; a plan against a dump has none).
     pub schema: Option<String>,
+    /// A plan against a dump: the release it assumes (`--server-version`,
+    /// or the flavor's oldest supported one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<Version>,
     /// Whether drift blocks the plan.
     pub refused: bool,
     /// Steps in apply order.
@@ -131,6 +138,7 @@ impl From<&Plan> for PlanDoc {
             flavor: p.flavor,
             server: p.server.clone(),
             schema: p.schema.clone(),
+            server_version: p.server_version,
             refused: p.is_refused(),
             steps: p
                 .steps

@@ -360,6 +360,10 @@ pub enum Command {
         /// SQL dialect to render for.
         #[arg(long, value_enum, default_value_t = FlavorArg::Tidb)]
         flavor: FlavorArg,
+        /// The server release to render for (`8.0.36`, `10.11.9`, `8.5.1`;
+        /// default: the flavor's oldest supported release).
+        #[arg(long, value_name = "X.Y.Z")]
+        server_version: Option<schema_catalog::Version>,
         #[command(flatten)]
         shared: OfflineOpts,
     },
@@ -375,6 +379,10 @@ pub enum Command {
         /// the dump does not say). Decides the SQL dialect of the steps.
         #[arg(long, value_enum, requires = "against")]
         flavor: Option<FlavorArg>,
+        /// With --against: the release of the server the dump comes from
+        /// (default: the flavor's oldest supported release).
+        #[arg(long, value_name = "X.Y.Z", requires = "against")]
+        server_version: Option<schema_catalog::Version>,
         /// Run on every target of a fleet file (servers, schemas, stages;
         /// docs/fleet.md) instead of the --database-url schema. Takes
         /// --format jsonl and markdown too.
@@ -520,6 +528,10 @@ pub enum Command {
         /// three, with a note on stderr saying so).
         #[arg(long, value_enum)]
         flavor: Vec<FlavorArg>,
+        /// With one --flavor: the server release the upgrade SQL is for
+        /// (default: each flavor's oldest supported release).
+        #[arg(long, value_name = "X.Y.Z")]
+        server_version: Option<schema_catalog::Version>,
         #[command(flatten)]
         shared: DiffOpts,
     },

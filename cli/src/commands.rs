@@ -37,7 +37,11 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             clap_complete::generate(*shell, &mut command, "catalog", &mut std::io::stdout());
             Ok(exit::OK)
         }
-        Command::Render { flavor, .. } => render(cli, (*flavor).into()),
+        Command::Render {
+            flavor,
+            server_version,
+            ..
+        } => render(cli, (*flavor).into(), *server_version),
         Command::Plan {
             against: Some(_),
             replicas,
@@ -53,8 +57,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         Command::Plan {
             against: Some(file),
             flavor,
+            server_version,
             ..
-        } => offline::plan_against(cli, file, flavor.map(Into::into)),
+        } => offline::plan_against(cli, file, flavor.map(Into::into), *server_version),
         Command::Plan {
             fleet: Some(file), ..
         } => crate::fleet::run(cli, file, FleetCommand::Plan, ApplyOptions::default(), None).await,
@@ -140,8 +145,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             verify_cmd(cli, consumer.as_deref(), *plans, &opts, &replicas).await
         }
         Command::Diff {
-            from, to, flavor, ..
-        } => crate::review::diff(cli, from, to.as_deref(), flavor),
+            from,
+            to,
+            flavor,
+            server_version,
+            ..
+        } => crate::review::diff(cli, from, to.as_deref(), flavor, *server_version),
         Command::Explain {
             consumer,
             scratch,
@@ -170,14 +179,16 @@ fn check(cli: &Cli) -> Result<u8> {
     })
 }
 
-fn render(cli: &Cli, flavor: Flavor) -> Result<u8> {
+fn render(cli: &Cli, flavor: Flavor, version: Option<schema_catalog::Version>) -> Result<u8> {
+    let server = schema_catalog::Server::offline(flavor, version);
     let catalog = load(cli)?;
     let statements: Vec<String> = catalog
         .in_creation_order()
         .into_iter()
         .map(|t| ddl::create_table(&t.table, flavor))
         .collect();
-    print::render(cli.format, flavor, &statements);
+    print::offline_server(cli.format, &server, version.is_some());
+    print::render(cli.format, &server, &statements);
     Ok(exit::OK)
 }
 

@@ -15,7 +15,12 @@ use crate::shared::{load, report_plan, target, timeout};
 
 /// `catalog plan --against FILE.sql`: the live plan's output and exit codes,
 /// computed from a dump. No database.
-pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8> {
+pub fn plan_against(
+    cli: &Cli,
+    file: &Path,
+    flavor: Option<Flavor>,
+    version: Option<schema_catalog::Version>,
+) -> Result<u8> {
     // The dump is read while the catalog loads (issue 22: each was about
     // half of a large plan's time); a catalog error is reported first.
     let (catalog, dump) = std::thread::scope(|scope| {
@@ -35,9 +40,12 @@ pub fn plan_against(cli: &Cli, file: &Path, flavor: Option<Flavor>) -> Result<u8
         ))
         .into());
     };
+    let server = schema_catalog::Server::offline(flavor, version);
     let tables = || catalog.tables.iter().map(|t| &t.table);
     let diffs = diff_tables_taking(tables(), dump.tables, Some(flavor));
-    let plan = schema_catalog::plan::plan(&diffs, flavor);
+    let mut plan = schema_catalog::plan::plan(&diffs, flavor);
+    plan.server_version = Some(server.version());
+    crate::print::offline_server(cli.format, &server, version.is_some());
     Ok(report_plan(
         cli,
         tables(),

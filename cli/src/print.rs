@@ -111,10 +111,11 @@ pub fn check(format: Format, report: &CheckReport) {
 }
 
 /// `render` output: statements joined with `;`.
-pub fn render(format: Format, flavor: Flavor, statements: &[String]) {
+pub fn render(format: Format, server: &schema_catalog::Server, statements: &[String]) {
     match format {
         Format::Json => emit_json(&RenderDoc {
-            flavor,
+            flavor: server.flavor(),
+            server_version: server.version(),
             statements: statements.to_vec(),
         }),
         Format::Human | Format::Markdown | Format::Jsonl => {
@@ -132,6 +133,22 @@ fn problem_lines(title: &str, problems: &[Problem]) {
     outln!("{title}:");
     for p in problems {
         outln!("  {p}");
+    }
+}
+
+/// States the server an offline command writes SQL for, on stderr in
+/// human output (stdout stays the SQL alone; JSON carries it as a field):
+/// `server: mysql 8.0.11 (assumed: the oldest supported release; --server-version sets it)`.
+pub fn offline_server(format: Format, server: &schema_catalog::Server, given: bool) {
+    if format == Format::Json {
+        return;
+    }
+    if given {
+        errln!("server: {server} (--server-version)");
+    } else {
+        errln!(
+            "server: {server} (assumed: the oldest supported release; --server-version sets it)"
+        );
     }
 }
 

@@ -2,14 +2,20 @@
 
 use anyhow::Result;
 use schema_catalog::review::{self, Class, DiffReport, Review, Source};
-use schema_catalog::Flavor;
+use schema_catalog::{Flavor, Server};
 
 use crate::args::{Cli, FlavorArg, Format};
 use crate::exit;
 use crate::print::{self, paint, style};
 
 /// Runs the review of NEW (`to`, default `--catalog`) against every OLD.
-pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg]) -> Result<u8> {
+pub fn diff(
+    cli: &Cli,
+    from: &[String],
+    to: Option<&str>,
+    flavors: &[FlavorArg],
+    version: Option<schema_catalog::Version>,
+) -> Result<u8> {
     let flavors: Vec<Flavor> = if flavors.is_empty() {
         // Every flavor's SQL, said so: a reader must not take the first
         // (TiDB's) for the SQL their own servers get.
@@ -27,6 +33,21 @@ pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg])
     } else {
         flavors.iter().map(|f| (*f).into()).collect()
     };
+    if version.is_some() && flavors.len() != 1 {
+        return Err(schema_catalog::Error::Usage(
+            "--server-version is one flavor's release: give exactly one --flavor with it".into(),
+        )
+        .into());
+    }
+    let servers: Vec<Server> = flavors
+        .iter()
+        .map(|f| Server::offline(*f, version))
+        .collect();
+    if cli.format != Format::Json {
+        for server in &servers {
+            print::offline_server(cli.format, server, version.is_some());
+        }
+    }
     let to_label = to
         .map(str::to_string)
         .unwrap_or_else(|| cli.catalog.display().to_string());
@@ -41,7 +62,7 @@ pub fn diff(cli: &Cli, from: &[String], to: Option<&str>, flavors: &[FlavorArg])
         }
         reviews.push(review::review(&old, &new, &flavors)?);
     }
-    let report = DiffReport::new(to_label, reviews);
+    let report = DiffReport::new(to_label, reviews).for_servers(&servers);
     match cli.format {
         Format::Json => print::emit_json(&report),
         Format::Markdown => {

@@ -216,7 +216,7 @@ pub(crate) async fn apply_on(
                 steps: Vec::new(),
                 drift: Vec::new(),
                 unmanaged: Vec::new(),
-                server_ddl_count: (flavor != Flavor::TiDb).then_some(0),
+                server_ddl_count: flavor.counts_session_ddl().then_some(0),
                 read_retries: 0,
                 outcome: Outcome::Interrupted {
                     step: None,
@@ -828,7 +828,7 @@ const CLIENT_GRACE: Duration = Duration::from_secs(2);
 async fn set_budgets(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<Option<u64>> {
     let flavor = session.flavor();
     let budgets = busy::budgets_statement(flavor, opts.lock_wait, opts.read_timeout);
-    if flavor == Flavor::TiDb {
+    if !flavor.counts_session_ddl() {
         session
             .run("setting the session's lock and statement budgets", |c| {
                 c.query_drop(budgets)
@@ -855,7 +855,7 @@ async fn set_budgets(session: &mut Session<'_>, opts: &ApplyOptions) -> Result<O
 /// The session's DDL counters now. TiDB does not keep these per session:
 /// `None` there.
 async fn ddl_counter(session: &mut Session<'_>, flavor: Flavor) -> Result<Option<u64>> {
-    if flavor == Flavor::TiDb {
+    if !flavor.counts_session_ddl() {
         return Ok(None);
     }
     let rows: Vec<(String, String)> = session

@@ -237,7 +237,7 @@ pub(crate) async fn run_step(
     let status = match result {
         Ok(()) => StepStatus::Applied,
         Err((code, message)) if code::already_exists(code) => {
-            if ctx.flavor == Flavor::TiDb
+            if ctx.flavor.builds_indexes_in_background_jobs()
                 && code::duplicate_key_name(code)
                 && message.contains("background job")
             {
@@ -400,7 +400,7 @@ async fn execute(
 ) -> Result<(Outcome, String), StepError> {
     let first = run_ddl(ctx, session, step, &step.sql).await?;
     let online_column =
-        matches!(step.change, Change::AddColumn { .. }) && ctx.flavor != Flavor::TiDb;
+        matches!(step.change, Change::AddColumn { .. }) && ctx.flavor.takes_online_clauses();
     match first {
         Err((c, _)) if online_column && code::not_online(c) => {
             let sql = step_sql(&step.change, ctx.flavor, ColumnAlgorithm::InplaceNoLock);

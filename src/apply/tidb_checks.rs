@@ -39,7 +39,7 @@ pub(super) async fn require_switch(
     flavor: Flavor,
     steps: &[Step],
 ) -> Result<()> {
-    if flavor != Flavor::TiDb {
+    if flavor.check_needs_setting().is_none() {
         return Ok(());
     }
     let Some((table, check)) = first_check(steps) else {

@@ -10,7 +10,6 @@ use super::builder::TableBuilder;
 use super::DumpParseError;
 use crate::ident::Ident;
 use crate::model::{ForeignKey, FullTextParser, Index, IndexKind, IndexPart, ReferentialAction};
-use crate::server::Flavor;
 use crate::sql::print;
 
 /// What the pre-pass cut from one constraint item (see
@@ -28,7 +27,9 @@ impl TableBuilder {
     /// MySQL's or TiDB's, whose json is its own type, so that there a
     /// longtext column with such a CHECK is a longtext column and a CHECK.
     pub(super) fn json_valid_is_json(&self) -> bool {
-        self.options.flavor.is_none_or(|f| f == Flavor::MariaDb)
+        self.options
+            .flavor
+            .is_none_or(|f| f.json_is_checked_longtext())
     }
 
     /// Remembers `json_valid(col)` checks where they make the column JSON
@@ -307,9 +308,14 @@ impl TableBuilder {
             [s, t] => (Some(Ident::new(*s)), Ident::new(*t)),
             _ => return None,
         };
-        let omitted = match self.options.flavor {
-            Some(Flavor::MariaDb) => ReferentialAction::Restrict,
-            _ => ReferentialAction::NoAction,
+        let omitted = if self
+            .options
+            .flavor
+            .is_some_and(|f| f.shows_omitted_fk_action_as_restrict())
+        {
+            ReferentialAction::Restrict
+        } else {
+            ReferentialAction::NoAction
         };
         let action = |a: Option<SqlAction>| match a {
             None => omitted,

@@ -162,18 +162,10 @@ pub(crate) fn parse_lexed(
 }
 
 /// The collation a server gives character set `charset` when no collation
-/// is named: MariaDB 10.11 `utf8mb4_general_ci`, MySQL 8
-/// `utf8mb4_0900_ai_ci`, TiDB `utf8mb4_bin` (and `*_general_ci` /
-/// `latin1_swedish_ci` / `*_bin` for the other charsets).
+/// is named: the vendor's rule, [`Flavor::default_collation`].
 pub(crate) fn server_default_collation(charset: &str, flavor: Flavor) -> String {
     let cs = crate::collation::canonical_charset(charset);
-    match (flavor, cs.as_str()) {
-        (_, "binary") => cs,
-        (Flavor::TiDb, _) => format!("{cs}_bin"),
-        (Flavor::MySql, "utf8mb4") => "utf8mb4_0900_ai_ci".into(),
-        (Flavor::MySql | Flavor::MariaDb, "latin1") => "latin1_swedish_ci".into(),
-        (Flavor::MySql | Flavor::MariaDb, _) => format!("{cs}_general_ci"),
-    }
+    flavor.default_collation(&cs)
 }
 
 /// The TiDB table features of a `CREATE TABLE` text as TiDB's `SHOW CREATE
@@ -220,7 +212,7 @@ fn parsed_from_statement(
     // Read from TiDB, a table has TiDB options even when it declares none.
     builder.tidb = match (&prepared.tidb, options.flavor) {
         (Some(t), _) => Some(t.clone()),
-        (None, Some(Flavor::TiDb)) => Some(crate::tidb::TidbOptions::default()),
+        (None, Some(f)) if f.has_tidb_table_options() => Some(crate::tidb::TidbOptions::default()),
         (None, _) => None,
     };
     for (id, text) in &prepared.tidb_unknown {

@@ -159,7 +159,7 @@ pub(super) fn gather<'r>(
             // MySQL backslash-escapes quotes in STATISTICS.EXPRESSION
             // (`_utf8mb4\'\'`), as in CHECK_CLAUSE (verified on
             // MySQL 9.7); TiDB's is read as it is.
-            if flavor == crate::Flavor::MySql {
+            if flavor.expression_text() == crate::server::ExpressionText::MySqlEscaped {
                 index.expression = index.expression.map(|e| crate::expr::mysql_expression(&e));
             }
             g.indexes.push(index)
@@ -182,10 +182,14 @@ pub(super) fn gather<'r>(
             ) {
                 // MySQL backslash-escapes quotes in CHECK_CLAUSE, as
                 // in an expression default's COLUMN_DEFAULT.
-                let expression = match flavor {
-                    crate::Flavor::MariaDb => clause,
-                    crate::Flavor::MySql => crate::expr::mysql_expression(&clause),
-                    _ => crate::expr::unescape_mysql_default(&clause),
+                let expression = match flavor.expression_text() {
+                    crate::server::ExpressionText::Plain => clause,
+                    crate::server::ExpressionText::MySqlEscaped => {
+                        crate::expr::mysql_expression(&clause)
+                    }
+                    crate::server::ExpressionText::Backslashed => {
+                        crate::expr::unescape_mysql_default(&clause)
+                    }
                 };
                 let enforced = r
                     .opt_text("enforced")?

@@ -94,7 +94,7 @@ pub(crate) async fn check(
     out: &mut [(Ident, Option<Table>)],
 ) -> Result<()> {
     let flavor = session.flavor();
-    if flavor == Flavor::TiDb {
+    if !flavor.show_create_net_runs() {
         return Ok(());
     }
     let base: Vec<Ident> = out
@@ -124,7 +124,7 @@ pub(crate) async fn check(
 /// CREATE TABLE` `text` shows, naming the clause; `None` when the two
 /// agree.
 pub(crate) fn difference(have: &Table, text: &str, flavor: Flavor, read: Read) -> Option<String> {
-    if flavor == Flavor::TiDb {
+    if !flavor.show_create_net_runs() {
         return None;
     }
     let options = ParseOptions {
@@ -197,7 +197,7 @@ pub(crate) fn difference_from(
     if !read.constraints {
         shown.checks.clear();
     }
-    if flavor == Flavor::MariaDb && !read.json_checks {
+    if flavor.json_is_checked_longtext() && !read.json_checks {
         for c in &mut shown.columns {
             if c.ty == crate::coltype::ColumnType::Json {
                 c.ty = crate::coltype::ColumnType::LongText;

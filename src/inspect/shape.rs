@@ -71,7 +71,7 @@ pub fn shape_for(wanted: usize, schema_tables: u64) -> Shape {
 /// one-table groups, as before), never on TiDB (its information_schema is
 /// not measured here).
 pub(super) fn sizes_first(flavor: crate::Flavor, schemas: usize, wanted: usize) -> bool {
-    flavor != crate::Flavor::TiDb && wanted > 1 && schemas * wanted > TABLES_PER_STATEMENT
+    flavor.measured_live_here() && wanted > 1 && schemas * wanted > TABLES_PER_STATEMENT
 }
 
 /// What the size read found for one schema.

@@ -5,7 +5,7 @@ use crate::collation::{canonical_charset, canonical_collation, charset_of};
 use crate::coltype::ColumnType;
 use crate::ident::{quote_ident, Ident};
 use crate::model::{Column, DefaultValue, Generated};
-use crate::server::Flavor;
+use crate::server::{DefaultText, ExpressionText, Flavor};
 
 /// One `information_schema.COLUMNS` row, as read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,16 +84,22 @@ pub fn generation(flavor: Flavor, extra: &str, expression: Option<&str>) -> Opti
         return None;
     }
     let text = expression.unwrap_or("");
-    let text = match flavor {
-        Flavor::MariaDb => text.to_string(),
-        Flavor::MySql => crate::expr::mysql_expression(text),
-        Flavor::TiDb => crate::expr::unescape_mysql_default(text),
-    };
+    let text = unescaped(flavor, text);
     // MySQL wraps the expression in parentheses, MariaDB does not.
     Some(Generated {
         expression: crate::expr::generation(&text),
         stored: has_word(extra, "STORED") || has_word(extra, "PERSISTENT"),
     })
+}
+
+/// An expression as `information_schema` gave it, unescaped as the vendor
+/// escapes it ([`Flavor::expression_text`]).
+fn unescaped(flavor: Flavor, text: &str) -> String {
+    match flavor.expression_text() {
+        ExpressionText::Plain => text.to_string(),
+        ExpressionText::MySqlEscaped => crate::expr::mysql_expression(text),
+        ExpressionText::Backslashed => crate::expr::unescape_mysql_default(text),
+    }
 }
 
 /// The `ON UPDATE` value from EXTRA: MariaDB `on update current_timestamp(6)`,
@@ -117,30 +123,32 @@ pub fn column_default(
     ty: &ColumnType,
 ) -> Option<DefaultValue> {
     let raw = raw?;
-    let value = match flavor {
-        Flavor::MariaDb => DefaultValue::parse_sql(raw),
-        // MySQL reports an expression default with `'` and `\` escaped
-        // and charset introducers on its strings: `concat(_utf8mb4\'a\')`.
-        Flavor::MySql if has_word(extra, "DEFAULT_GENERATED") => {
-            DefaultValue::parse_sql(&crate::expr::mysql_expression(raw))
+    let value = match flavor.default_text() {
+        DefaultText::Sql => DefaultValue::parse_sql(raw),
+        // An expression default, unescaped as the vendor escapes it
+        // (MySQL: `'` and `\` escaped and charset introducers on its
+        // strings, `concat(_utf8mb4\'a\')`; TiDB as written).
+        DefaultText::Raw if has_word(extra, "DEFAULT_GENERATED") => {
+            let text = match flavor.expression_text() {
+                ExpressionText::MySqlEscaped => crate::expr::mysql_expression(raw),
+                ExpressionText::Plain | ExpressionText::Backslashed => raw.to_string(),
+            };
+            DefaultValue::parse_sql(&text)
         }
-        Flavor::TiDb if has_word(extra, "DEFAULT_GENERATED") => DefaultValue::parse_sql(raw),
         // TiDB assumption (checked against pingcap/tidb's infoschema reader,
         // not run): TiDB 8.5 itself reports `CURRENT_TIMESTAMP(p)` with an
         // empty EXTRA (DEFAULT_GENERATED only with ON UPDATE or a true
         // expression default), as older MySQL did. A temporal column cannot
         // hold that text as a literal, so it is read as the function there.
-        Flavor::MySql | Flavor::TiDb if is_temporal(ty) => match DefaultValue::parse_sql(raw) {
+        DefaultText::Raw if is_temporal(ty) => match DefaultValue::parse_sql(raw) {
             Some(ts @ DefaultValue::CurrentTimestamp(_)) => Some(ts),
             _ => Some(DefaultValue::Literal(raw.to_string())),
         },
         // A bit column's default is a bit-value literal on every server
         // (MySQL 9.7 shows `DEFAULT 5` as `b'101'`, verified live; TiDB
         // assumption: it follows MySQL).
-        Flavor::MySql | Flavor::TiDb if matches!(ty, ColumnType::Bit(_)) => {
-            DefaultValue::parse_sql(raw)
-        }
-        Flavor::MySql | Flavor::TiDb => Some(DefaultValue::Literal(raw.to_string())),
+        DefaultText::Raw if matches!(ty, ColumnType::Bit(_)) => DefaultValue::parse_sql(raw),
+        DefaultText::Raw => Some(DefaultValue::Literal(raw.to_string())),
     };
     value.map(|d| d.canonical(ty.is_numeric()))
 }

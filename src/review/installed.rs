@@ -30,7 +30,7 @@ pub(crate) fn installed(table: &Table, flavor: Flavor) -> Option<Table> {
     t.row_format = None;
     // The dump reader records TiDB options for a table read as TiDB (none
     // here), and none for the other flavors.
-    t.tidb = (flavor == Flavor::TiDb).then(Default::default);
+    t.tidb = flavor.has_tidb_table_options().then(Default::default);
     for c in &mut t.columns {
         c.required_by.clear();
         c.widen = Widen::Off;
@@ -91,7 +91,7 @@ fn plain_type(ty: &ColumnType, flavor: Flavor) -> bool {
         | T::Timestamp(_)
         | T::Time(_) => true,
         // MariaDB's json is longtext with a check; left to the reader.
-        T::Json => flavor != Flavor::MariaDb,
+        T::Json => !flavor.json_is_checked_longtext(),
         _ => false,
     }
 }

@@ -20,13 +20,15 @@ mod upgrade;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::server::Flavor;
+use crate::server::{Flavor, Server, Version};
 use crate::textdiff::TableText;
 
 pub use classify::{Class, Finding, FindingKind, ReviewKind};
 pub use rollout::{Loss, Rollout};
 pub use source::{GitPath, Revision, Source};
 pub use upgrade::{Upgrade, UpgradeStep};
+
+// `OfflineServer` is declared below, beside the report that carries it.
 
 /// The whole `catalog diff` document: NEW judged against each OLD.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -37,6 +39,27 @@ pub struct DiffReport {
     pub reviews: Vec<Review>,
     /// Whether every review is deployable (exit 0).
     pub deployable: bool,
+    /// The release each flavor's upgrade SQL is written for
+    /// (`--server-version`, or the flavor's oldest supported one).
+    pub servers: Vec<OfflineServer>,
+}
+
+/// A server no one connected to: the flavor and the release assumed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct OfflineServer {
+    /// Flavor.
+    pub flavor: Flavor,
+    /// Release.
+    pub version: Version,
+}
+
+impl From<&Server> for OfflineServer {
+    fn from(s: &Server) -> OfflineServer {
+        OfflineServer {
+            flavor: s.flavor(),
+            version: s.version(),
+        }
+    }
 }
 
 impl DiffReport {
@@ -47,7 +70,14 @@ impl DiffReport {
             to,
             reviews,
             deployable,
+            servers: Vec::new(),
         }
+    }
+
+    /// The document, stating the servers its upgrade SQL is written for.
+    pub fn for_servers(mut self, servers: &[Server]) -> DiffReport {
+        self.servers = servers.iter().map(OfflineServer::from).collect();
+        self
     }
 }
 

@@ -199,6 +199,82 @@ impl Server {
 }
 
 impl Flavor {
+    /// Whether tables carry TiDB's own table options (clustered primary
+    /// key, `AUTO_RANDOM`, `SHARD_ROW_ID_BITS`, ...; docs.pingcap.com
+    /// "CREATE TABLE"), rendered and read on this vendor only: TiDB.
+    pub(crate) fn has_tidb_table_options(self) -> bool {
+        match self {
+            Flavor::TiDb => true,
+            Flavor::MySql | Flavor::MariaDb => false,
+        }
+    }
+
+    /// Whether the server counts a session's DDL in `SHOW SESSION STATUS`
+    /// (`Com_create_table`, `Com_alter_table`: MySQL Reference Manual
+    /// "Server Status Variables", MariaDB KB "Server Status Variables");
+    /// TiDB keeps no such per-session counters.
+    pub(crate) fn counts_session_ddl(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether ADD INDEX runs as a server-side job that outlives the
+    /// client's connection, so a second identical ADD INDEX is answered
+    /// 1061 "... a background job is trying to add the same index": TiDB
+    /// (CONTEXT.md; docs.pingcap.com "ADD INDEX", "DDL Introduction").
+    pub(crate) fn builds_indexes_in_background_jobs(self) -> bool {
+        match self {
+            Flavor::TiDb => true,
+            Flavor::MySql | Flavor::MariaDb => false,
+        }
+    }
+
+    /// The server variable without which a CHECK constraint is parsed and
+    /// dropped, on every supported release (see
+    /// [`Server::check_enforcement`]): TiDB's `tidb_enable_check_constraint`
+    /// (default OFF; docs.pingcap.com "Constraints"); `None` elsewhere.
+    pub(crate) fn check_needs_setting(self) -> Option<&'static str> {
+        match self {
+            Flavor::TiDb => Some("tidb_enable_check_constraint"),
+            Flavor::MySql | Flavor::MariaDb => None,
+        }
+    }
+
+    /// Whether the SHOW CREATE TABLE net (`inspect/net.rs`) runs: on MySQL
+    /// and MariaDB. Not on TiDB: its table features are already read from
+    /// that text, and how its text and its information_schema agree has
+    /// not been run against a live TiDB here.
+    pub(crate) fn show_create_net_runs(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether this vendor's behaviour is measured live in this project
+    /// (MySQL 9.7 and MariaDB 10.11 run beside the tests): paths chosen
+    /// for their measured cost stay off where it is not. TiDB cannot be run
+    /// here (SPEC "Tests"), so its rules come from its documentation.
+    pub(crate) fn measured_live_here(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether a foreign key declared with no ON DELETE / ON UPDATE is
+    /// shown with `RESTRICT` (MariaDB's SHOW CREATE TABLE and
+    /// REFERENTIAL_CONSTRAINTS) rather than `NO ACTION` (MySQL, TiDB);
+    /// InnoDB treats them alike (CONTEXT.md; MariaDB KB "Foreign Keys").
+    pub(crate) fn shows_omitted_fk_action_as_restrict(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
     /// Whether `JSON` is stored as `LONGTEXT` with a `json_valid` CHECK, so
     /// a JSON column reads back as a checked longtext: MariaDB (KB "JSON
     /// Data Type": an alias for LONGTEXT, with the CHECK added since

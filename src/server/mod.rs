@@ -9,8 +9,15 @@
 //!   port or server_uuid).
 //! - `capabilities`: named questions ("does it have ignored indexes?"),
 //!   each citing the manual page, MDEV or bug that answers it.
+//! - `alter` (what each vendor changes online), `busy` (session budgets and
+//!   the reads that find a table's holders), `spelling` (how each vendor
+//!   spells what `information_schema` returns): neutral questions, each
+//!   dispatched once to the vendor.
 //! - `mysql`, `mariadb`, `tidb`: one file per vendor with that vendor's
 //!   rules; `code`: the server error codes by meaning.
+//!
+//! This module imports nothing else of the crate: every other module may
+//! ask it, and its questions take neutral values.
 
 mod alter;
 mod busy;
@@ -20,6 +27,7 @@ mod flavor;
 mod mariadb;
 mod mysql;
 pub(crate) mod replica;
+mod spelling;
 mod tidb;
 mod version;
 
@@ -28,6 +36,7 @@ pub(crate) use busy::BlockerParam;
 pub(crate) use capabilities::IndexView;
 pub use capabilities::{CheckEnforcement, InstantAddColumn};
 pub use flavor::Flavor;
+pub(crate) use spelling::{DefaultText, ExpressionText};
 pub use version::{Version, VersionError};
 
 /// A server the catalog is applied to (or, offline, rendered for): its

@@ -24,8 +24,13 @@ const TARGET: &[&str] = &["database-url", "timeout"];
 fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
     vec![
         ("check", vec![], true, false),
-        ("render", vec!["flavor"], true, false),
-        ("plan", vec!["against", "flavor", "fleet"], true, true),
+        ("render", vec!["flavor", "server-version"], true, false),
+        (
+            "plan",
+            vec!["against", "flavor", "server-version", "fleet"],
+            true,
+            true,
+        ),
         (
             "import",
             vec!["from", "flavor", "out", "tables", "skip-unsupported"],
@@ -57,7 +62,12 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
             true,
             true,
         ),
-        ("diff", vec!["from", "to", "flavor"], true, false),
+        (
+            "diff",
+            vec!["from", "to", "flavor", "server-version"],
+            true,
+            false,
+        ),
     ]
 }
 

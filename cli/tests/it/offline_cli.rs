@@ -42,10 +42,59 @@ fn plan_against_every_legacy_fixture() {
             let (code, stdout, stderr) = run(&["plan", "--against", &file, "--flavor", flavor]);
             let want = if release.contains("drifted") { 1 } else { 0 };
             assert_eq!(code, Some(want), "{file}: {stderr}\n{stdout}");
-            assert!(stderr.is_empty(), "{file}: {stderr}");
+            // stdout is the plan alone; the server it assumes is on stderr.
+            let oldest = match flavor {
+                "mariadb" => "10.11.2",
+                "mysql" => "8.0.11",
+                _ => "8.5.0",
+            };
+            assert_eq!(
+                stderr,
+                format!("server: {flavor} {oldest} (assumed: the oldest supported release; --server-version sets it)\n"),
+                "{file}"
+            );
             insta::assert_snapshot!(format!("plan_against_{release}_{flavor}"), stdout);
         }
     }
+}
+
+/// An offline run states the server it writes SQL for: `--server-version`
+/// when given (stdout unchanged), in JSON as `server_version`; a version
+/// that is not X.Y.Z is a usage error naming it.
+#[test]
+fn offline_runs_state_their_server_version() {
+    let file = "fixtures/legacy/r1-mysql.sql";
+    let base = ["plan", "--against", file, "--flavor", "mysql"];
+    let (_, assumed, _) = run(&base);
+    let (code, given, stderr) = run(&[&base[..], &["--server-version", "8.0.36"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(given, assumed, "stdout does not depend on the version");
+    assert_eq!(stderr, "server: mysql 8.0.36 (--server-version)\n");
+    let (code, json, _) = run(&[
+        &base[..],
+        &["--server-version", "8.0.36", "--format", "json"],
+    ]
+    .concat());
+    assert_eq!(code, Some(0));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["server_version"], "8.0.36");
+    assert_eq!(doc["server"], serde_json::Value::Null);
+
+    let (code, json, stderr) = run(&["render", "--flavor", "mariadb", "--format", "json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.is_empty(),
+        "JSON runs say it in the document: {stderr}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["server_version"], "10.11.2");
+
+    let (code, _, stderr) = run(&["render", "--server-version", "10.11"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("`10.11`"), "names the text: {stderr}");
+    let (code, _, stderr) = run(&["diff", "--from", ".", "--server-version", "8.0.36"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("exactly one --flavor"), "{stderr}");
 }
 
 #[test]

@@ -13,7 +13,9 @@ use crate::tidb::TidbOptions;
 /// none otherwise.
 pub(super) fn expected_tidb(change: &Change, flavor: Flavor) -> TidbOptions {
     match change {
-        Change::AddTable(t) if flavor == Flavor::TiDb => t.tidb.clone().unwrap_or_default(),
+        Change::AddTable(t) if flavor.has_tidb_table_options() => {
+            t.tidb.clone().unwrap_or_default()
+        }
         _ => TidbOptions::default(),
     }
 }
