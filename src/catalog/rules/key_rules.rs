@@ -6,14 +6,14 @@ use serde_yaml::Value;
 use crate::ident::Ident;
 use crate::model::{Index, IndexKind, IndexPart};
 
-use super::raw::key_parts::leading_column;
-use super::raw::RawIndex;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::Declared;
+use crate::catalog::read::raw::key_parts::leading_column;
+use crate::catalog::read::raw::RawIndex;
+use crate::catalog::read::table::Declared;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// An auto_increment column must lead the primary key or some index.
-pub(super) fn check_auto_increment_keys(
+pub(in crate::catalog) fn check_auto_increment_keys(
     declared: &[Declared],
     primary_key: &[String],
     indexes: &[RawIndex],
@@ -40,7 +40,7 @@ pub(super) fn check_auto_increment_keys(
 
 /// Warns about an index with the same kind, ordered parts and uniqueness as
 /// an earlier one, or the same parts as the primary key.
-pub(super) fn warn_duplicate_indexes(
+pub(in crate::catalog) fn warn_duplicate_indexes(
     indexes: &[Index],
     primary_key: &[IndexPart],
     sink: &mut Sink,
