@@ -6,8 +6,8 @@
 use crate::ident::Ident;
 use crate::model::Check;
 
+use crate::catalog::read::declared::{check_ident, object_name, Declared};
 use crate::catalog::read::raw::RawCheck;
-use crate::catalog::read::table::{check_ident, object_name, Declared};
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 

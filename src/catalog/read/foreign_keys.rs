@@ -22,9 +22,10 @@ use std::collections::BTreeMap;
 use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, Index, IndexKind, IndexPart, ReferentialAction, Table};
 
+use crate::catalog::read::declared::{check_ident, object_name, Declared};
 use crate::catalog::read::raw::RawForeignKey;
-use crate::catalog::read::table::{check_ident, object_name, Declared};
 use crate::catalog::rule_ids;
+use crate::catalog::rules::key_rules::{keys_on, unique_indexes_on};
 use crate::catalog::sink::Sink;
 use crate::catalog::CatalogTable;
 
@@ -424,27 +425,6 @@ fn describe(c: &Column) -> String {
 /// index of `table`, over whole columns.
 fn is_whole_unique_key(columns: &[Ident], table: &Table) -> bool {
     keys_on(&table.primary_key, columns) || unique_indexes_on(columns, table).next().is_some()
-}
-
-/// Whether `parts` are exactly `columns`, in order, over whole columns.
-pub(in crate::catalog) fn keys_on(parts: &[IndexPart], columns: &[Ident]) -> bool {
-    parts.len() == columns.len()
-        && parts
-            .iter()
-            .zip(columns)
-            .all(|(p, c)| matches!(p, IndexPart::Column { name, prefix: None, .. } if name == c))
-}
-
-/// The unique B-tree indexes of `table` that are exactly `columns`.
-pub(in crate::catalog) fn unique_indexes_on<'t>(
-    columns: &'t [Ident],
-    table: &'t Table,
-) -> impl Iterator<Item = &'t Index> {
-    table
-        .indexes
-        .iter()
-        .filter(|i| i.unique && i.kind == IndexKind::BTree)
-        .filter(move |i| keys_on(&i.parts, columns))
 }
 
 /// A cycle among the catalog's tables (a table referencing itself is not

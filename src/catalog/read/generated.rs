@@ -14,8 +14,8 @@ use crate::ident::Ident;
 use crate::model::Generated;
 use crate::sqltext;
 
+use crate::catalog::read::declared::Declared;
 use crate::catalog::read::raw::RawGenerated;
-use crate::catalog::read::table::Declared;
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 

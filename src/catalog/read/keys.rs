@@ -14,9 +14,9 @@ use crate::coltype::ColumnType;
 use crate::ident::Ident;
 use crate::model::{Column, Index, IndexKind, IndexPart};
 
+use crate::catalog::read::declared::{check_consumers, check_ident, object_name, Declared};
 use crate::catalog::read::raw::key_parts::{parse_entry, Entry};
 use crate::catalog::read::raw::RawIndex;
-use crate::catalog::read::table::{check_consumers, check_ident, object_name, Declared};
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 use crate::catalog::Limits;

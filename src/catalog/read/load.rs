@@ -396,7 +396,12 @@ fn read_settings(
 fn external_tables(sink: &mut Sink, names: &[String]) -> Vec<crate::ident::Ident> {
     let mut out: Vec<crate::ident::Ident> = Vec::new();
     for name in names {
-        table::check_ident(sink, Some("external_tables".into()), "table", name);
+        crate::catalog::read::declared::check_ident(
+            sink,
+            Some("external_tables".into()),
+            "table",
+            name,
+        );
         let ident = crate::ident::Ident::new(name.clone());
         if out.contains(&ident) {
             sink.report(

@@ -6,6 +6,7 @@
 //! `catalog::rules` and the catalog's leaves; the rules never import it.
 
 pub(in crate::catalog) mod checks;
+pub(in crate::catalog) mod declared;
 pub(in crate::catalog) mod foreign_keys;
 pub(in crate::catalog) mod generated;
 pub(in crate::catalog) mod keys;

@@ -144,7 +144,7 @@ pub(in crate::catalog) fn lint_queries(
                 "duplicate query name in this table (names compare case-insensitively); rename one",
             );
         }
-        crate::catalog::read::table::check_consumers(sink, Some(obj.clone()), &q.required_by);
+        crate::catalog::read::declared::check_consumers(sink, Some(obj.clone()), &q.required_by);
         let params: Vec<Param> = q
             .params
             .iter()

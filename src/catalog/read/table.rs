@@ -3,10 +3,11 @@
 
 use crate::collation;
 use crate::coltype::ColumnType;
-use crate::ident::{invalid_ident_reason, Ident};
+use crate::ident::Ident;
 use crate::model::{Column, DefaultValue, Table};
 
 use crate::catalog::read::checks;
+use crate::catalog::read::declared::{check_consumers, check_ident, object_name, Declared};
 use crate::catalog::read::keys;
 use crate::catalog::read::raw::{RawColumn, RawTable};
 use crate::catalog::rule_ids;
@@ -20,13 +21,6 @@ decimal(p,s), float, double, char(n), varchar(n), binary(n), varbinary(n), text,
 longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boolean, time(p), \
 year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...), geometry, point, linestring, polygon, \
 multipoint, multilinestring, multipolygon, geometrycollection, vector(n)";
-
-/// A declared column as the lint sees it: the model column when its type is known.
-pub(in crate::catalog) struct Declared {
-    pub(in crate::catalog) ident: Ident,
-    pub(in crate::catalog) column: Option<Column>,
-    pub(in crate::catalog) nullable_explicit: bool,
-}
 
 /// Builds and lints one table. Returns the table when the file names one
 /// (possibly with errors reported; the caller drops it when there are any).
@@ -83,12 +77,16 @@ pub(in crate::catalog) fn build_table(
         .map(|pk| keys::lint_primary_key(pk.columns(), &declared, limits, sink));
     let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
     let checks = checks::lint_checks(&raw.checks, &declared, sink);
-    crate::catalog::rules::key_rules::check_auto_increment_keys(
-        &declared,
-        pk_columns,
-        &raw.indexes,
-        sink,
-    );
+    let pk_values: Vec<serde_yaml::Value> = pk_columns
+        .iter()
+        .cloned()
+        .map(serde_yaml::Value::String)
+        .collect();
+    let leads: Vec<Ident> = std::iter::once(pk_values.as_slice())
+        .chain(raw.indexes.iter().map(|i| i.columns.as_slice()))
+        .filter_map(crate::catalog::read::raw::key_parts::leading_column)
+        .collect();
+    crate::catalog::rules::key_rules::check_auto_increment_keys(&known, &leads, sink);
     let shape = crate::catalog::read::tidb::TableShape {
         columns: &known,
         primary_key: pk_columns,
@@ -141,57 +139,6 @@ fn widen_opt_in(column: Option<bool>, catalog: bool) -> crate::model::Widen {
         Some(false) => Widen::Off,
         None if catalog => Widen::Types,
         None => Widen::Off,
-    }
-}
-
-/// `column \`Name\`` or, for an unnamed entry, `column #3`.
-pub(in crate::catalog) fn object_name(what: &str, name: &str, pos: usize) -> String {
-    if name.is_empty() {
-        format!("{what} #{}", pos + 1)
-    } else {
-        format!("{what} `{name}`")
-    }
-}
-
-/// Reports a name MySQL cannot use as an identifier.
-pub(in crate::catalog) fn check_ident(
-    sink: &mut Sink,
-    object: Option<String>,
-    what: &str,
-    name: &str,
-) {
-    if let Some(reason) = invalid_ident_reason(name) {
-        sink.report(
-            &rule_ids::IDENTIFIER,
-            object,
-            format!(
-                "invalid {what} name: {reason}; use 1 to 64 characters without backticks or NUL"
-            ),
-        );
-    }
-}
-
-/// Reports `required_by` entries that are not consumer names.
-pub(in crate::catalog) fn check_consumers(
-    sink: &mut Sink,
-    object: Option<String>,
-    names: &[String],
-) {
-    for name in names {
-        let valid_chars = name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        let message = if name.trim().is_empty() {
-            "`required_by` has an empty entry: name the consumer (e.g. `runtime-upload-lifecycle`) or remove the entry"
-                .to_string()
-        } else if !valid_chars || !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-            format!(
-                "`required_by` entry `{name}` is not a consumer name: use letters, digits, `-`, `_` and `.`, starting with a letter or digit"
-            )
-        } else {
-            continue;
-        };
-        sink.report(&rule_ids::REQUIRED_BY, object.clone(), message);
     }
 }
 

@@ -11,7 +11,7 @@
 use crate::flavor::Flavor;
 use crate::model::{IndexKind, Table};
 
-use crate::catalog::rules::flavored::Need;
+use crate::catalog::rules::need::Need;
 
 const MYSQL_MARIADB: &[Flavor] = &[Flavor::MySql, Flavor::MariaDb];
 const NOT_MYSQL: &[Flavor] = &[Flavor::MySql];

@@ -17,8 +17,8 @@ use std::collections::HashMap;
 
 use crate::model::ForeignKey;
 
-use crate::catalog::read::foreign_keys::{keys_on, unique_indexes_on};
 use crate::catalog::rule_ids;
+use crate::catalog::rules::key_rules::{keys_on, unique_indexes_on};
 use crate::catalog::sink::Sink;
 use crate::catalog::CatalogTable;
 

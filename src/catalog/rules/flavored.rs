@@ -10,22 +10,10 @@ use crate::ColumnType;
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 
-/// One use of a feature some flavors lack.
-pub(in crate::catalog) struct Need {
-    /// `column \`X\``, `index \`Y\``, `check \`Z\``, `foreign key \`F\``.
-    pub(in crate::catalog) object: String,
-    /// The flavors that lack it ([`NONE`]: every server refuses it).
-    pub(in crate::catalog) lacking: &'static [Flavor],
-    /// The message when a lacking flavor is targeted (names the fix).
-    pub(in crate::catalog) message: String,
-}
+use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
 
 const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
-pub(in crate::catalog) const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
 const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
-pub(in crate::catalog) const NOT_MYSQL_TIDB: &[Flavor] = &[Flavor::TiDb, Flavor::MySql];
-/// No flavor can hold it.
-pub(in crate::catalog) const NONE: &[Flavor] = &Flavor::ALL;
 
 /// Every use in `table` of a feature some flavor lacks.
 fn needs(table: &Table) -> Vec<Need> {

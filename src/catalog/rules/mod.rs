@@ -12,6 +12,7 @@ pub(in crate::catalog) mod fk_scope;
 pub(in crate::catalog) mod flavored;
 pub(in crate::catalog) mod key_rules;
 pub(in crate::catalog) mod limits;
+pub(in crate::catalog) mod need;
 pub(in crate::catalog) mod refused;
 pub(in crate::catalog) mod storable;
 pub(in crate::catalog) mod widths;

@@ -16,7 +16,7 @@ use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, IndexKind, IndexPart, ReferentialAction, Table};
 
 use crate::catalog::rules::expr_facts::{self, Call, Truth};
-use crate::catalog::rules::flavored::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
+use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
 
 /// Functions whose value changes between reads (the clock, the session,
 /// chance): MySQL refuses each in a generated column (3763) and a CHECK
