@@ -8,43 +8,25 @@ use std::path::PathBuf;
 use crate::ident::Ident;
 use crate::model::Table;
 
-mod columns;
-mod defaults;
 mod embedded;
 pub use embedded::{AsCatalog, Embedded};
-mod engines;
-mod expr_facts;
-mod fk_scope;
-mod flavored;
-mod refused;
-pub use flavored::flavors_for;
-mod generated;
-mod load;
-pub(crate) use defaults::default_problem;
-mod checks;
-mod foreign_keys;
-pub(crate) use foreign_keys::foreign_key_problem;
-mod key_rules;
-mod keys;
-pub(crate) mod limits;
-mod queries;
-mod storable;
-mod widths;
+pub(crate) mod read;
+pub(crate) mod rules;
 /// The declared-query types a [`Query`] holds (its parameters and the
 /// shape its statement was read as).
 pub use crate::sql::query::{Binding, Cmp, Param, Shape, StatementKind};
-pub use queries::{FixtureSpec, Query};
-pub(crate) mod raw;
-pub(crate) use raw::indent_hint;
-mod locate;
+pub(crate) use read::foreign_keys::foreign_key_problem;
+pub use read::queries::{FixtureSpec, Query};
+pub(crate) use read::raw;
+pub(crate) use read::raw::indent_hint;
+pub(crate) use rules::defaults::default_problem;
+pub use rules::flavored::flavors_for;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::RULES;
 mod sink;
-mod table;
-mod tidb;
 
-pub use load::{check, check_files, from_files, load};
+pub use read::load::{check, check_files, from_files, load};
 
 pub use crate::finding::lint::{Problem, Severity};
 
@@ -257,7 +239,7 @@ pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32
             _ => None,
         })
         .collect();
-    widths::key_bytes(&columns?).map(|(total, _)| total)
+    rules::widths::key_bytes(&columns?).map(|(total, _)| total)
 }
 
 #[cfg(test)]

@@ -198,13 +198,18 @@ pub const STORABLE: Rule = error(
 pub const TIDB_OPTION: Rule = error(
     "tidb-option",
     "TiDB table options (`clustered`, `shard_row_id_bits`, `pre_split_regions`, `ttl`, `auto_random`) are well-formed and the catalog targets TiDB",
-    &["shard_row_id_bits", "pre_split_regions", "ttl", "auto_random", "clustered"],
+    &["auto_random", "clustered", "shard_row_id_bits", "pre_split_regions", "ttl", "primary_key"],
 );
 /// TiDB options that other flavors ignore.
 pub const TIDB_ONLY: Rule = warning(
     "tidb-only",
     "TiDB table options in a catalog that also targets MySQL or MariaDB, where they do not apply",
-    &["shard_row_id_bits", "pre_split_regions", "ttl"],
+    &[
+        "shard_row_id_bits",
+        "pre_split_regions",
+        "ttl",
+        "primary_key",
+    ],
 );
 /// Declared queries.
 pub const QUERY: Rule = error(

@@ -69,7 +69,7 @@ impl TableBuilder {
             self.columns.push(column);
         }
         for (n, constraint) in create.constraints.iter().enumerate() {
-            let markers = super::constraints::ItemMarkers {
+            let markers = ItemMarkers {
                 parser: prepared.parsers.get(&n).map(String::as_str),
                 comment: prepared.key_comments.get(&n).map(String::as_str),
             };
@@ -172,4 +172,13 @@ fn column_charset(
         }
         (None, None) => table.clone(),
     }
+}
+
+/// What the pre-pass cut from one constraint item (see
+/// [`super::Prepared`]): its `WITH PARSER` name and, for a FULLTEXT or
+/// SPATIAL key, its comment.
+#[derive(Clone, Copy, Default)]
+pub(super) struct ItemMarkers<'a> {
+    pub parser: Option<&'a str>,
+    pub comment: Option<&'a str>,
 }

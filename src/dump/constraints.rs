@@ -6,20 +6,11 @@ use sqlparser::ast::{
     ReferentialAction as SqlAction, TableConstraint,
 };
 
-use super::builder::TableBuilder;
+use super::builder::{ItemMarkers, TableBuilder};
 use super::DumpParseError;
 use crate::ident::Ident;
 use crate::model::{ForeignKey, FullTextParser, Index, IndexKind, IndexPart, ReferentialAction};
 use crate::sql::print;
-
-/// What the pre-pass cut from one constraint item (see
-/// [`super::Prepared`]): its `WITH PARSER` name and, for a FULLTEXT or
-/// SPATIAL key, its comment.
-#[derive(Clone, Copy, Default)]
-pub(super) struct ItemMarkers<'a> {
-    pub parser: Option<&'a str>,
-    pub comment: Option<&'a str>,
-}
 
 impl TableBuilder {
     /// Whether a `json_valid(col)` check is how this text spells a json

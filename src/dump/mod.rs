@@ -23,6 +23,7 @@
 mod builder;
 mod columns;
 mod constraints;
+mod lexeme_text;
 mod options;
 mod prepass;
 mod reader;

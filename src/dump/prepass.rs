@@ -13,6 +13,8 @@ use sqlparser::tokenizer::{Location, Span, TokenWithSpan};
 
 use crate::sql::lex::{Kind, Lexeme, Token, Whitespace};
 
+pub(super) use super::lexeme_text::{blank, piece, text};
+
 /// Text ready for sqlparser, plus what the pre-pass removed from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prepared {
@@ -70,32 +72,6 @@ pub(super) fn prepare_lexemes(sql: &str, lexemes: Vec<Lexeme>) -> (Prepared, Vec
     }
     prepared.tidb_error = tidb_error;
     (prepared, lexemes)
-}
-
-/// One space of text standing for what a step removed.
-pub(super) fn blank(range: std::ops::Range<usize>) -> Lexeme {
-    Lexeme {
-        kind: Kind::Token(Token::Whitespace(Whitespace::Space)),
-        range,
-    }
-}
-
-/// The text a lexeme stands for after the steps: a blank, a space token
-/// or a comment marker is one space, anything else its bytes.
-pub(super) fn piece<'s>(sql: &'s str, l: &Lexeme) -> &'s str {
-    match &l.kind {
-        Kind::Token(Token::Whitespace(Whitespace::Space))
-        | Kind::VersionOpen
-        | Kind::VersionClose
-        | Kind::TidbOpen { .. }
-        | Kind::TidbClose => " ",
-        _ => &sql[l.range.clone()],
-    }
-}
-
-/// The text the lexemes stand for.
-pub(super) fn text(sql: &str, lexemes: &[Lexeme]) -> String {
-    lexemes.iter().map(|l| piece(sql, l)).collect()
 }
 
 /// The tokens sqlparser's tokenizer gives for [`text`] of the lexemes,

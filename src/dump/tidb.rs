@@ -16,7 +16,7 @@ use crate::sql::lex::{Kind, Lexeme, Token, Whitespace};
 use crate::tidb::scan;
 use crate::tidb::TidbOptions;
 
-use super::prepass::blank;
+use super::lexeme_text::blank;
 
 /// Feature ids whose comments hold clauses the model reads.
 const READ: &[&str] = &["", "clustered_index", "auto_rand", "ttl"];
@@ -179,7 +179,7 @@ mod tests {
                    /*T![ttl] TTL=`at` + INTERVAL 7 DAY */ /*T![ttl] TTL_ENABLE='ON' */ /*T![ttl] TTL_JOB_INTERVAL='1h' */ \
                    /*T![placement] PLACEMENT POLICY=`p1` */";
         let read = |sql: &str| read(sql, crate::sql::lex::lex(sql)).map_err(|(e, _)| e);
-        let text = |pass: &TidbPass| super::super::prepass::text(sql, &pass.lexemes);
+        let text = |pass: &TidbPass| super::super::lexeme_text::text(sql, &pass.lexemes);
         let pass = read(sql).unwrap();
         let pass_sql = text(&pass);
         let (pass, o) = (pass.found.clone(), pass.found.options.unwrap());

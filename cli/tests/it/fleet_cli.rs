@@ -378,7 +378,10 @@ async fn a_wrong_password_from_the_environment_is_reported_without_the_password(
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains(":3: server `127.0.0.1:3306`: environment variable `FLEET_TEST_PASSWORD`"),
+        err.contains(":3:")
+            && err.contains(
+                ": error[fleet-server]: server `127.0.0.1:3306`: environment variable `FLEET_TEST_PASSWORD`"
+            ),
         "{err}"
     );
 }

@@ -11,11 +11,11 @@ use crate::ident::Ident;
 use crate::model::Table;
 use crate::sql::query::{self as sql, Param, Shape};
 
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// One entry of `queries`, as written (serialized like the other raw
-/// types, see `super::raw`).
+/// types, see `crate::catalog::read::raw`).
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 #[serde(expecting = "a query: a mapping with `name`, `sql`, `params` and `uses`")]
@@ -121,7 +121,7 @@ fn param(v: &Value) -> Option<Param> {
 /// Lints the queries of `table` against the whole catalog (`all`, by folded
 /// table name), reporting
 /// to `sink`, and returns the valid ones.
-pub(super) fn lint_queries(
+pub(in crate::catalog) fn lint_queries(
     raw: Vec<RawQuery>,
     table: &Table,
     all: &HashMap<&str, &Table>,
@@ -144,7 +144,7 @@ pub(super) fn lint_queries(
                 "duplicate query name in this table (names compare case-insensitively); rename one",
             );
         }
-        super::table::check_consumers(sink, Some(obj.clone()), &q.required_by);
+        crate::catalog::read::declared::check_consumers(sink, Some(obj.clone()), &q.required_by);
         let params: Vec<Param> = q
             .params
             .iter()

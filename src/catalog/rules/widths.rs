@@ -1,13 +1,13 @@
 //! Key widths: the bytes a key's parts take (a whole column by its type
 //! and charset, or its declared prefix), checked against the catalog's
-//! limit ([`super::limits`]).
+//! limit ([`crate::catalog::rules::limits`]).
 
 use crate::collation;
 use crate::model::Column;
 
-use super::rule_ids;
-use super::sink::Sink;
-use super::Limits;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
+use crate::catalog::Limits;
 
 /// Bytes of one key part (a whole column, or its declared prefix), with its
 /// description (`Scope varchar(255) utf8mb4`).
@@ -33,7 +33,7 @@ fn key_part_bytes(column: &Column, prefix: Option<u32>) -> Option<(String, u32)>
 }
 
 /// Total key bytes of whole `columns`, when every one is known.
-pub(super) fn key_bytes(columns: &[&Column]) -> Option<(u32, Vec<(String, u32)>)> {
+pub(in crate::catalog) fn key_bytes(columns: &[&Column]) -> Option<(u32, Vec<(String, u32)>)> {
     let parts: Vec<(&Column, Option<u32>)> = columns.iter().map(|c| (*c, None)).collect();
     part_bytes(&parts)
 }
@@ -46,7 +46,7 @@ fn part_bytes(parts: &[(&Column, Option<u32>)]) -> Option<(u32, Vec<(String, u32
 }
 
 /// An error on `object` when the parts are wider than the limit.
-pub(super) fn check_width(
+pub(in crate::catalog) fn check_width(
     object: &str,
     parts: &[(&Column, Option<u32>)],
     limits: Limits,

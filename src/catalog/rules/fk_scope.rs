@@ -17,14 +17,17 @@ use std::collections::HashMap;
 
 use crate::model::ForeignKey;
 
-use super::foreign_keys::{keys_on, unique_indexes_on};
-use super::rule_ids;
-use super::sink::Sink;
-use super::CatalogTable;
+use crate::catalog::rule_ids;
+use crate::catalog::rules::key_rules::{keys_on, unique_indexes_on};
+use crate::catalog::sink::Sink;
+use crate::catalog::CatalogTable;
 
 /// Reports each foreign key that a scope holding its table would verify
 /// without something the key needs.
-pub(super) fn lint_consumer_scopes(tables: &[CatalogTable], problems: &mut Vec<super::Problem>) {
+pub(in crate::catalog) fn lint_consumer_scopes(
+    tables: &[CatalogTable],
+    problems: &mut Vec<crate::catalog::Problem>,
+) {
     let by_name: HashMap<&str, &crate::model::Table> = tables
         .iter()
         .map(|t| (t.table.name.folded(), &t.table))

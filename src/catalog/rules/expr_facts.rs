@@ -14,7 +14,7 @@ use crate::sql::lex::{self, Token};
 
 /// One function call (or niladic keyword such as `CURRENT_TIMESTAMP`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Call {
+pub(in crate::catalog) struct Call {
     /// Lowercase name.
     pub name: String,
     /// Whether it is passed at least one argument.
@@ -24,7 +24,7 @@ pub(super) struct Call {
 /// Whether an expression is a condition, in MySQL's sense (error 3812
 /// refuses a CHECK that is not one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Truth {
+pub(in crate::catalog) enum Truth {
     /// A comparison, logical operator, `IN`, `BETWEEN`, `LIKE`, `IS NULL`,
     /// `TRUE`/`FALSE` or a known predicate function.
     Condition,
@@ -60,7 +60,7 @@ const VALUE_FUNCTIONS: &[&str] = &[
 ];
 
 /// The backquoted names in `text` (the columns it reads).
-pub(super) fn columns(text: &str) -> Vec<Ident> {
+pub(in crate::catalog) fn columns(text: &str) -> Vec<Ident> {
     lex::tokens(text)
         .unwrap_or_default()
         .into_iter()
@@ -73,7 +73,7 @@ pub(super) fn columns(text: &str) -> Vec<Ident> {
 
 /// The calls in `text`: an unquoted word followed by `(`, or one of the
 /// niladic keywords the servers also accept without parentheses.
-pub(super) fn calls(text: &str) -> Vec<Call> {
+pub(in crate::catalog) fn calls(text: &str) -> Vec<Call> {
     const NILADIC: &[&str] = &[
         "current_timestamp",
         "current_date",
@@ -109,7 +109,7 @@ pub(super) fn calls(text: &str) -> Vec<Call> {
 }
 
 /// Whether `text` reads a user (`@x`) or system (`@@x`) variable.
-pub(super) fn reads_variable(text: &str) -> bool {
+pub(in crate::catalog) fn reads_variable(text: &str) -> bool {
     lex::tokens(text)
         .unwrap_or_default()
         .iter()
@@ -121,7 +121,7 @@ pub(super) fn reads_variable(text: &str) -> bool {
 }
 
 /// Whether `text` is a condition; [`Truth::Unknown`] when it does not parse.
-pub(super) fn truth(text: &str) -> Truth {
+pub(in crate::catalog) fn truth(text: &str) -> Truth {
     let Ok(tokens) = lex::tokens(text) else {
         return Truth::Unknown;
     };

@@ -1,34 +1,20 @@
 //! The rules across a table's keys: an auto_increment column leads a key,
 //! and no index repeats another or the primary key.
 
-use serde_yaml::Value;
-
 use crate::ident::Ident;
-use crate::model::{Index, IndexKind, IndexPart};
+use crate::model::{Column, Index, IndexKind, IndexPart, Table};
 
-use super::raw::key_parts::leading_column;
-use super::raw::RawIndex;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::Declared;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
-/// An auto_increment column must lead the primary key or some index.
-pub(super) fn check_auto_increment_keys(
-    declared: &[Declared],
-    primary_key: &[String],
-    indexes: &[RawIndex],
+/// An auto_increment column must lead the primary key or some index:
+/// `leads` are the columns that lead one (`Declared` columns).
+pub(in crate::catalog) fn check_auto_increment_keys(
+    columns: &[&Column],
+    leads: &[Ident],
     sink: &mut Sink,
 ) {
-    let pk: Vec<Value> = primary_key.iter().cloned().map(Value::String).collect();
-    let leads: Vec<Ident> = std::iter::once(pk.as_slice())
-        .chain(indexes.iter().map(|i| i.columns.as_slice()))
-        .filter_map(leading_column)
-        .collect();
-    for column in declared
-        .iter()
-        .filter_map(|d| d.column.as_ref())
-        .filter(|c| c.auto_increment)
-    {
+    for column in columns.iter().filter(|c| c.auto_increment) {
         if !leads.contains(&column.name) {
             sink.report(&rule_ids::AUTO_INCREMENT,
                 Some(format!("column `{}`", column.name)),
@@ -40,7 +26,7 @@ pub(super) fn check_auto_increment_keys(
 
 /// Warns about an index with the same kind, ordered parts and uniqueness as
 /// an earlier one, or the same parts as the primary key.
-pub(super) fn warn_duplicate_indexes(
+pub(in crate::catalog) fn warn_duplicate_indexes(
     indexes: &[Index],
     primary_key: &[IndexPart],
     sink: &mut Sink,
@@ -77,4 +63,25 @@ pub(super) fn warn_duplicate_indexes(
             );
         }
     }
+}
+
+/// Whether `parts` are exactly `columns`, in order, over whole columns.
+pub(in crate::catalog) fn keys_on(parts: &[IndexPart], columns: &[Ident]) -> bool {
+    parts.len() == columns.len()
+        && parts
+            .iter()
+            .zip(columns)
+            .all(|(p, c)| matches!(p, IndexPart::Column { name, prefix: None, .. } if name == c))
+}
+
+/// The unique B-tree indexes of `table` that are exactly `columns`.
+pub(in crate::catalog) fn unique_indexes_on<'t>(
+    columns: &'t [Ident],
+    table: &'t Table,
+) -> impl Iterator<Item = &'t Index> {
+    table
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.kind == IndexKind::BTree)
+        .filter(move |i| keys_on(&i.parts, columns))
 }

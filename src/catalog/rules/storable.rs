@@ -22,13 +22,13 @@
 use crate::model::{DefaultValue, IndexPart, Table};
 use crate::server::Flavor;
 
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// Reports each comment, string default and expression of `table` that
 /// holds a character outside the Basic Multilingual Plane, when the
 /// catalog targets MariaDB or MySQL (TiDB's behaviour is not probed here).
-pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
+pub(in crate::catalog) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
     if !flavors
         .iter()
         .any(|f| matches!(f, Flavor::MariaDb | Flavor::MySql))

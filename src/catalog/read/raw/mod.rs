@@ -175,7 +175,7 @@ pub(crate) struct RawTable {
     pub indexes: Vec<RawIndex>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<RawCheck>,
-    /// TiDB `SHARD_ROW_ID_BITS` (linted in `catalog::tidb`).
+    /// TiDB `SHARD_ROW_ID_BITS` (linted in `catalog::read::tidb`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard_row_id_bits: Option<u8>,
     /// TiDB `PRE_SPLIT_REGIONS`.
@@ -357,10 +357,10 @@ pub(crate) struct RawColumn {
     /// `INVISIBLE` (MySQL 8.0.23+, MariaDB 10.3+): left out of `SELECT *`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub invisible: bool,
-    /// `{expression, stored}`: a generated column (linted in `catalog::generated`).
+    /// `{expression, stored}`: a generated column (linted in `catalog::read::generated`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generated: Option<RawGenerated>,
-    /// TiDB `AUTO_RANDOM` (linted in `catalog::tidb`).
+    /// TiDB `AUTO_RANDOM` (linted in `catalog::read::tidb`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_random: Option<RawAutoRandom>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -392,7 +392,7 @@ pub(crate) struct RawIndex {
     #[serde(default)]
     pub name: String,
     /// Key parts: a column name, or a mapping `{column, order, length}` /
-    /// `{expression, order}` (read by `catalog::keys`, which names any
+    /// `{expression, order}` (read by `catalog::read::keys`, which names any
     /// unknown key of a part; written from [`RawKeyPart`]).
     #[serde(default)]
     pub columns: Vec<Value>,
@@ -413,7 +413,7 @@ pub(crate) struct RawIndex {
     pub required_by: Vec<String>,
 }
 
-/// The mapping form of one key part, as `catalog::keys` reads it (its
+/// The mapping form of one key part, as `catalog::read::keys` reads it (its
 /// `PART_KEYS`); a plain ascending whole column is written as its name.
 #[derive(Debug, Default, Serialize)]
 pub(crate) struct RawKeyPart {

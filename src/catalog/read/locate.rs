@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{rule_ids, Problem};
+use crate::catalog::rule_ids;
+use crate::catalog::Problem;
 use crate::yaml_pos::Positions;
 
 /// Which list of a file an object's kind is an entry of, or which key it is.
@@ -32,7 +33,7 @@ const KEYS: &[(&str, &str)] = &[
 /// Gives every finding of `problems` without a line the line and column of
 /// its node, reading each such file once through `read` (by its name in
 /// `dir`).
-pub(super) fn locate(
+pub(in crate::catalog) fn locate(
     dir: &Path,
     read: &dyn Fn(&str) -> std::io::Result<String>,
     problems: &mut [Problem],

@@ -15,9 +15,9 @@ use crate::tidb::{
     DEFAULT_SHARD_BITS,
 };
 
-use super::raw::{RawAutoRandom, RawTable, RawTtl};
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::read::raw::{RawAutoRandom, RawTable, RawTtl};
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// Largest `SHARD_ROW_ID_BITS` / `PRE_SPLIT_REGIONS` / `AUTO_RANDOM` shard
 /// bits TiDB accepts (<https://docs.pingcap.com/tidb/stable/shard-row-id-bits/>,
@@ -28,7 +28,7 @@ const MAX_SHARD_BITS: u8 = 15;
 const RANGE_BOUNDS: (u8, u8) = (32, 64);
 
 /// What the lint needs of the table besides its TiDB keys.
-pub(super) struct TableShape<'a> {
+pub(in crate::catalog) struct TableShape<'a> {
     /// The declared columns (those whose type is known).
     pub columns: &'a [&'a Column],
     /// The primary-key columns as written.
@@ -39,7 +39,7 @@ pub(super) struct TableShape<'a> {
 
 /// Lints the TiDB keys of `raw`; the declared options (`None` when the
 /// file declares none).
-pub(super) fn lint(
+pub(in crate::catalog) fn lint(
     raw: &RawTable,
     shape: &TableShape<'_>,
     flavors: &[Flavor],

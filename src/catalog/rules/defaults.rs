@@ -78,7 +78,7 @@ fn is_bare_word(e: &str) -> bool {
 /// A literal must be a value of the column's type that the server stores
 /// as written (no padding, trimming, rounding or clamping).
 fn literal_problem(ty: &ColumnType, v: &str) -> Option<String> {
-    // A text/blob/json literal default is MariaDB-only: `catalog::flavored`
+    // A text/blob/json literal default is MariaDB-only: `catalog::rules::flavored`
     // refuses it for a catalog that targets MySQL or TiDB. Spatial and
     // vector columns take none anywhere.
     if matches!(ty, ColumnType::Spatial { .. } | ColumnType::Vector(_)) {
@@ -237,7 +237,7 @@ fn datetime_problem(v: &str, fsp: u8, ty: &ColumnType) -> Option<String> {
 
 /// The servers refuse a date that is not on the calendar (error 1067, both
 /// probed: `'2020-02-30'`, month 13, hour 25) and a TIMESTAMP outside its
-/// range. A `00` month or day (a zero date) is `catalog::flavored`'s:
+/// range. A `00` month or day (a zero date) is `catalog::rules::flavored`'s:
 /// MariaDB takes it, MySQL and TiDB do not under their default sql_mode.
 /// `v` is a well-formed `YYYY-MM-DD[ hh:mm:ss[.f]]`.
 fn calendar_problem(v: &str, ty: &ColumnType) -> Option<String> {

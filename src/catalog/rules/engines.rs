@@ -1,5 +1,5 @@
 //! What a table's storage engine cannot hold, each a [`Need`] for
-//! [`super::flavored`] (so `catalog import` narrows `flavors` by the same
+//! [`crate::catalog::rules::flavored`] (so `catalog import` narrows `flavors` by the same
 //! rules). Probed on MariaDB 10.11 and MySQL 9.7 (the error codes are in
 //! the messages; tests/lint_agrees_live.rs keeps them honest). Whether an
 //! optional engine (ARCHIVE, BLACKHOLE, ROCKSDB) is installed is the
@@ -11,13 +11,13 @@
 use crate::model::{IndexKind, Table};
 use crate::server::Flavor;
 
-use super::flavored::Need;
+use crate::catalog::rules::need::Need;
 
 const MYSQL_MARIADB: &[Flavor] = &[Flavor::MySql, Flavor::MariaDb];
 const NOT_MYSQL: &[Flavor] = &[Flavor::MySql];
 
 /// Every use in `table` that its engine refuses.
-pub(super) fn needs(table: &Table) -> Vec<Need> {
+pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
     let mut out = Vec::new();
     let Some(engine) = table.engine.as_deref() else {
         return out;

@@ -22,11 +22,12 @@ use std::collections::BTreeMap;
 use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, Index, IndexKind, IndexPart, ReferentialAction, Table};
 
-use super::raw::RawForeignKey;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::{check_ident, object_name, Declared};
-use super::CatalogTable;
+use crate::catalog::read::declared::{check_ident, object_name, Declared};
+use crate::catalog::read::raw::RawForeignKey;
+use crate::catalog::rule_ids;
+use crate::catalog::rules::key_rules::{keys_on, unique_indexes_on};
+use crate::catalog::sink::Sink;
+use crate::catalog::CatalogTable;
 
 /// The actions a catalog may declare, for messages.
 const ACTIONS: &str = "restrict, cascade, set null, no action";
@@ -34,7 +35,7 @@ const ACTIONS: &str = "restrict, cascade, set null, no action";
 /// Lints every `foreign_keys` entry of one table against its own columns
 /// and keys; the sound ones as model foreign keys (their references are
 /// checked by [`lint_references`] once every table is read).
-pub(super) fn lint_foreign_keys(
+pub(in crate::catalog) fn lint_foreign_keys(
     raw: &[RawForeignKey],
     declared: &[Declared],
     primary_key: &[IndexPart],
@@ -265,11 +266,11 @@ fn leads_an_index(columns: &[&Column], primary_key: &[IndexPart], indexes: &[Ind
 /// Checks every foreign key of the catalog against the table it
 /// references and the schema-wide rules (see the module docs), reporting
 /// to each table's file.
-pub(super) fn lint_references(
+pub(in crate::catalog) fn lint_references(
     tables: &[CatalogTable],
     external: &[Ident],
     flavors: &[crate::server::Flavor],
-    problems: &mut Vec<super::Problem>,
+    problems: &mut Vec<crate::catalog::Problem>,
 ) {
     let by_name: BTreeMap<String, &Table> = tables
         .iter()
@@ -303,7 +304,7 @@ pub(super) fn lint_references(
                     for message in parent_problems(t, fk, parent) {
                         sink.report(&rule_ids::FOREIGN_KEY, object.clone(), message);
                     }
-                    let refused = super::refused::references_virtual(fk, parent)
+                    let refused = crate::catalog::rules::refused::references_virtual(fk, parent)
                         .filter(|n| n.lacking.iter().any(|f| flavors.contains(f)));
                     if let Some(need) = refused {
                         sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
@@ -429,31 +430,10 @@ fn is_whole_unique_key(columns: &[Ident], table: &Table) -> bool {
     keys_on(&table.primary_key, columns) || unique_indexes_on(columns, table).next().is_some()
 }
 
-/// Whether `parts` are exactly `columns`, in order, over whole columns.
-pub(super) fn keys_on(parts: &[IndexPart], columns: &[Ident]) -> bool {
-    parts.len() == columns.len()
-        && parts
-            .iter()
-            .zip(columns)
-            .all(|(p, c)| matches!(p, IndexPart::Column { name, prefix: None, .. } if name == c))
-}
-
-/// The unique B-tree indexes of `table` that are exactly `columns`.
-pub(super) fn unique_indexes_on<'t>(
-    columns: &'t [Ident],
-    table: &'t Table,
-) -> impl Iterator<Item = &'t Index> {
-    table
-        .indexes
-        .iter()
-        .filter(|i| i.unique && i.kind == IndexKind::BTree)
-        .filter(move |i| keys_on(&i.parts, columns))
-}
-
 /// A cycle among the catalog's tables (a table referencing itself is not
 /// one: it is created in one statement) cannot be created in dependency
 /// order: reported once, on the file of its first table by name.
-fn report_cycles(tables: &[CatalogTable], problems: &mut Vec<super::Problem>) {
+fn report_cycles(tables: &[CatalogTable], problems: &mut Vec<crate::catalog::Problem>) {
     let models: Vec<&Table> = tables.iter().map(|t| &t.table).collect();
     for cycle in crate::dependency::cycles(&models) {
         let Some(first) = cycle.first() else { continue };

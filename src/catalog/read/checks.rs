@@ -6,13 +6,17 @@
 use crate::ident::Ident;
 use crate::model::Check;
 
-use super::raw::RawCheck;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::{check_ident, object_name, Declared};
+use crate::catalog::read::declared::{check_ident, object_name, Declared};
+use crate::catalog::read::raw::RawCheck;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// Lints every `checks` entry; the sound ones as model checks.
-pub(super) fn lint_checks(raw: &[RawCheck], declared: &[Declared], sink: &mut Sink) -> Vec<Check> {
+pub(in crate::catalog) fn lint_checks(
+    raw: &[RawCheck],
+    declared: &[Declared],
+    sink: &mut Sink,
+) -> Vec<Check> {
     let columns: Vec<Ident> = declared.iter().map(|d| d.ident.clone()).collect();
     let mut out: Vec<Check> = Vec::new();
     let mut names: Vec<Ident> = Vec::new();

@@ -6,15 +6,15 @@ use crate::coltype::ColumnType;
 use crate::model::{Column, DefaultValue};
 use crate::server::Flavor;
 
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// MySQL/MariaDB limits: 65,535 enum members, 64 set members.
 const MAX_ENUM_MEMBERS: usize = 65_535;
 const MAX_SET_MEMBERS: usize = 64;
 
 /// Problems with an `enum(...)` / `set(...)` member list.
-pub(super) fn check_members(sink: &mut Sink, object: &str, ty: &ColumnType) {
+pub(in crate::catalog) fn check_members(sink: &mut Sink, object: &str, ty: &ColumnType) {
     let (members, max, what) = match ty {
         ColumnType::Enum(m) => (m, MAX_ENUM_MEMBERS, "enum"),
         ColumnType::Set(m) => (m, MAX_SET_MEMBERS, "set"),
@@ -54,7 +54,7 @@ pub(super) fn check_members(sink: &mut Sink, object: &str, ty: &ColumnType) {
 
 /// `on_update: CURRENT_TIMESTAMP(p)`: only on a datetime/timestamp of the
 /// same precision `p`.
-pub(super) fn on_update(
+pub(in crate::catalog) fn on_update(
     sink: &mut Sink,
     object: &str,
     ty: &ColumnType,
@@ -102,7 +102,7 @@ pub(super) fn on_update(
 
 /// `catalog.yaml` `flavors`: known names, at least one, each once; absent
 /// is all three. Kept in [`Flavor::ALL`] order.
-pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> {
+pub(in crate::catalog) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> {
     let Some(names) = names else {
         return Flavor::ALL.to_vec();
     };
@@ -136,8 +136,8 @@ pub(super) fn flavors(sink: &mut Sink, names: Option<&[String]>) -> Vec<Flavor> 
 
 /// A table keeps at least one visible column (the servers refuse
 /// otherwise, MySQL error 4028). Which flavors have invisible columns is
-/// `catalog::flavored`'s rule.
-pub(super) fn check_invisible(sink: &mut Sink, columns: &[&Column]) {
+/// `catalog::rules::flavored`'s rule.
+pub(in crate::catalog) fn check_invisible(sink: &mut Sink, columns: &[&Column]) {
     if !columns.is_empty() && columns.iter().all(|c| c.invisible) {
         sink.report(
             &rule_ids::INVISIBLE,

@@ -7,25 +7,13 @@ use crate::model::{DefaultValue, FullTextParser, IndexKind, IndexPart, Table};
 use crate::server::Flavor;
 use crate::ColumnType;
 
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
-/// One use of a feature some flavors lack.
-pub(super) struct Need {
-    /// `column \`X\``, `index \`Y\``, `check \`Z\``, `foreign key \`F\``.
-    pub(super) object: String,
-    /// The flavors that lack it ([`NONE`]: every server refuses it).
-    pub(super) lacking: &'static [Flavor],
-    /// The message when a lacking flavor is targeted (names the fix).
-    pub(super) message: String,
-}
+use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
 
 const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
-pub(super) const NOT_MARIADB: &[Flavor] = &[Flavor::MariaDb];
 const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
-pub(super) const NOT_MYSQL_TIDB: &[Flavor] = &[Flavor::TiDb, Flavor::MySql];
-/// No flavor can hold it.
-pub(super) const NONE: &[Flavor] = &Flavor::ALL;
 
 /// Every use in `table` of a feature some flavor lacks.
 fn needs(table: &Table) -> Vec<Need> {
@@ -173,8 +161,8 @@ fn needs(table: &Table) -> Vec<Need> {
                 .to_string(),
         });
     }
-    out.extend(super::refused::needs(table));
-    out.extend(super::engines::needs(table));
+    out.extend(crate::catalog::rules::refused::needs(table));
+    out.extend(crate::catalog::rules::engines::needs(table));
     out
 }
 
@@ -186,7 +174,7 @@ fn has_zero_date_part(v: &str) -> bool {
 
 /// Reports each feature of `table` that a targeted flavor lacks, and warns
 /// about a SPATIAL index MySQL would not use.
-pub(super) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
+pub(in crate::catalog) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
     for need in needs(table) {
         if need.lacking.iter().any(|f| flavors.contains(f)) {
             sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
@@ -224,7 +212,7 @@ pub fn flavors_for(tables: &[Table]) -> Vec<Flavor> {
     let references = tables.iter().flat_map(|t| {
         t.foreign_keys.iter().filter_map(|fk| {
             let parent = tables.iter().find(|p| p.name == fk.referenced_table)?;
-            super::refused::references_virtual(fk, parent)
+            crate::catalog::rules::refused::references_virtual(fk, parent)
         })
     });
     let lacking: Vec<Flavor> = tables

@@ -8,20 +8,20 @@
 //! declared before it (MariaDB 4029, MySQL 3107) and not itself; MariaDB
 //! refuses NULL / NOT NULL on it (its generated columns are always
 //! nullable). What its expression may call or name per flavor (an
-//! AUTO_INCREMENT column, NOW(), a variable) is `catalog::refused`'s.
+//! AUTO_INCREMENT column, NOW(), a variable) is `catalog::rules::refused`'s.
 
 use crate::ident::Ident;
 use crate::model::Generated;
 use crate::sqltext;
 
-use super::raw::RawGenerated;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::Declared;
+use crate::catalog::read::declared::Declared;
+use crate::catalog::read::raw::RawGenerated;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// Lints every declared `generated` (`raw[i]` belongs to `declared[i]`) and
 /// sets the sound ones on their columns.
-pub(super) fn lint_generated(
+pub(in crate::catalog) fn lint_generated(
     raw: Vec<Option<RawGenerated>>,
     declared: &mut [Declared],
     sink: &mut Sink,
@@ -62,7 +62,7 @@ pub(super) fn lint_generated(
         if column.on_update.is_some() {
             error("a generated column has no ON UPDATE (its value is its expression): remove `on_update`".into());
         }
-        for name in super::expr_facts::columns(&expression) {
+        for name in crate::catalog::rules::expr_facts::columns(&expression) {
             let Some(at) = names.iter().position(|n| *n == name) else {
                 continue;
             };

@@ -5,11 +5,18 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::queries::RawQuery;
-use super::raw::{self, FileKind, RawCatalogFile, RawTable};
-use super::rule_ids;
-use super::sink::Sink;
-use super::{table, Catalog, CatalogTable, CheckReport, Defaults, Limits, Problem, Severity};
+use crate::catalog::read::queries::RawQuery;
+use crate::catalog::read::raw::{self, FileKind, RawCatalogFile, RawTable};
+use crate::catalog::read::table;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
+use crate::catalog::Catalog;
+use crate::catalog::CatalogTable;
+use crate::catalog::CheckReport;
+use crate::catalog::Defaults;
+use crate::catalog::Limits;
+use crate::catalog::Problem;
+use crate::catalog::Severity;
 use crate::error::{Error, Result};
 use crate::model::Table;
 
@@ -21,7 +28,7 @@ pub fn check(dir: &Path) -> CheckReport {
         Ok(names) => {
             let read = |name: &str| std::fs::read_to_string(dir.join(name));
             let catalog = read_catalog(dir, names, &read, &mut problems);
-            super::locate::locate(dir, &read, &mut problems);
+            crate::catalog::read::locate::locate(dir, &read, &mut problems);
             catalog
         }
         Err(e) => {
@@ -75,7 +82,7 @@ pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport
             .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
     };
     let catalog = read_catalog(dir, names, &read, &mut problems);
-    super::locate::locate(dir, &read, &mut problems);
+    crate::catalog::read::locate::locate(dir, &read, &mut problems);
     finish(problems, catalog)
 }
 
@@ -278,20 +285,20 @@ fn read_catalog(
             }
             let mut sink = Sink::new(&t.file, problems);
             sink.table = Some(t.table.name.to_string());
-            super::queries::lint_queries(raw, &t.table, &by_name, &mut sink)
+            crate::catalog::read::queries::lint_queries(raw, &t.table, &by_name, &mut sink)
         })
         .collect();
     for (t, queries) in out.iter_mut().zip(linted) {
         t.queries = queries;
     }
     // Foreign keys may reference any catalog table: checked once all are read.
-    super::foreign_keys::lint_references(
+    crate::catalog::read::foreign_keys::lint_references(
         &out,
         &defaults.external_tables,
         &defaults.flavors,
         problems,
     );
-    super::fk_scope::lint_consumer_scopes(&out, problems);
+    crate::catalog::rules::fk_scope::lint_consumer_scopes(&out, problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
         dir: dir.to_path_buf(),
@@ -368,7 +375,7 @@ fn read_settings(
             ),
             charset,
             collation,
-            flavors: super::columns::flavors(&mut sink, raw.flavors.as_deref()),
+            flavors: crate::catalog::rules::columns::flavors(&mut sink, raw.flavors.as_deref()),
             external_tables: external_tables(&mut sink, &raw.external_tables),
             widen: d.widen.unwrap_or(false),
         };
@@ -389,7 +396,12 @@ fn read_settings(
 fn external_tables(sink: &mut Sink, names: &[String]) -> Vec<crate::ident::Ident> {
     let mut out: Vec<crate::ident::Ident> = Vec::new();
     for name in names {
-        table::check_ident(sink, Some("external_tables".into()), "table", name);
+        crate::catalog::read::declared::check_ident(
+            sink,
+            Some("external_tables".into()),
+            "table",
+            name,
+        );
         let ident = crate::ident::Ident::new(name.clone());
         if out.contains(&ident) {
             sink.report(

@@ -1,7 +1,7 @@
 //! Combinations of format v2 features that a server refuses although each
 //! feature alone is fine: what a generated column's expression may call,
 //! which keys and foreign keys may use a generated column, what a CHECK
-//! may read. Each is a [`Need`] for [`super::flavored`]: `catalog check`
+//! may read. Each is a [`Need`] for [`crate::catalog::rules::flavored`]: `catalog check`
 //! refuses it when the catalog targets a flavor that lacks it, `catalog
 //! import` narrows `flavors` to the ones that hold it.
 //!
@@ -15,8 +15,8 @@ use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, IndexKind, IndexPart, ReferentialAction, Table};
 use crate::server::Flavor;
 
-use super::expr_facts::{self, Call, Truth};
-use super::flavored::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
+use crate::catalog::rules::expr_facts::{self, Call, Truth};
+use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
 
 /// Functions whose value changes between reads (the clock, the session,
 /// chance): MySQL refuses each in a generated column (3763) and a CHECK
@@ -68,7 +68,7 @@ const SESSION_TIME_ZONE: &str = "unix_timestamp";
 const MARIADB_SESSION: &[&str] = &["date_format", "dayname", "from_unixtime", "monthname"];
 
 /// Every combination in `table` some flavor refuses.
-pub(super) fn needs(table: &Table) -> Vec<Need> {
+pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
     let mut out = Vec::new();
     for c in &table.columns {
         generated(table, c, &mut out);
@@ -311,9 +311,9 @@ fn foreign_keys_over_generated(table: &Table, out: &mut Vec<Need>) {
 
 /// `fk` referencing a VIRTUAL generated column of `parent`: MySQL and TiDB
 /// refuse it (3733), MariaDB takes it. Catalog-wide (the parent is another
-/// table), so [`super::foreign_keys::lint_references`] and
-/// [`super::flavored::flavors_for`] ask for it.
-pub(super) fn references_virtual(fk: &ForeignKey, parent: &Table) -> Option<Need> {
+/// table), so [`crate::catalog::read::foreign_keys::lint_references`] and
+/// [`crate::catalog::rules::flavored::flavors_for`] ask for it.
+pub(in crate::catalog) fn references_virtual(fk: &ForeignKey, parent: &Table) -> Option<Need> {
     let name = fk
         .referenced_columns
         .iter()

@@ -20,8 +20,8 @@ use crate::collation;
 use crate::coltype::ColumnType;
 use crate::model::{Column, Table};
 
-use super::rule_ids;
-use super::sink::Sink;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
 
 /// InnoDB's column limit.
 pub const MAX_COLUMNS: usize = 1017;
@@ -37,7 +37,7 @@ pub const MAX_TABLE_COMMENT: usize = 2048;
 pub const MAX_COMMENT: usize = 1024;
 
 /// Reports every server limit `table` exceeds.
-pub(super) fn lint(table: &Table, sink: &mut Sink) {
+pub(in crate::catalog) fn lint(table: &Table, sink: &mut Sink) {
     if table.columns.len() > MAX_COLUMNS {
         sink.report(
             &rule_ids::LIMITS,

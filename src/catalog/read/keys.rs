@@ -1,12 +1,12 @@
 //! The keys of one table file: the primary key and the `indexes` entries.
-//! Key parts are read in the raw layer ([`super::raw::key_parts`]); an
+//! Key parts are read in the raw layer ([`crate::catalog::read::raw::key_parts`]); an
 //! expression part is parsed and re-rendered by
 //! [`crate::sqltext::render_key_expression`]; an index has a kind (B-tree,
 //! FULLTEXT, SPATIAL) and a visibility. The key checks: columns exist and
 //! are indexable, parts are listed once, the key fits the byte limit
-//! ([`super::widths`]), a prefix is declared on purpose (and warned about).
+//! ([`crate::catalog::rules::widths`]), a prefix is declared on purpose (and warned about).
 //! The rules across keys (auto_increment, duplicates) are
-//! [`super::key_rules`].
+//! [`crate::catalog::rules::key_rules`].
 
 use serde_yaml::Value;
 
@@ -14,16 +14,16 @@ use crate::coltype::ColumnType;
 use crate::ident::Ident;
 use crate::model::{Column, Index, IndexKind, IndexPart};
 
-use super::raw::key_parts::{parse_entry, Entry};
-use super::raw::RawIndex;
-use super::rule_ids;
-use super::sink::Sink;
-use super::table::{check_consumers, check_ident, object_name, Declared};
-use super::Limits;
+use crate::catalog::read::declared::{check_consumers, check_ident, object_name, Declared};
+use crate::catalog::read::raw::key_parts::{parse_entry, Entry};
+use crate::catalog::read::raw::RawIndex;
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
+use crate::catalog::Limits;
 
 /// Primary key or secondary index.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum KeyKind {
+pub(in crate::catalog) enum KeyKind {
     Primary,
     Index,
 }
@@ -39,7 +39,7 @@ struct KeySpec<'a> {
 }
 
 /// Lints `primary_key`; its parts when they are all sound.
-pub(super) fn lint_primary_key(
+pub(in crate::catalog) fn lint_primary_key(
     columns: &[String],
     declared: &[Declared],
     limits: Limits,
@@ -60,7 +60,7 @@ pub(super) fn lint_primary_key(
 }
 
 /// Lints every `indexes` entry; the sound ones as model indexes.
-pub(super) fn lint_indexes(
+pub(in crate::catalog) fn lint_indexes(
     raw: &[RawIndex],
     declared: &[Declared],
     limits: Limits,
@@ -285,7 +285,7 @@ fn lint_key(
         return None;
     }
     if spec.index_kind == IndexKind::BTree {
-        super::widths::check_width(&spec.object, &widths, limits, sink);
+        crate::catalog::rules::widths::check_width(&spec.object, &widths, limits, sink);
     }
     Some(parts)
 }

@@ -3,14 +3,17 @@
 
 use crate::collation;
 use crate::coltype::ColumnType;
-use crate::ident::{invalid_ident_reason, Ident};
+use crate::ident::Ident;
 use crate::model::{Column, DefaultValue, Table};
 
-use super::raw::{RawColumn, RawTable};
-use super::rule_ids;
-use super::sink::Sink;
-use super::{checks, keys};
-use super::{Defaults, Limits};
+use crate::catalog::read::checks;
+use crate::catalog::read::declared::{check_consumers, check_ident, object_name, Declared};
+use crate::catalog::read::keys;
+use crate::catalog::read::raw::{RawColumn, RawTable};
+use crate::catalog::rule_ids;
+use crate::catalog::sink::Sink;
+use crate::catalog::Defaults;
+use crate::catalog::Limits;
 
 /// The types a catalog accepts, for messages.
 const TYPE_LIST: &str = "tinyint, smallint, mediumint, int, bigint (each optionally unsigned), \
@@ -19,16 +22,9 @@ longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boo
 year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...), geometry, point, linestring, polygon, \
 multipoint, multilinestring, multipolygon, geometrycollection, vector(n)";
 
-/// A declared column as the lint sees it: the model column when its type is known.
-pub(super) struct Declared {
-    pub(super) ident: Ident,
-    pub(super) column: Option<Column>,
-    pub(super) nullable_explicit: bool,
-}
-
 /// Builds and lints one table. Returns the table when the file names one
 /// (possibly with errors reported; the caller drops it when there are any).
-pub(super) fn build_table(
+pub(in crate::catalog) fn build_table(
     mut raw: RawTable,
     defaults: &Defaults,
     limits: Limits,
@@ -53,7 +49,7 @@ pub(super) fn build_table(
     );
     let mut raw_columns = raw.columns.take().unwrap_or_default();
     let generated: Vec<_> = raw_columns.iter_mut().map(|c| c.generated.take()).collect();
-    let auto_random: Vec<(String, super::raw::RawAutoRandom)> = raw_columns
+    let auto_random: Vec<(String, crate::catalog::read::raw::RawAutoRandom)> = raw_columns
         .iter()
         .filter_map(|c| c.auto_random.map(|a| (c.name.clone(), a)))
         .collect();
@@ -71,9 +67,9 @@ pub(super) fn build_table(
             c.widen = widen_opt_in(w, defaults.widen);
         }
     }
-    super::generated::lint_generated(generated, &mut declared, sink);
+    crate::catalog::read::generated::lint_generated(generated, &mut declared, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
-    super::columns::check_invisible(sink, &known);
+    crate::catalog::rules::columns::check_invisible(sink, &known);
     let pk_columns: &[String] = raw.primary_key.as_ref().map_or(&[], |pk| pk.columns());
     let primary_key = raw
         .primary_key
@@ -81,16 +77,25 @@ pub(super) fn build_table(
         .map(|pk| keys::lint_primary_key(pk.columns(), &declared, limits, sink));
     let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
     let checks = checks::lint_checks(&raw.checks, &declared, sink);
-    super::key_rules::check_auto_increment_keys(&declared, pk_columns, &raw.indexes, sink);
-    let shape = super::tidb::TableShape {
+    let pk_values: Vec<serde_yaml::Value> = pk_columns
+        .iter()
+        .cloned()
+        .map(serde_yaml::Value::String)
+        .collect();
+    let leads: Vec<Ident> = std::iter::once(pk_values.as_slice())
+        .chain(raw.indexes.iter().map(|i| i.columns.as_slice()))
+        .filter_map(crate::catalog::read::raw::key_parts::leading_column)
+        .collect();
+    crate::catalog::rules::key_rules::check_auto_increment_keys(&known, &leads, sink);
+    let shape = crate::catalog::read::tidb::TableShape {
         columns: &known,
         primary_key: pk_columns,
         auto_random: &auto_random,
     };
-    let tidb = super::tidb::lint(&raw, &shape, &defaults.flavors, sink);
+    let tidb = crate::catalog::read::tidb::lint(&raw, &shape, &defaults.flavors, sink);
     let pk_parts = primary_key.flatten().unwrap_or_default();
-    super::key_rules::warn_duplicate_indexes(&indexes, &pk_parts, sink);
-    let foreign_keys = super::foreign_keys::lint_foreign_keys(
+    crate::catalog::rules::key_rules::warn_duplicate_indexes(&indexes, &pk_parts, sink);
+    let foreign_keys = crate::catalog::read::foreign_keys::lint_foreign_keys(
         &raw.foreign_keys,
         &declared,
         &pk_parts,
@@ -119,9 +124,9 @@ pub(super) fn build_table(
         required_by: raw.required_by,
     };
     table.normalize();
-    super::limits::lint(&table, sink);
-    super::flavored::lint(&table, &defaults.flavors, sink);
-    super::storable::lint(&table, &defaults.flavors, sink);
+    crate::catalog::rules::limits::lint(&table, sink);
+    crate::catalog::rules::flavored::lint(&table, &defaults.flavors, sink);
+    crate::catalog::rules::storable::lint(&table, &defaults.flavors, sink);
     Some(table)
 }
 
@@ -137,51 +142,9 @@ fn widen_opt_in(column: Option<bool>, catalog: bool) -> crate::model::Widen {
     }
 }
 
-/// `column \`Name\`` or, for an unnamed entry, `column #3`.
-pub(super) fn object_name(what: &str, name: &str, pos: usize) -> String {
-    if name.is_empty() {
-        format!("{what} #{}", pos + 1)
-    } else {
-        format!("{what} `{name}`")
-    }
-}
-
-/// Reports a name MySQL cannot use as an identifier.
-pub(super) fn check_ident(sink: &mut Sink, object: Option<String>, what: &str, name: &str) {
-    if let Some(reason) = invalid_ident_reason(name) {
-        sink.report(
-            &rule_ids::IDENTIFIER,
-            object,
-            format!(
-                "invalid {what} name: {reason}; use 1 to 64 characters without backticks or NUL"
-            ),
-        );
-    }
-}
-
-/// Reports `required_by` entries that are not consumer names.
-pub(super) fn check_consumers(sink: &mut Sink, object: Option<String>, names: &[String]) {
-    for name in names {
-        let valid_chars = name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        let message = if name.trim().is_empty() {
-            "`required_by` has an empty entry: name the consumer (e.g. `runtime-upload-lifecycle`) or remove the entry"
-                .to_string()
-        } else if !valid_chars || !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-            format!(
-                "`required_by` entry `{name}` is not a consumer name: use letters, digits, `-`, `_` and `.`, starting with a letter or digit"
-            )
-        } else {
-            continue;
-        };
-        sink.report(&rule_ids::REQUIRED_BY, object.clone(), message);
-    }
-}
-
 /// The canonical spelling of a declared engine (the inherited one when none
 /// is declared); an engine outside the closed set is reported.
-pub(super) fn resolve_engine(
+pub(in crate::catalog) fn resolve_engine(
     sink: &mut Sink,
     object: Option<String>,
     engine: Option<&str>,
@@ -206,7 +169,7 @@ pub(super) fn resolve_engine(
 /// Resolves a declared charset/collation pair against the inherited one,
 /// reporting unknown names and a collation of another charset. A charset
 /// alone gets its binary collation; a collation alone brings its charset.
-pub(super) fn resolve_charset(
+pub(in crate::catalog) fn resolve_charset(
     sink: &mut Sink,
     object: Option<String>,
     charset: Option<&str>,
@@ -322,8 +285,9 @@ fn column_from_raw(
             format!("`srid` on a {other} column: only spatial columns (geometry, point, ...) have an SRID; remove `srid`"),
         ),
     }
-    super::columns::check_members(sink, object, &ty);
-    let on_update = super::columns::on_update(sink, object, &ty, rc.on_update.as_deref());
+    crate::catalog::rules::columns::check_members(sink, object, &ty);
+    let on_update =
+        crate::catalog::rules::columns::on_update(sink, object, &ty, rc.on_update.as_deref());
     let (charset, collation) = column_charset(sink, object, &ty, &rc, table_charset);
     let default = rc
         .default
@@ -333,9 +297,12 @@ fn column_from_raw(
         || matches!(&rc.default, Some(serde_yaml::Value::Null));
     let nullable = rc.nullable.unwrap_or(true);
     let canonical = default.as_ref().map(|d| d.canonical(ty.is_numeric()));
-    if let Some(message) =
-        super::defaults::default_problem(&ty, nullable, explicit_null, canonical.as_ref())
-    {
+    if let Some(message) = crate::catalog::rules::defaults::default_problem(
+        &ty,
+        nullable,
+        explicit_null,
+        canonical.as_ref(),
+    ) {
         sink.report(&rule_ids::DEFAULT, Some(object.to_string()), message);
     }
     if rc.auto_increment {
