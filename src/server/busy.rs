@@ -2,33 +2,8 @@
 //! budgets statement and the reads that find sessions holding a table
 //! (`apply::busy` runs them; the queries live in the vendor files).
 
+pub(crate) use super::vocab::{BlockerParam, BlockerRead};
 use super::{mariadb, mysql, tidb, Flavor};
-
-/// A value a blocker read binds, in its placeholders' order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BlockerParam {
-    /// The table's schema.
-    Schema,
-    /// The table's name.
-    Table,
-    /// The age threshold in seconds.
-    Age,
-}
-
-/// One way to read the sessions holding a table. Columns, every query:
-/// id, user, host, command, seconds, holds, statement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct BlockerRead {
-    /// What it reads, for error messages.
-    pub what: &'static str,
-    /// The statement (prepared, values bound).
-    pub sql: &'static str,
-    /// What its placeholders bind, in order.
-    pub params: &'static [BlockerParam],
-    /// A constant statement (`what`, `sql`) that returns a row when this
-    /// read can be used (a plugin loaded); `None`: always.
-    pub precondition: Option<(&'static str, &'static str)>,
-}
 
 impl Flavor {
     /// The `SET SESSION` of apply's budgets: `lock_secs` bounds each DDL's

@@ -29,19 +29,6 @@ impl Flavor {
         }
     }
 
-    /// The oldest release of this flavor the tool supports, the version an
-    /// offline run assumes unless told (`--server-version`): MySQL 8.0.11
-    /// (the first 8.0 GA; README: "MySQL 8"), MariaDB 10.11.2 (the first
-    /// 10.11 GA; README: "MariaDB 10.11"), TiDB v8.5.0 (the first 8.5 GA;
-    /// SPEC: "TiDB v8.5").
-    pub fn oldest_supported(self) -> super::Version {
-        match self {
-            Flavor::MySql => super::Version::new(8, 0, 11),
-            Flavor::MariaDb => super::Version::new(10, 11, 2),
-            Flavor::TiDb => super::Version::new(8, 5, 0),
-        }
-    }
-
     /// Whether the server has `@@server_uuid`: MySQL only (MySQL Reference
     /// Manual, "Replication and Binary Logging Options and Variables":
     /// `server_uuid`; MariaDB and TiDB have no such variable).

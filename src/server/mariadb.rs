@@ -1,9 +1,8 @@
 //! MariaDB's rules: what MariaDB 10.11 does differently from the other
 //! vendors. Each rule cites the KB page or MDEV it comes from.
 
-use super::alter::{ColumnChange, Online};
-use super::busy::{BlockerParam, BlockerRead};
 use super::mysql::length_bytes;
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
 
 /// The widening rule table's row for MariaDB (see `Flavor::online_change`).
 pub(super) fn online_change(change: ColumnChange<'_>) -> Result<Online, String> {

@@ -30,6 +30,7 @@ pub(crate) mod replica;
 mod spelling;
 mod tidb;
 mod version;
+mod vocab;
 
 pub(crate) use alter::{ColumnChange, Online};
 pub(crate) use busy::BlockerParam;

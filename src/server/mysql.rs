@@ -1,8 +1,7 @@
 //! MySQL's rules: what MySQL 8.0+ does differently from the other vendors.
 //! Each rule cites the Reference Manual page it comes from.
 
-use super::alter::{ColumnChange, Online};
-use super::busy::{BlockerParam, BlockerRead};
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
 
 /// The widening rule table's row for MySQL (see `Flavor::online_change`).
 pub(super) fn online_change(change: ColumnChange<'_>) -> Result<Online, String> {

@@ -2,8 +2,7 @@
 //! from pingcap's documentation and source (no TiDB server can be run
 //! here, so each rule cites its page and is unit-tested, not proven live).
 
-use super::alter::{ColumnChange, Online};
-use super::busy::{BlockerParam, BlockerRead};
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
 
 /// The type changes TiDB's rule table holds.
 pub(super) const WIDENABLE_TYPES: &str = "VARCHAR lengthening, ENUM/SET appends, integer widening";

@@ -121,6 +121,21 @@ impl schemars::JsonSchema for Version {
     }
 }
 
+impl Flavor {
+    /// The oldest release of this flavor the tool supports, the version an
+    /// offline run assumes unless told (`--server-version`): MySQL 8.0.11
+    /// (the first 8.0 GA; README: "MySQL 8"), MariaDB 10.11.2 (the first
+    /// 10.11 GA; README: "MariaDB 10.11"), TiDB v8.5.0 (the first 8.5 GA;
+    /// SPEC: "TiDB v8.5").
+    pub fn oldest_supported(self) -> Version {
+        match self {
+            Flavor::MySql => Version::new(8, 0, 11),
+            Flavor::MariaDb => Version::new(10, 11, 2),
+            Flavor::TiDb => Version::new(8, 5, 0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
