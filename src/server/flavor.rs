@@ -38,20 +38,20 @@ impl Flavor {
 
     /// Whether the server refuses to add a column online (both
     /// `ALGORITHM=INSTANT` and `ALGORITHM=INPLACE, LOCK=NONE`, error 1846
-    /// "INPLACE ADD or DROP of virtual columns cannot be combined with
-    /// other ALTER TABLE actions") when the new column is placed before an
-    /// existing VIRTUAL generated column; `virtual_column` says whether the
-    /// new column is VIRTUAL itself. Probed on MariaDB 10.11.19 and MySQL
-    /// 9.7.4 (tests/upgrade_features_live.rs pins each case):
-    /// - MySQL: a VIRTUAL column only (a plain or STORED one goes INSTANT).
-    ///   A functional index's hidden virtual column counts: it is last
-    ///   (MySQL 8.4 manual, "Online DDL Operations", Generated Column
-    ///   Operations: adding a VIRTUAL column in place "cannot be combined
-    ///   with other ALTER TABLE actions"; reordering is one).
-    /// - MariaDB: any column (MariaDB KB, "InnoDB Online DDL Operations
-    ///   with the INSTANT Alter Algorithm", and "... with ALGORITHM=INPLACE":
-    ///   a column placed before a virtual one changes the virtual columns'
-    ///   positions, which InnoDB does only by copying).
+    /// `ER_UNSUPPORTED_ALTER_INPLACE_ON_VIRTUAL_COLUMN`, "INPLACE ADD or
+    /// DROP of virtual columns cannot be combined with other ALTER TABLE
+    /// actions") when the new column is placed before an existing VIRTUAL
+    /// generated column; `virtual_column` says whether the new column is
+    /// VIRTUAL itself. The servers' manuals (MySQL 8.4, "Online DDL
+    /// Operations", Generated Column Operations; MariaDB KB, "InnoDB Online
+    /// DDL Operations with the INSTANT Alter Algorithm") describe adding
+    /// columns online but not this case; the rule is as probed on MariaDB
+    /// 10.11.19 and MySQL 9.7.4, and tests/upgrade_features_live.rs pins
+    /// each case on both:
+    /// - MySQL: a VIRTUAL new column only (a plain or STORED one goes
+    ///   INSTANT). A functional index's hidden virtual column counts: it
+    ///   is last, so any positioned VIRTUAL column lands before it.
+    /// - MariaDB: any new column.
     /// - TiDB: never (its DDL is online; the clause is not sent).
     ///
     /// `None` (no server known) answers with the rule both servers share.

@@ -118,6 +118,56 @@ async fn unary_minus_cast_and_multi_valued_keys_round_trip() {
     }
 }
 
+/// The upgrade of the issue's history: the older `executions` lacks the
+/// last VIRTUAL column. On MariaDB apply adds it online (INSTANT), rows
+/// unchanged, and SHOW CREATE TABLE equals the fresh build's; on MySQL the
+/// table's functional indexes hold hidden virtual columns after it, so
+/// `plan` and apply refuse it as not online before any DDL.
+#[tokio::test]
+async fn an_upgrade_adds_the_last_virtual_column_or_refuses_it_before_ddl() {
+    let fresh = TestDb::new().await;
+    let new_ddl = source_ddl(&fresh);
+    fresh.exec(&[&new_ddl]).await;
+    let dir = common::scratch_dir("upgrade-features-warm");
+    let [live, _, _] = common::import_three_ways(&fresh, &dir).await;
+    let old = TestDb::new().await;
+    let start_num = new_ddl
+        .lines()
+        .find(|l| l.contains("`start_num`"))
+        .expect("start_num line")
+        .to_string();
+    old.exec(&[
+        &new_ddl.replace(&format!("{start_num}\n"), ""),
+        "INSERT INTO `executions` (`id`, `run_id`, `start_time`, `memo`) VALUES \
+         (1, 'run-000001', 1700000000, '{\"tags\": [\"a\"], \"ids\": [1, 2]}'), (2, 'r', NULL, NULL)",
+    ])
+    .await;
+    let rows: &[&str] = &["id", "run_id", "start_time", "memo"];
+    if old.is_mariadb() {
+        let before = old.checksum("executions", rows).await;
+        let report = common::apply_converged(&old, &live).await;
+        assert_eq!(report.steps.len(), 1, "{:#?}", report.steps);
+        assert!(
+            report.steps[0].sql.contains("ALGORITHM=INSTANT"),
+            "{}",
+            report.steps[0].sql
+        );
+        assert_eq!(old.checksum("executions", rows).await, before);
+        assert_eq!(shown(&old).await, shown(&fresh).await);
+        common::assert_idle(&old, &live).await;
+    } else {
+        let plan = plan_of(&old, &live).await;
+        assert!(plan.is_refused(), "{:#?}", plan.steps);
+        let report = common::assert_apply_refused(&old, &live, &[("executions", rows)]).await;
+        common::assert_drift(
+            &report,
+            "executions",
+            "start_num",
+            ProblemKind::ColumnNotOnline,
+        );
+    }
+}
+
 /// A multi-valued index in a catalog that targets MariaDB is a lint error
 /// naming the index; the same catalog targeting MySQL only is clean. Two
 /// multi-valued parts in one index are an error on any flavor (the server

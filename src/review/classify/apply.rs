@@ -84,12 +84,17 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             )
         }
         ColumnNotOnline => {
-            let why = n
-                .columns
-                .iter()
-                .find(|c| c.name.as_str().eq_ignore_ascii_case(&p.object))
-                .and_then(column_not_online_reason)
-                .map_or(NOT_ONLINE.into(), |why| why.to_string());
+            // The diff's own reason (it knows the column's position among
+            // the live table's virtual columns), else the column's.
+            let why = match &p.actual {
+                crate::diff::Value::AbsentNotOnline(why) => Some(*why),
+                _ => n
+                    .columns
+                    .iter()
+                    .find(|c| c.name.as_str().eq_ignore_ascii_case(&p.object))
+                    .and_then(column_not_online_reason),
+            }
+            .map_or(NOT_ONLINE.into(), |why| why.to_string());
             (
                 ABSENT,
                 want,
