@@ -300,11 +300,22 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     opts.progress = progress_for(cli.format);
+    // Human output names the target before the first step's progress line
+    // (a log reads top-down), and not again after it.
+    let header = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if cli.format == Format::Human {
+        let (header, display) = (header.clone(), target.display.clone());
+        opts.on_plan = Some(Arc::new(move |report: &apply::ApplyReport| {
+            print::apply_header(&display, report);
+            header.store(true, std::sync::atomic::Ordering::SeqCst);
+        }));
+    }
     let cancel = CancellationToken::new();
     let signal = signals::watch(cancel.clone())?;
     opts.cancel = Some(cancel);
     let report = apply::apply(&target, &target.schema, &tables, &opts).await?;
-    print::apply(cli.format, &target.display, &report);
+    let header_printed = header.load(std::sync::atomic::Ordering::SeqCst);
+    print::apply(cli.format, &target.display, &report, header_printed);
     Ok(match &report.outcome {
         Outcome::Converged | Outcome::DryRun => exit::OK,
         Outcome::RefusedDrift => exit::DRIFT,

@@ -39,7 +39,8 @@ pub async fn run(
     })?;
     let cancel = CancellationToken::new();
     let signal = signals::watch(cancel.clone())?;
-    let events = events_for(cli.format);
+    let events = events_for(cli.format, command);
+    let streamed = cli.format == Format::Human && !std::io::stderr().is_terminal();
     let opts = FleetOptions {
         command,
         apply,
@@ -60,7 +61,7 @@ pub async fn run(
         Format::Json => print::emit_json(&report),
         Format::Jsonl => fleet_print::jsonl_summary(&report),
         Format::Markdown => fleet_print::markdown(&report),
-        Format::Human => fleet_print::summary(&report),
+        Format::Human => fleet_print::summary(&report, streamed),
     }
     Ok(report.exit_code)
 }
@@ -68,7 +69,7 @@ pub async fn run(
 /// Progress while the fleet runs: on a terminal one live line per server
 /// lane; on a pipe one line per target as it finishes; jsonl one document
 /// per target as it finishes; json and markdown nothing until the end.
-fn events_for(format: Format) -> Option<(fleet::EventFn, Option<Lanes>)> {
+fn events_for(format: Format, command: FleetCommand) -> Option<(fleet::EventFn, Option<Lanes>)> {
     match format {
         Format::Jsonl => Some((
             Arc::new(|e: &FleetEvent<'_>| {
@@ -79,7 +80,7 @@ fn events_for(format: Format) -> Option<(fleet::EventFn, Option<Lanes>)> {
             None,
         )),
         Format::Human if std::io::stderr().is_terminal() => {
-            let lanes = Lanes::new();
+            let lanes = Lanes::new(command);
             let shared = lanes.clone();
             Some((
                 Arc::new(move |e: &FleetEvent<'_>| shared.event(e)),
@@ -87,9 +88,9 @@ fn events_for(format: Format) -> Option<(fleet::EventFn, Option<Lanes>)> {
             ))
         }
         Format::Human => Some((
-            Arc::new(|e: &FleetEvent<'_>| {
+            Arc::new(move |e: &FleetEvent<'_>| {
                 if let FleetEvent::Finished { report, .. } = e {
-                    print::stream_line(&fleet_print::target_line(report));
+                    print::stream_line(&fleet_print::target_line(report, command));
                 }
             }),
             None,

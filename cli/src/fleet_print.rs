@@ -3,14 +3,20 @@
 
 use std::sync::{Arc, Mutex};
 
-use schema_catalog::fleet::{FleetEvent, FleetReport, TargetOutcome, TargetReport};
+use schema_catalog::fleet::{FleetCommand, FleetEvent, FleetReport, TargetOutcome, TargetReport};
 
-/// The outcome as the reports spell it.
-fn outcome_name(o: TargetOutcome) -> &'static str {
+/// The outcome as the reports spell it, in the single-target wording of a
+/// read-only run (`plan` and `verify` refuse nothing and converge nothing:
+/// a target with drift has a `problem`, one with nothing to do is
+/// `satisfied`). The JSON documents keep the enum's names.
+fn outcome_name(o: TargetOutcome, command: FleetCommand) -> &'static str {
+    let read_only = command != FleetCommand::Apply;
     match o {
         TargetOutcome::Converged => "converged",
+        TargetOutcome::AlreadyConverged if read_only => "satisfied",
         TargetOutcome::AlreadyConverged => "already_converged",
         TargetOutcome::Planned => "planned",
+        TargetOutcome::Refused if read_only => "problem",
         TargetOutcome::Refused => "refused",
         TargetOutcome::Deferred => "deferred",
         TargetOutcome::Failed => "failed",
@@ -42,11 +48,11 @@ fn detail(t: &TargetReport) -> String {
 }
 
 /// One line for a finished target: outcome, name, stage, steps, time, why.
-pub fn target_line(t: &TargetReport) -> String {
+pub fn target_line(t: &TargetReport, command: FleetCommand) -> String {
     let why = detail(t);
     let mut line = format!(
         "{:<17} {}  (stage {}, {} step(s), {} ms)",
-        outcome_name(t.outcome),
+        outcome_name(t.outcome, command),
         t.name,
         t.stage,
         t.steps.len(),
@@ -84,6 +90,17 @@ const COLUMNS: [&str; 10] = [
     "not_started",
 ];
 
+/// The summary's column heads for `command` (a read-only run's wording
+/// for `already` and `refused`).
+fn columns(command: FleetCommand) -> [&'static str; 10] {
+    let mut c = COLUMNS;
+    if command != FleetCommand::Apply {
+        c[2] = "satisfied";
+        c[4] = "problem";
+    }
+    c
+}
+
 /// Per server (then total): the count of each outcome.
 fn rows(r: &FleetReport) -> Vec<(String, [usize; 10])> {
     let count = |name: Option<&str>| {
@@ -115,7 +132,7 @@ fn rows(r: &FleetReport) -> Vec<(String, [usize; 10])> {
 
 /// The human summary: the table, then each target that did not succeed,
 /// then each unreadable server, on stdout.
-pub fn summary(r: &FleetReport) {
+pub fn summary(r: &FleetReport, streamed: bool) {
     let rows = rows(r);
     let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(5).max(6);
     outln!(
@@ -127,7 +144,7 @@ pub fn summary(r: &FleetReport) {
         r.exit_code
     );
     let mut head = format!("{:<width$}", "server");
-    for c in COLUMNS {
+    for c in columns(r.command) {
         head.push_str(&format!(" {c:>11}"));
     }
     outln!("{head}");
@@ -151,8 +168,18 @@ pub fn summary(r: &FleetReport) {
         .iter()
         .filter(|t| !t.outcome.is_success())
         .collect();
+    if streamed {
+        // On a pipe each target's line was printed as it finished.
+        if !bad.is_empty() {
+            outln!(
+                "{} target(s) did not succeed: their lines are above",
+                bad.len()
+            );
+        }
+        return;
+    }
     for t in bad.iter().take(50) {
-        outln!("{}", target_line(t));
+        outln!("{}", target_line(t, r.command));
     }
     if bad.len() > 50 {
         outln!(
@@ -190,7 +217,7 @@ pub fn markdown(r: &FleetReport) {
     );
     let mut head = "| server |".to_string();
     let mut rule = "|---|".to_string();
-    for c in COLUMNS {
+    for c in columns(r.command) {
         head.push_str(&format!(" {c} |"));
         rule.push_str("---:|");
     }
@@ -205,7 +232,7 @@ pub fn markdown(r: &FleetReport) {
             "| `{}` | {} | {} | {} | {} | {} |",
             cell(&t.name),
             cell(&t.stage),
-            outcome_name(t.outcome),
+            outcome_name(t.outcome, r.command),
             t.steps.len(),
             t.ms,
             cell(&detail(t))
@@ -219,14 +246,16 @@ pub fn markdown(r: &FleetReport) {
 pub struct Lanes(Arc<Mutex<LaneState>>);
 
 struct LaneState {
+    command: FleetCommand,
     multi: indicatif::MultiProgress,
     bars: Vec<(indicatif::ProgressBar, String)>,
 }
 
 impl Lanes {
     /// No lanes yet (they appear when the servers are read).
-    pub fn new() -> Lanes {
+    pub fn new(command: FleetCommand) -> Lanes {
         Lanes(Arc::new(Mutex::new(LaneState {
+            command,
             multi: indicatif::MultiProgress::with_draw_target(
                 indicatif::ProgressDrawTarget::stderr(),
             ),
@@ -269,7 +298,7 @@ impl Lanes {
                     if !report.outcome.is_success() {
                         bar.set_message(format!(
                             "{} {}",
-                            outcome_name(report.outcome),
+                            outcome_name(report.outcome, state.command),
                             report.schema
                         ));
                     }

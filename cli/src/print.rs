@@ -301,16 +301,13 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
 }
 
 /// `apply` output.
-pub fn apply(format: Format, target: &str, report: &ApplyReport) {
+pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed: bool) {
     match format {
         Format::Json => emit_json(&ApplyDoc::from(report)),
         Format::Human | Format::Markdown | Format::Jsonl => {
-            outln!(
-                "apply to {target} ({}), lock `{}`",
-                report.flavor,
-                report.lock
-            );
-            outln!("server: {}", report.server);
+            if !header_printed {
+                apply_header(target, report);
+            }
             for r in &report.replicas {
                 outln!(
                     "replica {}: {} (server_id {}), replicating from {}",
@@ -348,6 +345,10 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                             .unwrap_or_default()
                     );
                 }
+                // A dry run shows what it would send.
+                if report.outcome == Outcome::DryRun {
+                    outln!("      {};", s.sql);
+                }
             }
             if report.read_retries > 0 {
                 outln!(
@@ -356,7 +357,13 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
                 );
             }
             match &report.outcome {
+                Outcome::Converged if report.steps.is_empty() => {
+                    outln!("nothing to do: the schema already satisfies the catalog")
+                }
                 Outcome::Converged => outln!("converged: the schema satisfies the catalog"),
+                Outcome::DryRun if report.steps.is_empty() => outln!(
+                    "dry run: preflight passed; nothing to do: the schema already satisfies the catalog"
+                ),
                 Outcome::DryRun => outln!("dry run: preflight passed; no DDL issued"),
                 Outcome::RefusedDrift => {
                     problem_lines("drift", &report.drift);
@@ -398,6 +405,17 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport) {
             problem_lines("unmanaged (never touched)", &report.unmanaged);
         }
     }
+}
+
+/// The first lines of `apply`'s human output: what it applies to, under
+/// which lock, on which server.
+pub fn apply_header(target: &str, report: &ApplyReport) {
+    outln!(
+        "apply to {target} ({}), lock `{}`",
+        report.flavor,
+        report.lock
+    );
+    outln!("server: {}", report.server);
 }
 
 /// One line about a step's progress, for a log: started, waiting (with who

@@ -42,6 +42,9 @@ use crate::server::Flavor;
 use replica::{Guard, GuardError, ReadBack, StepReplica};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
+/// The [`ApplyOptions::on_plan`] callback.
+pub type PlanFn = std::sync::Arc<dyn Fn(&ApplyReport) + Send + Sync>;
+
 /// How apply runs.
 #[derive(Clone)]
 pub struct ApplyOptions {
@@ -55,6 +58,11 @@ pub struct ApplyOptions {
     pub dry_run: bool,
     /// Progress callback for long steps (none: no polling).
     pub progress: Option<ProgressFn>,
+    /// Called once, after the preflight and before the first step's DDL is
+    /// sent (not on a dry run, a refusal or a run with nothing to do), with
+    /// the report as it stands: flavor, server, lock, no steps yet. A
+    /// printer says what it applies to before the steps' progress.
+    pub on_plan: Option<PlanFn>,
     /// How often a long step's progress is read from the server (default 500 ms).
     pub progress_interval: Duration,
     /// Metadata-lock wait of each DDL attempt (`lock_wait_timeout`), default 2 s.
@@ -100,6 +108,7 @@ impl Default for ApplyOptions {
             job_wait: Duration::from_secs(3600),
             dry_run: false,
             progress: None,
+            on_plan: None,
             progress_interval: Duration::from_millis(500),
             lock_wait: Duration::from_secs(2),
             busy_timeout: Duration::from_secs(300),
@@ -123,6 +132,7 @@ impl std::fmt::Debug for ApplyOptions {
             .field("job_wait", &self.job_wait)
             .field("dry_run", &self.dry_run)
             .field("progress", &self.progress.is_some())
+            .field("on_plan", &self.on_plan.is_some())
             .field("progress_interval", &self.progress_interval)
             .field("lock_wait", &self.lock_wait)
             .field("busy_timeout", &self.busy_timeout)
@@ -391,6 +401,9 @@ async fn run_steps(
         return Ok(());
     }
     let total = plan.steps.len();
+    if let (Some(on_plan), true) = (&opts.on_plan, total > 0) {
+        on_plan(&report);
+    }
     // Each step's table by folded name, not searched per step (issue 22).
     let by_name: std::collections::HashMap<&str, &Table> =
         tables.iter().map(|t| (t.name.folded(), t)).collect();

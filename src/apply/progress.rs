@@ -83,9 +83,17 @@ pub(crate) async fn poll(
     every: Duration,
     emit: impl Fn(ProgressEvent),
 ) {
+    // A percent never goes backwards: MySQL's work estimate grows while
+    // a stage runs and each stage counts afresh, so a later reading can be
+    // lower than an earlier one for the same statement.
+    let mut high = 0.0_f64;
     loop {
         tokio::time::sleep(every).await;
         match read(session.conn(), &watch).await {
+            Ok(Some(ProgressEvent::Percent(p))) => {
+                high = high.max(p);
+                emit(ProgressEvent::Percent(high))
+            }
             Ok(Some(event)) => emit(event),
             Ok(None) => {}
             Err(_) => return,
@@ -107,17 +115,15 @@ async fn read(
     w: &Watch,
 ) -> Result<Option<ProgressEvent>, mysql_async::Error> {
     Ok(match w.flavor {
-        // MariaDB fills PROGRESS for copying ALTERs; an InnoDB in-place
-        // ADD INDEX reports 0 and only its STATE ("altering table").
         Flavor::MariaDb => conn
-            .exec_first::<(Option<String>, Option<f64>), _, _>(
-                "SELECT STATE, CAST(PROGRESS AS DOUBLE) FROM information_schema.PROCESSLIST WHERE ID = ?",
+            .exec_first::<(Option<String>, Option<u32>, Option<u32>, Option<f64>), _, _>(
+                "SELECT STATE, STAGE, MAX_STAGE, CAST(PROGRESS AS DOUBLE) \
+                 FROM information_schema.PROCESSLIST WHERE ID = ?",
                 (w.ddl_conn_id,),
             )
             .await?
-            .and_then(|(state, pct)| match pct {
-                Some(p) if p > 0.0 => Some(ProgressEvent::Percent(p)),
-                _ => state.filter(|s| !s.is_empty()).map(ProgressEvent::Stage),
+            .and_then(|(state, stage, max_stage, pct)| {
+                mariadb_reading(state, stage.unwrap_or(0), max_stage.unwrap_or(0), pct)
             }),
         Flavor::MySql => conn
             .exec_first::<(Option<u64>, Option<u64>), _, _>(
@@ -142,4 +148,52 @@ async fn read(
             .flatten()
             .map(ProgressEvent::Rows),
     })
+}
+
+/// One MariaDB PROCESSLIST reading as an event. MariaDB's progress
+/// reporting (KB "Progress Reporting") fills PROGRESS (0-100, over all
+/// stages) and STAGE of MAX_STAGE for the statements that report it (a
+/// copying ALTER); an InnoDB in-place ADD INDEX on 10.11 reports none of
+/// them (STAGE, MAX_STAGE and PROGRESS stay 0 through a 2,097,152-row
+/// build, measured here), only its STATE, `altering table`.
+fn mariadb_reading(
+    state: Option<String>,
+    stage: u32,
+    max_stage: u32,
+    pct: Option<f64>,
+) -> Option<ProgressEvent> {
+    let state = state.filter(|s| !s.is_empty());
+    match pct.filter(|p| *p > 0.0) {
+        Some(p) if max_stage > 1 => Some(ProgressEvent::Stage(format!(
+            "{}stage {stage} of {max_stage}, {p:.0}%",
+            state.map(|s| format!("{s}, ")).unwrap_or_default()
+        ))),
+        Some(p) => Some(ProgressEvent::Percent(p)),
+        None => state.map(ProgressEvent::Stage),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mariadb_readings_show_stage_and_percent_when_the_server_has_them() {
+        let state = || Some("copy to tmp table".to_string());
+        assert_eq!(
+            mariadb_reading(state(), 1, 2, Some(37.4)),
+            Some(ProgressEvent::Stage(
+                "copy to tmp table, stage 1 of 2, 37%".into()
+            ))
+        );
+        assert_eq!(
+            mariadb_reading(state(), 1, 1, Some(37.4)),
+            Some(ProgressEvent::Percent(37.4))
+        );
+        assert_eq!(
+            mariadb_reading(Some("altering table".into()), 0, 0, Some(0.0)),
+            Some(ProgressEvent::Stage("altering table".into()))
+        );
+        assert_eq!(mariadb_reading(None, 0, 0, None), None);
+    }
 }

@@ -76,6 +76,25 @@ fn excerpts(reads: &[&Access]) -> String {
         .join("; ")
 }
 
+/// `, N rows examined` (actual) or `, about N rows estimated`, as the
+/// server reported them for this read; empty when it reported neither.
+fn rows_said(a: &Access) -> String {
+    match (a.rows_actual, a.rows_estimate) {
+        (Some(n), _) => format!(", {} rows examined", count(n)),
+        (None, Some(n)) => format!(", about {} rows estimated", count(n)),
+        (None, None) => String::new(),
+    }
+}
+
+/// A row count as a whole number when it is one (servers report floats).
+fn count(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n:.1}")
+    }
+}
+
 fn declared(uses: &[Ident]) -> String {
     uses.iter()
         .map(|u| format!("`{u}`"))
@@ -106,52 +125,57 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
     }
     for a in &reads {
         let index = a.index.as_deref().unwrap_or("none");
+        let declared_index = a
+            .index
+            .as_deref()
+            .is_some_and(|i| want.uses.iter().any(|u| *u == Ident::new(i)));
+        let rows = rows_said(a);
         let failure = match &a.method {
             Method::FullTableScan => Some((
                 FailureKind::FullTableScan,
                 format!(
-                    "the server scans all of `{}` instead of reading through {uses}: every row is examined, so the cost grows with the table, not with the rows the query wants",
+                    "the server's plan is a full table scan of `{}`{rows}, not a seek of {uses}: every row is read, so the cost grows with the table, not with the rows the query wants; give the WHERE a condition on {uses}'s leading column(s) as they are (no function or cast on them)",
                     want.table
+                ),
+            )),
+            Method::FullIndexScan if declared_index => Some((
+                FailureKind::FullIndexScan,
+                format!(
+                    "the server's plan is a full index scan of `{index}`{rows}: it walks the declared index from one end instead of seeking it (stopping only at a LIMIT), because the WHERE as written gives it nothing to seek with (a function or cast on the column such as `BINARY col = BINARY ?`, an OR across columns, or no condition on the index's leading column)"
                 ),
             )),
             Method::FullIndexScan => Some((
                 FailureKind::FullIndexScan,
                 format!(
-                    "the server reads every entry of `{index}` (a full index scan) instead of seeking {uses}: the WHERE as written cannot seek the declared index (a function or cast on the column such as `BINARY col = BINARY ?`, an OR across columns, or no condition on the index's leading column), so every entry is examined"
+                    "the server's plan is a full index scan of `{index}`{rows}, not a seek of {uses}: it walks `{index}` from one end and filters each row (typically to return rows in its order for an ORDER BY ... LIMIT), so the rows read depend on where the matches lie, not on an index; the WHERE as written cannot seek {uses} (a function or cast on a column, an OR across columns, or no condition on its leading column)"
                 ),
             )),
             Method::SkipScan => Some((
                 FailureKind::SkipScan,
                 format!(
-                    "the server skip-scans `{index}`: the query does not constrain the index's leading column, so it probes every distinct leading value; constrain the leading column (e.g. the State the index begins with) or declare an index that begins with the filtered column"
+                    "the server's plan is a skip scan of `{index}`{rows}: the query does not constrain the index's leading column, so it probes every distinct leading value; constrain the leading column (e.g. the State the index begins with) or declare an index that begins with the filtered column"
                 ),
             )),
             Method::IndexMerge => Some((
                 FailureKind::IndexMerge,
                 format!(
-                    "the server merges index scans{} for an OR across columns: the merge is not the declared access path and is not chosen reliably (on TiDB the same OR scanned 20,002 rows); write a UNION ALL of branches that each read through one index",
-                    a.index.as_deref().map(|i| format!(" (`{i}`)")).unwrap_or_default()
+                    "the server's plan is an index merge{}{rows} for an OR across columns: the merge is not the declared access path and is not chosen reliably (on TiDB the same OR scanned 20,002 rows); write a UNION ALL of branches that each read through one index",
+                    a.index.as_deref().map(|i| format!(" of `{i}`")).unwrap_or_default()
                 ),
             )),
-            Method::Lookup | Method::Range => {
-                let ok = a
-                    .index
-                    .as_deref()
-                    .is_some_and(|i| want.uses.iter().any(|u| *u == Ident::new(i)));
-                (!ok).then(|| {
-                    (
-                        FailureKind::OtherIndex,
-                        format!(
-                            "the server reads `{}` through `{index}` instead of {uses}: the declared index does not serve this query as written, or another index looks cheaper on these statistics",
-                            want.table
-                        ),
-                    )
-                })
-            }
+            Method::Lookup | Method::Range => (!declared_index).then(|| {
+                (
+                    FailureKind::OtherIndex,
+                    format!(
+                        "the server's plan reads `{}` through `{index}`{rows}, not {uses}: the declared index does not serve this query as written, or another index looks cheaper on these statistics",
+                        want.table
+                    ),
+                )
+            }),
             Method::Other(how) => Some((
                 FailureKind::OtherIndex,
                 format!(
-                    "the server reads `{}` by `{how}` (index `{index}`), which is not a seek through {uses}",
+                    "the server's plan reads `{}` by `{how}` (index `{index}`){rows}, which is not a seek of {uses}",
                     want.table
                 ),
             )),
@@ -183,10 +207,24 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
     }
     if let (Some(bound), Some(rows)) = (want.bound, rows_examined(facts, want.table)) {
         if rows > bound as f64 {
+            // After a scan the scan is the reason; "narrows too little"
+            // only fits a read that did seek.
+            let scanned = out.iter().any(|f| {
+                matches!(
+                    f.kind,
+                    FailureKind::FullTableScan | FailureKind::FullIndexScan | FailureKind::SkipScan
+                )
+            });
+            let why = if scanned {
+                "the scan above reads them"
+            } else {
+                "the seek narrows too little for this query (an ORDER BY the index does not deliver, or a filter after the seek)"
+            };
             out.push(Failure {
                 kind: FailureKind::RowsExamined,
                 message: format!(
-                    "{rows} rows of `{}` examined, over the bound of {bound}: the index narrows too little for this query (an ORDER BY the index does not deliver, or a filter after the seek)",
+                    "{} rows of `{}` examined, over the bound of {bound}: {why}",
+                    count(rows),
                     want.table
                 ),
                 excerpt: excerpts(&reads),
@@ -239,6 +277,24 @@ mod tests {
             messages: vec![],
         };
         assert_eq!(kinds(&other), vec![FailureKind::OtherIndex]);
+        let messages: Vec<String> = judge(&scan, &want).into_iter().map(|f| f.message).collect();
+        assert!(
+            messages[0].starts_with("the server's plan is a full index scan of `ia`, 10000 rows examined: it walks the declared index from one end instead of seeking it"),
+            "{messages:?}"
+        );
+        assert_eq!(
+            messages[1],
+            "10000 rows of `T` examined, over the bound of 10: the scan above reads them"
+        );
+        let primary = PlanFacts {
+            accesses: vec![access(Method::FullIndexScan, "PRIMARY", 10001.0)],
+            messages: vec![],
+        };
+        let message = &judge(&primary, &want)[0].message;
+        assert!(
+            message.starts_with("the server's plan is a full index scan of `PRIMARY`, 10001 rows examined, not a seek of `ia`"),
+            "{message}"
+        );
         let none = PlanFacts {
             accesses: vec![],
             messages: vec!["Impossible WHERE".into()],

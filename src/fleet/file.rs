@@ -114,6 +114,10 @@ struct Findings<'a> {
     file: &'a Path,
     text: &'a str,
     problems: Vec<Problem>,
+    /// The servers that read without an error (`name (host:port)`), and
+    /// how many server entries did not.
+    read: Vec<String>,
+    unreadable: usize,
 }
 
 /// The rule of a fleet-file finding, by the object it is about: the
@@ -212,6 +216,8 @@ pub fn parse(
         file: path,
         text,
         problems: Vec::new(),
+        read: Vec::new(),
+        unreadable: 0,
     };
     let fleet = match serde_yaml::from_str::<RawFile>(text) {
         Ok(raw) => build(&mut f, raw, base, env),
@@ -239,11 +245,32 @@ pub fn parse(
     };
     match fleet {
         Some(fleet) if f.problems.is_empty() => Ok(fleet),
-        _ => Err(Error::InvalidFleet {
-            file: path.to_path_buf(),
-            errors: f.problems.len(),
-            problems: f.problems,
-        }),
+        _ => {
+            let errors = f.problems.len();
+            // An error in one server entry does not hide which servers the
+            // file does name (a note after the errors, not one of them).
+            if f.unreadable > 0 && !f.read.is_empty() {
+                let line = f.key_line("servers", 0);
+                f.problems.push(Problem {
+                    severity: Severity::Warning,
+                    file: path.to_path_buf(),
+                    line,
+                    column: None,
+                    table: None,
+                    object: Some("servers".into()),
+                    message: format!(
+                        "besides the entries above, the file names {} server(s) that read fine: {}",
+                        f.read.len(),
+                        f.read.join(", ")
+                    ),
+                });
+            }
+            Err(Error::InvalidFleet {
+                file: path.to_path_buf(),
+                errors,
+                problems: f.problems,
+            })
+        }
     }
 }
 
@@ -292,7 +319,20 @@ fn build(
     for (i, s) in raw.servers.into_iter().enumerate() {
         let line = url_lines[i];
         let next = url_lines.get(i + 1).copied().flatten();
-        if let Some(server) = server(f, s, line, next, base, env) {
+        let before = f.problems.len();
+        let read = server(f, s, line, next, base, env);
+        match &read {
+            Some(server) if f.problems.len() == before => {
+                let at = server.target.host_port();
+                f.read.push(if server.name == at {
+                    format!("`{at}`")
+                } else {
+                    format!("`{}` ({at})", server.name)
+                })
+            }
+            _ => f.unreadable += 1,
+        }
+        if let Some(server) = read {
             if !names.insert(server.name.clone()) {
                 f.error(
                     line,

@@ -169,7 +169,9 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
         }
         let done = ctx.run_stage(&mine).await;
         let ok = done.iter().all(|r| r.outcome.is_success());
-        stop = !ok;
+        // Stages guard changes: a read-only run (plan, verify) reads every
+        // stage, so a failing canary does not hide the rest of its report.
+        stop = !ok && opts.command == FleetCommand::Apply;
         stages.push(StageReport {
             name: spec.name.clone(),
             targets: mine.len(),
@@ -294,11 +296,17 @@ impl Ctx<'_> {
             .missing
             .contains(&t.schema.to_lowercase())
         {
-            let e = crate::Error::UnknownSchema {
-                schema: t.schema.clone(),
-                host: self.fleet.servers[t.server].target.host_port(),
-            };
-            return Some(self.finish(t, None, Instant::now(), Err(e.to_string())));
+            // The fleet file named it, not a URL: say where to fix it.
+            let server = &self.fleet.servers[t.server];
+            let e = format!(
+                "schema `{}` does not exist on {}; create it, or fix `schemas:` of server `{}` in {} (line {})",
+                t.schema,
+                server.target.host_port(),
+                server.name,
+                self.fleet.path.display(),
+                server.line
+            );
+            return Some(self.finish(t, None, Instant::now(), Err(e)));
         }
         if self.opts.cancel.is_cancelled() {
             return Some(self.not_started(
@@ -324,6 +332,7 @@ impl Ctx<'_> {
         if !report.outcome.is_success()
             && report.outcome != TargetOutcome::NotStarted
             && self.fleet.on_error == OnError::Stop
+            && self.opts.command == FleetCommand::Apply
         {
             self.halt.cancel();
         }

@@ -63,7 +63,13 @@ fn an_unset_password_variable_names_the_variable_and_its_line() {
     let out = findings(
         "servers:\n  - url: mysql://root@db1:3306\n    schemas: [a]\n  - url: mysql://root@db2:3306\n    schemas: [a]\n    password_env: NOT_SET_ANYWHERE\n",
     );
-    assert_eq!(out.len(), 1, "{out:?}");
+    // The error, then which servers the file does name.
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out[1].starts_with("warning: fleet.yaml:1: servers:")
+            && out[1].ends_with("read fine: `db1:3306`"),
+        "{out:?}"
+    );
     assert!(out[0].contains("fleet.yaml:6"), "{out:?}");
     assert!(out[0].contains("server `db2:3306`"), "{out:?}");
     assert!(out[0].contains("`NOT_SET_ANYWHERE`"), "{out:?}");

@@ -83,14 +83,19 @@ async fn terminal_shows_progress_pipe_and_json_do_not() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
+    // The header first (what is applied where), then the step lines, and
+    // the header only once.
+    assert!(lines[0].starts_with("apply to "), "{all}");
+    assert!(lines[1].starts_with("server: "), "{all}");
     assert_eq!(
-        lines[..2],
+        lines[2..4],
         [
             "step 1/1 add_index `Jobs`.`idx_jobs_state_created`: started",
             "step 1/1 add_index `Jobs`.`idx_jobs_state_created`: applied"
         ],
         "{all}"
     );
+    assert_eq!(stdout.matches("apply to ").count(), 1, "{all}");
     assert!(!all.contains('\r'), "{all}");
 
     let db = TestDb::new().await;

@@ -70,7 +70,8 @@ pub(in crate::catalog) fn lint(
 }
 
 /// A TiDB feature needs TiDB among the catalog's flavors; with MySQL or
-/// MariaDB too, those create the table without it (a warning).
+/// MariaDB too, those create the table without it: a warning for each
+/// feature that makes the table behave otherwise there ([`differs_on_innodb`]).
 fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
     let others: Vec<&str> = flavors
         .iter()
@@ -88,8 +89,15 @@ fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
                 ),
             );
         }
-    } else if !others.is_empty() && !declared.is_empty() {
-        let list: Vec<String> = declared.iter().map(|f| format!("`{f}`")).collect();
+    } else if !others.is_empty() {
+        let list: Vec<String> = declared
+            .iter()
+            .filter(|f| differs_on_innodb(options, f))
+            .map(|f| format!("`{f}`"))
+            .collect();
+        if list.is_empty() {
+            return;
+        }
         sink.report(&rule_ids::TIDB_ONLY,
             None,
             format!(
@@ -98,6 +106,23 @@ fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
                 others.join(" and ")
             ),
         );
+    }
+}
+
+/// Whether TiDB feature `feature` makes the table behave otherwise on
+/// MySQL and MariaDB (InnoDB), where it is left out. `clustered: true` does
+/// not: InnoDB always clusters a table by its primary key (MySQL manual
+/// "Clustered and Secondary Indexes"; MariaDB KB "InnoDB": the same), so
+/// only `clustered: false` asks for what InnoDB cannot do. `auto_random`
+/// does not: with MySQL or MariaDB targeted the lint requires
+/// `auto_increment: true` beside it, and those servers assign increasing
+/// ids as declared. `shard_row_id_bits` and `pre_split_regions` (region
+/// layout) and `ttl` (rows expire on TiDB only) do.
+fn differs_on_innodb(options: &TidbOptions, feature: &str) -> bool {
+    match feature {
+        "clustered" => options.clustered == Some(false),
+        "auto_random" => false,
+        _ => true,
     }
 }
 
