@@ -63,3 +63,5 @@ mod v2_generated_live;
 mod verify_live;
 mod widen_live;
 mod widen_storage_live;
+mod fleet_file_named;
+mod tidb_features_warning;

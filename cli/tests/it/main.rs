@@ -39,3 +39,5 @@ mod offline_cli;
 mod secrets_cli;
 mod verify_cli;
 mod view_under_table_name;
+mod import_skipped_cli;
+mod newcomer_fleet;

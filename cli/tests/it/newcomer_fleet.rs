@@ -3,7 +3,7 @@
 //! target's (`problem`, `satisfied`); on a pipe no line is printed twice;
 //! a schema the fleet file names that does not exist points at `schemas:`.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::fleet::{count, outcome_of, Schemas, Setup, DRIFTED, LEGACY};
 

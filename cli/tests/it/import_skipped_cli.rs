@@ -2,9 +2,8 @@
 //! human and JSON output: an index over a left-out column (a collation the
 //! catalog does not know) is listed with the column, not dropped silently.
 
-mod cli_support;
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::cli_support;
+use crate::common;
 
 use cli_support::run;
 use common::TestDb;
