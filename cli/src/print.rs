@@ -133,6 +133,9 @@ fn problem_lines(title: &str, problems: &[Problem]) {
     outln!("{title}:");
     for p in problems {
         outln!("  {p}");
+        if let Some(fix) = &p.fix {
+            outln!("    fix: {fix}");
+        }
     }
 }
 

@@ -135,6 +135,9 @@ fn review_human(r: &Review, to: &str, color: bool) {
             };
             outln!("  {} `{}`{object}{shapes}", c.kind_text(), c.table);
             outln!("    {}", c.reason);
+            if let Some(fix) = c.fix.as_deref().filter(|_| c.class != Class::Deployable) {
+                outln!("    fix: {fix}");
+            }
         }
     }
     if r.changes.is_empty() && r.new_lint_errors.is_empty() {

@@ -12,6 +12,7 @@ use crate::model::{ByName, NotOnline, Table, TableKind};
 
 mod change;
 mod columns;
+mod fix;
 mod foreign_keys;
 mod indexes;
 mod table;
@@ -69,6 +70,19 @@ fn column_or_widening(
             d.changes.push(change);
         }
         Err(why) => {
+            // Not opted in: would the rule table allow it if it were?
+            if why.is_none() {
+                let mut opted = col.clone();
+                opted.widen = crate::model::Widen::Types;
+                if widening(flavor, have, live, &opted).is_ok() {
+                    for p in drift
+                        .iter_mut()
+                        .filter(|p| p.kind == ProblemKind::ColumnType)
+                    {
+                        p.fix = Some(fix::widen_instead(want, col));
+                    }
+                }
+            }
             if let (Some(why), Some(first)) = (why, drift.first_mut()) {
                 let found = std::mem::replace(&mut first.actual, Value::Absent);
                 first.actual = Value::NotWidening {
@@ -288,6 +302,7 @@ pub(super) fn problem(
         kind,
         expected,
         actual,
+        fix: fix::fix(t, object, kind),
     }
 }
 

@@ -1,8 +1,10 @@
 //! Synthetic rows for `catalog explain --scratch`, deterministic from a seed:
 //! rows matching a query's parameters (default 1,000) and rows matching
 //! nothing (default 10,000), generated from the column types and the way
-//! each parameter binds (equality or range), with declared example values
-//! (`fixture.values`) over the generated ones.
+//! each parameter binds (equality or range) and the columns compared
+//! `IS NULL` (NULL in the matching rows), with declared example values
+//! (`fixture.values`) over the generated ones (in the matching rows, and in
+//! every row of a column the query does not constrain).
 
 use std::collections::BTreeMap;
 
@@ -54,7 +56,11 @@ enum Side {
 /// How one column is constrained by the query.
 enum Bound {
     Eq(Param),
-    Range { matching: Side },
+    Range {
+        matching: Side,
+    },
+    /// `col IS NULL`: the matching rows hold NULL, unrelated ones a value.
+    Null,
 }
 
 /// The rows for `query` on `table`; an error names a column whose type
@@ -77,6 +83,15 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
         // An equality wins over a range on the same column.
         if !matches!(bounds.get(col), Some(Bound::Eq(_))) {
             bounds.insert(col.clone(), bound);
+        }
+    }
+    // `col IS NULL` (a nullable column not bound by a parameter): without
+    // NULLs in the matching rows, no row would match and the plan would be
+    // judged on nothing.
+    for col in &query.shape.null_columns {
+        let nullable = table.column(col).is_some_and(|c| c.nullable);
+        if nullable && !bounds.contains_key(col) {
+            bounds.insert(col.clone(), Bound::Null);
         }
     }
     let unique_cols: Vec<&Ident> = table
@@ -158,6 +173,20 @@ pub fn generate(table: &Table, query: &Query, seed: u64) -> Result<Fixture, Stri
             ) {
                 (true, Some(v), _) => v.text().map(str::to_string),
                 (true, None, Some(Bound::Eq(p))) => p.text().map(str::to_string),
+                (true, None, Some(Bound::Null)) => None,
+                (false, declared, Some(Bound::Null)) => Some(
+                    match (
+                        declared.and_then(Param::text),
+                        value(&c.ty, n, &mut seq, unique),
+                    ) {
+                        (_, Some(v)) => v,
+                        (Some(v), None) => v.to_string(),
+                        (None, None) => return Err(cannot(c)),
+                    },
+                ),
+                // A column the query does not constrain: a declared value
+                // serves every row (unless it must be unique per row).
+                (false, Some(v), None) if !unique => v.text().map(str::to_string),
                 (false, _, Some(Bound::Eq(p))) => Some(other_than(
                     &c.ty,
                     p.text().unwrap_or(""),
@@ -201,6 +230,22 @@ fn other_than(
     seq: &mut Seq,
     unique: bool,
 ) -> Result<String, String> {
+    // A closed set of values: another member, in turn (a random draw from
+    // two members would repeat the parameter's now and then).
+    let closed: Option<Vec<String>> = match ty {
+        ColumnType::Enum(m) | ColumnType::Set(m) => Some(m.clone()),
+        ColumnType::Boolean => Some(vec!["0".into(), "1".into()]),
+        _ => None,
+    };
+    if let Some(members) = closed {
+        let others: Vec<&String> = members
+            .iter()
+            .filter(|m| !m.eq_ignore_ascii_case(param))
+            .collect();
+        if !others.is_empty() {
+            return Ok(others[(n % others.len() as u64) as usize].clone());
+        }
+    }
     for _ in 0..8 {
         if let Some(v) = value(ty, n, seq, unique) {
             if v != param {
@@ -209,7 +254,7 @@ fn other_than(
         }
     }
     Err(format!(
-        "cannot generate a {} value other than `{param}`",
+        "cannot generate a {} value other than `{param}` for the rows that must not match: the type admits no other value; query a value the column can differ from",
         ty
     ))
 }
@@ -300,6 +345,21 @@ fn value(ty: &ColumnType, n: u64, seq: &mut Seq, unique: bool) -> Option<String>
         | ColumnType::MediumBlob
         | ColumnType::LongBlob => text(64),
         ColumnType::Json => format!("{{\"n\": {pick}}}"),
+        ColumnType::TinyText | ColumnType::TinyBlob => text(64),
+        // One member per row (a SET value of one member): every member
+        // appears, so a parameter's member matches and others do not.
+        ColumnType::Enum(members) | ColumnType::Set(members) if !members.is_empty() => {
+            let i = if unique {
+                n
+            } else {
+                seq.below(members.len() as u64)
+            };
+            members[(i % members.len() as u64) as usize].clone()
+        }
+        ColumnType::Year => (1901 + pick % 250).to_string(),
+        ColumnType::Time(_) => {
+            format!("{:02}:{:02}:{:02}", pick % 24, seq.below(60), seq.below(60))
+        }
         ColumnType::Date => format!("2025-{:02}-{:02}", 1 + seq.below(12), 1 + seq.below(28)),
         ColumnType::DateTime(_) | ColumnType::Timestamp(_) => datetime(2025, seq),
         #[allow(unreachable_patterns)]
@@ -373,6 +433,32 @@ mod tests {
             generate(&table(), &q, 7).unwrap(),
             "deterministic from the seed"
         );
+    }
+
+    #[test]
+    fn enum_columns_and_is_null_predicates_are_covered() {
+        let mut t = table();
+        t.columns.push(crate::model::Column::new(
+            "State",
+            ColumnType::Enum(vec!["queued".into(), "running".into(), "done".into()]),
+        ));
+        let mut lease = crate::model::Column::new("LeasedAt", ColumnType::DateTime(6));
+        lease.nullable = true;
+        t.columns.push(lease);
+        let q = query(
+            "SELECT Id FROM T WHERE State = ? AND LeasedAt IS NULL",
+            vec![Param::Text("queued".into())],
+        );
+        let f = generate(&t, &q, 3).unwrap();
+        let (state, leased) = (3, 4);
+        assert_eq!(f.columns[state].as_str(), "State");
+        let matches =
+            |r: &Vec<Option<String>>| r[state].as_deref() == Some("queued") && r[leased].is_none();
+        assert!(f.rows[..1000].iter().all(matches));
+        assert!(!f.rows[1000..].iter().any(matches));
+        assert!(f.rows[1000..]
+            .iter()
+            .all(|r| ["queued", "running", "done"].contains(&r[state].as_deref().unwrap())));
     }
 
     #[test]

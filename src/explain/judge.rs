@@ -47,6 +47,10 @@ pub struct Expectation<'a> {
     pub uses: &'a [Ident],
     /// Bound on rows examined, where one applies.
     pub bound: Option<u64>,
+    /// On fixture rows: how many were generated to match the query. A
+    /// plan that then examines no row of the table matched none of them:
+    /// it ran on nothing and proves nothing.
+    pub matching: Option<u32>,
 }
 
 /// Rows actually examined on the table (sum over its reads), when every
@@ -205,6 +209,18 @@ pub fn judge(facts: &PlanFacts, want: &Expectation<'_>) -> Vec<Failure> {
             }
         }
     }
+    if let (Some(m), Some(rows)) = (want.matching, rows_examined(facts, want.table)) {
+        if m > 0 && rows == 0.0 {
+            out.push(Failure {
+                kind: FailureKind::NotProof,
+                message: format!(
+                    "unproven: 0 rows of `{}` examined although the fixture holds {m} rows meant to match: none of them matched the query's predicates, so the plan ran on nothing and says nothing about {uses}; declare `fixture.values` for the columns the fixture does not cover (the value each predicate needs, `null` for `col IS NULL`), or check that the parameters can match",
+                    want.table
+                ),
+                excerpt: excerpts(&reads),
+            });
+        }
+    }
     if let (Some(bound), Some(rows)) = (want.bound, rows_examined(facts, want.table)) {
         if rows > bound as f64 {
             // After a scan the scan is the reason; "narrows too little"
@@ -257,6 +273,7 @@ mod tests {
             table: &t,
             uses: &uses,
             bound: Some(10),
+            matching: Some(5),
         };
         let good = PlanFacts {
             accesses: vec![access(Method::Lookup, "IA", 1.0)],
@@ -300,5 +317,13 @@ mod tests {
             messages: vec!["Impossible WHERE".into()],
         };
         assert_eq!(kinds(&none), vec![FailureKind::NotProof]);
+        // Read through the index, but no fixture row matched: unproven.
+        let nothing = PlanFacts {
+            accesses: vec![access(Method::Range, "ia", 0.0)],
+            messages: vec![],
+        };
+        assert_eq!(kinds(&nothing), vec![FailureKind::NotProof]);
+        let f = &judge(&nothing, &want)[0];
+        assert!(f.message.starts_with("unproven"), "{}", f.message);
     }
 }

@@ -283,6 +283,11 @@ pub struct Problem {
     pub expected: Value,
     /// The live shape.
     pub actual: Value,
+    /// What would make it pass: the catalog change, or the statement to run
+    /// by hand (apply never alters an existing object); `None` for what
+    /// needs nothing (an unmanaged object).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 impl fmt::Display for Problem {

@@ -176,11 +176,12 @@ pub(crate) fn difference_from(
     read: Read,
 ) -> Option<String> {
     let aria = is_aria(have);
-    if let Some(f) = parsed.features.iter().find(|f| {
-        let expected = (aria && aria_default(&f.what))
-            || crate::model::is_innodb_default_option_text(parsed.table.engine.as_deref(), &f.what);
-        !expected
-    }) {
+    // An engine's own default, stated explicitly, is not a difference.
+    let server_default = |what: &str| {
+        (aria && aria_default(what))
+            || crate::model::is_innodb_default_option_text(parsed.table.engine.as_deref(), what)
+    };
+    if let Some(f) = parsed.features.iter().find(|f| !server_default(&f.what)) {
         return Some(format!(
             "SHOW CREATE TABLE shows {} `{}`, which the inspection does not read",
             f.object, f.what

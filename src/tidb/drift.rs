@@ -60,6 +60,7 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
             kind,
             expected,
             actual,
+            fix: Some("TiDB fixes this when the table is created: declare the live value in the catalog, or recreate the table by hand".into()),
         })
     };
     let live_clustered = h.clustered.or_else(|| default_clustered(have));
@@ -88,6 +89,7 @@ pub fn drift(want: &Table, have: &Table) -> (Vec<Problem>, Vec<Problem>) {
                 table: want.name.to_string(),
                 auto_random: a.clone(),
             },
+            fix: None,
         });
     } else if w.auto_random != h.auto_random {
         let object = w

@@ -195,5 +195,6 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         new,
         reason,
         only_on: on,
+        fix: p.fix.clone(),
     }
 }

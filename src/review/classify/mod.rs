@@ -148,6 +148,11 @@ pub struct Finding {
     /// The flavors apply finds it on, when not every flavor reviewed
     /// (empty: all of them).
     pub only_on: Vec<Flavor>,
+    /// What would make it deployable (a catalog change such as `widen:
+    /// true`, or the statement to run by hand); `None` where nothing is
+    /// needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 impl Finding {
@@ -229,7 +234,19 @@ impl Out {
             new,
             reason: reason.into(),
             only_on: Vec::new(),
+            fix: review_fix(kind),
         });
+    }
+}
+
+/// What would make a review-only finding deployable.
+fn review_fix(kind: ReviewKind) -> Option<String> {
+    use ReviewKind::*;
+    match kind {
+        CommentChanged | ConsumerScopeChanged | TableRemoved | CheckRemoved | ColumnMoved => None,
+        TableRenamed | ColumnRenamed | IndexRenamed => Some(
+            "keep OLD's name in the catalog, or rename the object by hand on every installation first (`RENAME TABLE`, `ALTER TABLE ... RENAME COLUMN` / `RENAME INDEX`): apply would add the new name empty and leave the old object and its values behind".into(),
+        ),
     }
 }
 

@@ -77,7 +77,13 @@ impl Walker {
                 self.expr_with(left, lc)?;
                 self.expr_with(right, rc)
             }
-            Expr::IsNull(x) | Expr::IsNotNull(x) => self.expr(x),
+            Expr::IsNull(x) => {
+                if let Some(c) = column_of(x) {
+                    self.shape.null_columns.push(c);
+                }
+                self.expr(x)
+            }
+            Expr::IsNotNull(x) => self.expr(x),
             Expr::In {
                 expr,
                 target: InTarget::List(list),

@@ -99,6 +99,7 @@ impl Walker {
                 tables: Vec::new(),
                 columns: Vec::new(),
                 bindings: Vec::new(),
+                null_columns: Vec::new(),
                 limit: None,
             },
             literals,

@@ -48,6 +48,9 @@ pub struct Shape {
     pub columns: Vec<(Option<Ident>, Ident)>,
     /// One entry per `?`, in text order.
     pub bindings: Vec<Binding>,
+    /// Columns the query compares `IS NULL` (a fixture's matching rows
+    /// hold NULL there), in text order.
+    pub null_columns: Vec<Ident>,
     /// The outermost LIMIT, when it is a number literal.
     pub limit: Option<u64>,
 }

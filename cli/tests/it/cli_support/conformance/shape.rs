@@ -15,13 +15,16 @@ use crate::common::TestDb;
 /// (table, lowercase name): the key of a column, index or constraint.
 pub type Key = (String, String);
 
-/// TABLES.ENGINE, TABLE_COLLATION, CREATE_OPTIONS and the table options of
-/// SHOW CREATE TABLE (the counter and comment left out: outside the
-/// contract).
+/// TABLES.ENGINE, TABLE_COLLATION, ROW_FORMAT, CREATE_OPTIONS and the
+/// table options of SHOW CREATE TABLE (the counter and comment left out:
+/// outside the contract). On InnoDB an explicit `ROW_FORMAT=DYNAMIC` is
+/// left out of the two option texts: it is the default, and the physical
+/// row format is compared as TABLES.ROW_FORMAT (DYNAMIC either way).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableShape {
     pub engine: Option<String>,
     pub collation: Option<String>,
+    pub row_format: Option<String>,
     pub create_options: String,
     pub options: String,
 }
@@ -71,7 +74,10 @@ pub struct CheckShape {
 }
 
 /// Columns, referenced schema (`None`: the table's own; the scratch
-/// schemas differ), table and columns, UPDATE_RULE, DELETE_RULE.
+/// schemas differ), table and columns, UPDATE_RULE, DELETE_RULE (by what
+/// InnoDB does: `NO ACTION` is `RESTRICT`, MySQL manual "FOREIGN KEY
+/// Constraints"; MySQL reports an omitted action as NO ACTION, MariaDB as
+/// RESTRICT).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ForeignKeyShape {
     pub columns: Vec<String>,
@@ -101,32 +107,53 @@ pub async fn read(db: &TestDb) -> Shape {
     let mut conn = db.pool.get_conn().await.expect("connect");
     let schema = db.name.as_str();
     let mut s = Shape::default();
-    type TableRow = (String, Option<String>, Option<String>, Option<String>);
+    type TableRow = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
     let tables: Vec<TableRow> = conn
         .exec(
-            "SELECT TABLE_NAME, ENGINE, TABLE_COLLATION, CREATE_OPTIONS FROM information_schema.TABLES \
+            "SELECT TABLE_NAME, ENGINE, TABLE_COLLATION, ROW_FORMAT, CREATE_OPTIONS FROM information_schema.TABLES \
              WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
             (schema,),
         )
         .await
         .unwrap();
     let mut lines: BTreeMap<String, ShowCreate> = BTreeMap::new();
-    for (t, engine, collation, options) in tables {
+    for (t, engine, collation, row_format, options) in tables {
         let ddl = show_create(&mut conn, &t).await;
         let parsed = ShowCreate::parse(&ddl);
+        let innodb = engine
+            .as_deref()
+            .is_some_and(|e| e.eq_ignore_ascii_case("InnoDB"));
         let mut create_options: Vec<String> = options
             .unwrap_or_default()
             .split_whitespace()
             .map(str::to_lowercase)
+            .filter(|o| !(innodb && o == "row_format=dynamic"))
             .collect();
+        let options_line = if innodb {
+            parsed
+                .options
+                .split_whitespace()
+                .filter(|o| !o.eq_ignore_ascii_case("ROW_FORMAT=DYNAMIC"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            parsed.options.clone()
+        };
         create_options.sort();
         s.tables.insert(
             t.clone(),
             TableShape {
                 engine,
                 collation,
+                row_format,
                 create_options: create_options.join(" "),
-                options: parsed.options.clone(),
+                options: options_line,
             },
         );
         lines.insert(t, parsed);
@@ -283,6 +310,14 @@ pub async fn read(db: &TestDb) -> Shape {
             .get(&k)
             .cloned()
             .unwrap_or_else(|| panic!("foreign key {t}.{name} has no REFERENTIAL_CONSTRAINTS row"));
+        let effect = |r: String| {
+            if r.eq_ignore_ascii_case("NO ACTION") {
+                "RESTRICT".to_string()
+            } else {
+                r
+            }
+        };
+        let (update_rule, delete_rule) = (effect(update_rule), effect(delete_rule));
         let e = s.foreign_keys.entry(k).or_insert(ForeignKeyShape {
             columns: Vec::new(),
             referenced_schema: (ref_schema != schema).then_some(ref_schema),
