@@ -65,3 +65,4 @@ mod widen_live;
 mod widen_storage_live;
 mod fleet_file_named;
 mod tidb_features_warning;
+mod explain_queue_live;

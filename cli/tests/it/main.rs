@@ -41,3 +41,4 @@ mod verify_cli;
 mod view_under_table_name;
 mod import_skipped_cli;
 mod newcomer_fleet;
+mod fix_cli;

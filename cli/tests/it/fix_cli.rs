@@ -10,9 +10,8 @@
 //! - import of a table with another row format: the `ALTER TABLE` that
 //!   clears the option.
 
-mod cli_support;
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::cli_support;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -8,7 +8,7 @@
 //! judged on the 1,000 rows it should find; and a query no fixture row
 //! matches (0 rows examined) is not a pass: it fails as unproven.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
