@@ -73,7 +73,11 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
         .iter()
         .map(|c| {
             let auto_random = tidb.and_then(|t| t.auto_random_clause(&c.name));
-            column_definition_with(c, auto_random.as_deref())
+            let mut def = column_definition_with(c, auto_random.as_deref());
+            if let Some(check) = column_check(table, c, flavor) {
+                def.push_str(&format!(" CHECK ({})", check.expression));
+            }
+            def
         })
         .collect();
     if !table.primary_key.is_empty() {
@@ -92,7 +96,7 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
     );
     // A catalog check's condition was rendered by the closed renderer at
     // load; it is written inside its own parentheses.
-    items.extend(table.checks.iter().map(|c| {
+    items.extend(table_level_checks(table, flavor).map(|c| {
         format!(
             "CONSTRAINT {} CHECK ({}){}",
             quote_ident(c.name.as_str()),
@@ -115,6 +119,39 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
         "CREATE TABLE {} (\n{body}\n) {options}",
         quote_ident(table.name.as_str()),
     )
+}
+
+/// The check written inside `column`'s definition on `flavor`: its
+/// column-level CHECK where the server keeps levels apart
+/// ([`Flavor::keeps_check_levels`]: MariaDB names it after the column and
+/// reports LEVEL `Column`); elsewhere none (MySQL would name an inline
+/// CHECK `<table>_chk_<n>`, so every check is written as a named table
+/// constraint there).
+pub(crate) fn column_check<'t>(
+    table: &'t Table,
+    column: &Column,
+    flavor: Flavor,
+) -> Option<&'t crate::model::Check> {
+    if !flavor.keeps_check_levels() {
+        return None;
+    }
+    table
+        .checks
+        .iter()
+        .find(|c| c.level == crate::model::CheckLevel::Column && c.name == column.name)
+}
+
+/// The checks written as `CONSTRAINT name CHECK (...)` table items on
+/// `flavor`: all but those [`column_check`] writes in their column.
+pub(crate) fn table_level_checks(
+    table: &Table,
+    flavor: Flavor,
+) -> impl Iterator<Item = &crate::model::Check> {
+    table.checks.iter().filter(move |c| {
+        !(c.level == crate::model::CheckLevel::Column
+            && flavor.keeps_check_levels()
+            && table.column(&c.name).is_some())
+    })
 }
 
 /// `ALTER TABLE t ADD COLUMN <definition>`; on MySQL and MariaDB followed by
@@ -441,6 +478,49 @@ mod tests {
             add_column(&Ident::new("t"), &c, Flavor::MySql, ColumnAlgorithm::InplaceNoLock),
             "ALTER TABLE `t` ADD COLUMN `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL \
              DEFAULT 'it''s', ALGORITHM=INPLACE, LOCK=NONE"
+        );
+    }
+
+    /// MariaDB keeps a column-level CHECK in its column; elsewhere every
+    /// check is a named table constraint.
+    #[test]
+    fn column_level_checks() {
+        use crate::model::{Check, CheckLevel};
+        let mut t = table();
+        t.checks = vec![
+            Check {
+                name: "Key".into(),
+                expression: "`Key` <> ''".into(),
+                enforced: true,
+                level: CheckLevel::Column,
+            },
+            Check {
+                name: "ck".into(),
+                expression: "`Id` > 0".into(),
+                enforced: true,
+                level: CheckLevel::Table,
+            },
+        ];
+        let maria = create_table(&t, Flavor::MariaDb);
+        assert!(
+            maria.contains("  `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL CHECK (`Key` <> ''),\n"),
+            "{maria}"
+        );
+        assert!(!maria.contains("CONSTRAINT `Key`"), "{maria}");
+        assert!(
+            maria.contains("  CONSTRAINT `ck` CHECK (`Id` > 0)\n"),
+            "{maria}"
+        );
+        let mysql = create_table(&t, Flavor::MySql);
+        assert!(
+            mysql.contains(
+                "  `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n"
+            ),
+            "{mysql}"
+        );
+        assert!(
+            mysql.contains("  CONSTRAINT `Key` CHECK (`Key` <> ''),\n  CONSTRAINT `ck`"),
+            "{mysql}"
         );
     }
 }

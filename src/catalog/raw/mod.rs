@@ -44,7 +44,7 @@ pub(super) const TTL_KEYS: &[&str] = &["column", "interval", "enabled", "job_int
 /// Keys of the mapping form of a column's `auto_random`.
 pub(super) const AUTO_RANDOM_KEYS: &[&str] = &["shard_bits", "range"];
 /// Keys of one entry of `checks`.
-pub(super) const CHECK_KEYS: &[&str] = &["name", "expression", "enforced"];
+pub(super) const CHECK_KEYS: &[&str] = &["name", "expression", "enforced", "level"];
 /// Keys of one entry of `foreign_keys`.
 pub(super) const FOREIGN_KEY_KEYS: &[&str] =
     &["name", "columns", "references", "on_delete", "on_update"];
@@ -269,6 +269,10 @@ pub(crate) struct RawCheck {
     /// `false`: `NOT ENFORCED` (MySQL only); absent: enforced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enforced: Option<bool>,
+    /// `column`: declared in the definition of the column of its name;
+    /// `table` or absent: a table constraint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 /// One entry of `foreign_keys`.
