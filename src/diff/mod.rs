@@ -54,6 +54,7 @@ fn column_or_widening(
                 column: col.clone(),
                 from: live.clone(),
                 how,
+                defaults: have.defaults(),
             };
             d.problems.push(problem(
                 want,
@@ -186,6 +187,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
                         table: want.name.clone(),
                         column: col.clone(),
                         after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
+                        defaults: have.defaults(),
                     };
                     let kind = if change.is_additive() {
                         d.changes.push(change);
