@@ -16,7 +16,7 @@
 
 use crate::collation;
 use crate::ident::{quote_ident, quote_str, Ident};
-use crate::model::{Column, Index, IndexKind, Table};
+use crate::model::{Column, Index, IndexKind, Table, TableDefaults};
 use crate::server::Flavor;
 use crate::sqltext::canonical_engine;
 
@@ -71,12 +71,17 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
         .tidb
         .as_ref()
         .filter(|_| flavor.has_tidb_table_options());
+    let defaults = table.defaults();
     let mut items: Vec<String> = table
         .columns
         .iter()
         .map(|c| {
             let auto_random = tidb.and_then(|t| t.auto_random_clause(&c.name));
-            column_definition_with(c, auto_random.as_deref())
+            let mut def = column_definition_with(c, Some(&defaults), auto_random.as_deref());
+            if let Some(check) = column_check(table, c, flavor) {
+                def.push_str(&format!(" CHECK ({})", check.expression));
+            }
+            def
         })
         .collect();
     if !table.primary_key.is_empty() {
@@ -95,7 +100,7 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
     );
     // A catalog check's condition was rendered by the closed renderer at
     // load; it is written inside its own parentheses.
-    items.extend(table.checks.iter().map(|c| {
+    items.extend(table_level_checks(table, flavor).map(|c| {
         format!(
             "CONSTRAINT {} CHECK ({}){}",
             quote_ident(c.name.as_str()),
@@ -120,13 +125,52 @@ pub fn create_table(table: &Table, flavor: Flavor) -> String {
     )
 }
 
+/// The check written inside `column`'s definition on `flavor`: its
+/// column-level CHECK where the server keeps levels apart
+/// ([`Flavor::keeps_check_levels`]: MariaDB names it after the column and
+/// reports LEVEL `Column`); elsewhere none (MySQL would name an inline
+/// CHECK `<table>_chk_<n>`, so every check is written as a named table
+/// constraint there).
+pub(crate) fn column_check<'t>(
+    table: &'t Table,
+    column: &Column,
+    flavor: Flavor,
+) -> Option<&'t crate::model::Check> {
+    if !flavor.keeps_check_levels() {
+        return None;
+    }
+    table
+        .checks
+        .iter()
+        .find(|c| c.level == crate::model::CheckLevel::Column && c.name == column.name)
+}
+
+/// The checks written as `CONSTRAINT name CHECK (...)` table items on
+/// `flavor`: all but those [`column_check`] writes in their column.
+pub(crate) fn table_level_checks(
+    table: &Table,
+    flavor: Flavor,
+) -> impl Iterator<Item = &crate::model::Check> {
+    table.checks.iter().filter(move |c| {
+        !(c.level == crate::model::CheckLevel::Column
+            && flavor.keeps_check_levels()
+            && table.column(&c.name).is_some())
+    })
+}
+
 /// `ALTER TABLE t ADD COLUMN <definition>`; on MySQL and MariaDB followed by
 /// the online clause of `algo`, on TiDB plain.
-pub fn add_column(table: &Ident, column: &Column, flavor: Flavor, algo: ColumnAlgorithm) -> String {
+pub fn add_column(
+    table: &Ident,
+    column: &Column,
+    defaults: &TableDefaults,
+    flavor: Flavor,
+    algo: ColumnAlgorithm,
+) -> String {
     let stmt = format!(
         "ALTER TABLE {} ADD COLUMN {}",
         quote_ident(table.as_str()),
-        column_definition(column)
+        column_definition_in(column, defaults)
     );
     with_online_clause(stmt, flavor, algo.clause())
 }
@@ -140,6 +184,7 @@ pub fn add_column(table: &Ident, column: &Column, flavor: Flavor, algo: ColumnAl
 pub fn add_column_at(
     table: &Ident,
     column: &Column,
+    defaults: &TableDefaults,
     after: Option<&Ident>,
     flavor: Flavor,
     algo: ColumnAlgorithm,
@@ -151,7 +196,7 @@ pub fn add_column_at(
     let stmt = format!(
         "ALTER TABLE {} ADD COLUMN {} {position}",
         quote_ident(table.as_str()),
-        column_definition(column)
+        column_definition_in(column, defaults)
     );
     with_online_clause(stmt, flavor, algo.clause())
 }
@@ -162,11 +207,16 @@ pub fn add_column_at(
 /// plain (TiDB). The whole catalog definition is restated, so the step
 /// leaves the column exactly as declared; no position clause (the column
 /// stays put).
-pub fn widen_column(table: &Ident, column: &Column, algo: Option<ColumnAlgorithm>) -> String {
+pub fn widen_column(
+    table: &Ident,
+    column: &Column,
+    defaults: &TableDefaults,
+    algo: Option<ColumnAlgorithm>,
+) -> String {
     let stmt = format!(
         "ALTER TABLE {} MODIFY COLUMN {}",
         quote_ident(table.as_str()),
-        column_definition(column)
+        column_definition_in(column, defaults)
     );
     match algo {
         Some(algo) => format!("{stmt}, {}", algo.clause()),
@@ -199,22 +249,49 @@ fn with_online_clause(stmt: String, flavor: Flavor, clause: &str) -> String {
 /// `` `name` type [CHARACTER SET cs COLLATE co] [GENERATED ...] NOT NULL|NULL
 /// [AUTO_INCREMENT] [DEFAULT x] [COMMENT '...'] ``.
 ///
-/// Textual columns always state their character set and collation; NULL is
-/// always stated explicitly (so a MySQL `timestamp` never picks up implicit
-/// NOT NULL / DEFAULT CURRENT_TIMESTAMP behaviour).
+/// This form states a textual column's character set and collation
+/// always (for messages naming a column on its own); statements use
+/// [`column_definition_in`]. NULL is always stated explicitly (so a MySQL
+/// `timestamp` never picks up implicit NOT NULL / DEFAULT
+/// CURRENT_TIMESTAMP behaviour).
 pub fn column_definition(column: &Column) -> String {
-    column_definition_with(column, None)
+    column_definition_with(column, None, None)
 }
 
-/// [`column_definition`] with TiDB's `AUTO_RANDOM(..)` clause where
-/// AUTO_INCREMENT would be (a new table's auto-random column on TiDB).
-fn column_definition_with(column: &Column, auto_random: Option<&str>) -> String {
+/// The column definition inside a table of `defaults`, as `CREATE TABLE`,
+/// `ADD COLUMN` and `MODIFY COLUMN` write it: the column's `CHARACTER SET
+/// cs COLLATE co` only where they differ from the table's, as the
+/// servers' own SHOW CREATE TABLE prints a column. The column takes the
+/// same collation either way; the text matters on MySQL, which remembers
+/// a stated collation (the data dictionary's explicit-collation flag) and
+/// prints it in SHOW CREATE TABLE ever after, so stating the table's own
+/// collation on a column would make an upgraded table read otherwise than
+/// a fresh one.
+pub fn column_definition_in(column: &Column, defaults: &TableDefaults) -> String {
+    column_definition_with(column, Some(defaults), None)
+}
+
+/// [`column_definition`] inside a table of `defaults` (`None`: stating
+/// the charset and collation always), with TiDB's `AUTO_RANDOM(..)`
+/// clause where AUTO_INCREMENT would be (a new table's auto-random column
+/// on TiDB).
+fn column_definition_with(
+    column: &Column,
+    defaults: Option<&TableDefaults>,
+    auto_random: Option<&str>,
+) -> String {
     let mut out = format!("{} {}", quote_ident(column.name.as_str()), column.ty);
-    if let Some(cs) = &column.charset {
-        out.push_str(&format!(" CHARACTER SET {}", charset_name(cs)));
-    }
-    if let Some(co) = &column.collation {
-        out.push_str(&format!(" COLLATE {}", collation_name(co)));
+    let inherited = defaults.is_some_and(|d| {
+        column.charset.as_deref() == Some(d.charset.as_str())
+            && column.collation.as_deref() == Some(d.collation.as_str())
+    });
+    if !inherited {
+        if let Some(cs) = &column.charset {
+            out.push_str(&format!(" CHARACTER SET {}", charset_name(cs)));
+        }
+        if let Some(co) = &column.collation {
+            out.push_str(&format!(" COLLATE {}", collation_name(co)));
+        }
     }
     if let Some(generated) = &column.generated {
         // A catalog's expression was rendered by the closed renderer at load.
@@ -357,7 +434,7 @@ mod tests {
             create_table(&table(), Flavor::MySql),
             "CREATE TABLE `T` (\n\
              \x20 `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'it''s the id',\n\
-             \x20 `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n\
+             \x20 `Key` varchar(128) NOT NULL,\n\
              \x20 `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),\n\
              \x20 PRIMARY KEY (`Id`),\n\
              \x20 UNIQUE KEY `uq` (`Key`),\n\
@@ -384,6 +461,7 @@ mod tests {
             add_column(
                 &Ident::new("t`x"),
                 &c,
+                &Table::new("t", Vec::new()).defaults(),
                 Flavor::MariaDb,
                 ColumnAlgorithm::Instant
             ),
@@ -399,10 +477,17 @@ mod tests {
     #[test]
     fn positioned_add_column() {
         let t = table();
+        // A live table of other defaults: the column states its own, so it
+        // ends exactly as declared.
+        let latin1 = TableDefaults {
+            charset: "latin1".into(),
+            collation: "latin1_swedish_ci".into(),
+        };
         assert_eq!(
             add_column_at(
                 &t.name,
                 &t.columns[1],
+                &latin1,
                 Some(&Ident::new("I`d")),
                 Flavor::MariaDb,
                 ColumnAlgorithm::Instant
@@ -411,7 +496,14 @@ mod tests {
              NOT NULL AFTER `I``d`, ALGORITHM=INSTANT"
         );
         assert_eq!(
-            add_column_at(&t.name, &t.columns[2], None, Flavor::TiDb, ColumnAlgorithm::Instant),
+            add_column_at(
+                &t.name,
+                &t.columns[2],
+                &t.defaults(),
+                None,
+                Flavor::TiDb,
+                ColumnAlgorithm::Instant
+            ),
             "ALTER TABLE `T` ADD COLUMN `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) FIRST"
         );
     }
@@ -422,13 +514,14 @@ mod tests {
         let col = add_column(
             &t.name,
             &t.columns[1],
+            &t.defaults(),
             Flavor::TiDb,
             ColumnAlgorithm::InplaceNoLock,
         );
         let idx = add_index(&t.name, &t.indexes[1], Flavor::TiDb);
         assert_eq!(
             col,
-            "ALTER TABLE `T` ADD COLUMN `Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL"
+            "ALTER TABLE `T` ADD COLUMN `Key` varchar(128) NOT NULL"
         );
         assert_eq!(idx, "ALTER TABLE `T` ADD INDEX `idx` (`CreatedAt`, `Id`)");
     }
@@ -440,9 +533,80 @@ mod tests {
         c.collation = Some("utf8mb4_bin".into());
         c.default = Some(DefaultValue::Literal("it's".into()));
         assert_eq!(
-            add_column(&Ident::new("t"), &c, Flavor::MySql, ColumnAlgorithm::InplaceNoLock),
-            "ALTER TABLE `t` ADD COLUMN `State` varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL \
+            add_column(
+                &Ident::new("t"),
+                &c,
+                &Table::new("t", Vec::new()).defaults(),
+                Flavor::MySql,
+                ColumnAlgorithm::InplaceNoLock
+            ),
+            "ALTER TABLE `t` ADD COLUMN `State` varchar(32) NULL \
              DEFAULT 'it''s', ALGORITHM=INPLACE, LOCK=NONE"
+        );
+    }
+
+    /// A column states its charset and collation only where they differ
+    /// from its table's (greenfield and warm alike), as SHOW CREATE TABLE
+    /// prints it; the charset-free form for messages states them always.
+    #[test]
+    fn collation_only_where_it_differs_from_the_tables() {
+        let mut t = table();
+        t.collation = "utf8mb4_0900_ai_ci".into();
+        let sql = create_table(&t, Flavor::MySql);
+        assert!(
+            sql.contains("`Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL"),
+            "{sql}"
+        );
+        let mut ci = t.columns[1].clone();
+        ci.collation = Some("utf8mb4_0900_ai_ci".into());
+        assert_eq!(
+            widen_column(&t.name, &ci, &t.defaults(), Some(ColumnAlgorithm::Instant)),
+            "ALTER TABLE `T` MODIFY COLUMN `Key` varchar(128) NOT NULL, ALGORITHM=INSTANT"
+        );
+        assert_eq!(
+            column_definition(&ci),
+            "`Key` varchar(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci NOT NULL"
+        );
+    }
+
+    /// MariaDB keeps a column-level CHECK in its column; elsewhere every
+    /// check is a named table constraint.
+    #[test]
+    fn column_level_checks() {
+        use crate::model::{Check, CheckLevel};
+        let mut t = table();
+        t.checks = vec![
+            Check {
+                name: "Key".into(),
+                expression: "`Key` <> ''".into(),
+                enforced: true,
+                level: CheckLevel::Column,
+            },
+            Check {
+                name: "ck".into(),
+                expression: "`Id` > 0".into(),
+                enforced: true,
+                level: CheckLevel::Table,
+            },
+        ];
+        let maria = create_table(&t, Flavor::MariaDb);
+        assert!(
+            maria.contains("  `Key` varchar(128) NOT NULL CHECK (`Key` <> ''),\n"),
+            "{maria}"
+        );
+        assert!(!maria.contains("CONSTRAINT `Key`"), "{maria}");
+        assert!(
+            maria.contains("  CONSTRAINT `ck` CHECK (`Id` > 0)\n"),
+            "{maria}"
+        );
+        let mysql = create_table(&t, Flavor::MySql);
+        assert!(
+            mysql.contains("  `Key` varchar(128) NOT NULL,\n"),
+            "{mysql}"
+        );
+        assert!(
+            mysql.contains("  CONSTRAINT `Key` CHECK (`Key` <> ''),\n  CONSTRAINT `ck`"),
+            "{mysql}"
         );
     }
 }

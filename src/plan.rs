@@ -40,11 +40,16 @@ pub(crate) fn step_sql(change: &Change, flavor: Flavor, algo: ColumnAlgorithm) -
             table,
             column,
             after,
-        } => ddl::add_column_at(table, column, after.as_ref(), flavor, algo),
+            defaults,
+        } => ddl::add_column_at(table, column, defaults, after.as_ref(), flavor, algo),
         Change::AddIndex { table, index } => ddl::add_index(table, index, flavor),
         Change::WidenColumn {
-            table, column, how, ..
-        } => ddl::widen_column(table, column, how.algorithm.column_algorithm()),
+            table,
+            column,
+            how,
+            defaults,
+            ..
+        } => ddl::widen_column(table, column, defaults, how.algorithm.column_algorithm()),
     }
 }
 

@@ -75,6 +75,7 @@ mod tests {
             name: "chk_positive".into(),
             expression: "`Id` > 0".into(),
             enforced: true,
+            level: Default::default(),
         });
         t
     }

@@ -171,7 +171,7 @@ pub const ATTRIBUTES: &[Attribute] = &[
     a(Is("CHECK_CONSTRAINTS"), "CONSTRAINT_SCHEMA", OutOfContract(SCHEMA)),
     a(Is("CHECK_CONSTRAINTS"), "TABLE_NAME", OutOfContract(NAME)),
     a(Is("CHECK_CONSTRAINTS"), "CONSTRAINT_NAME", Compared(&[K::CheckNotOnline])),
-    a(Is("CHECK_CONSTRAINTS"), "LEVEL", OutOfContract("MariaDB: a column-level CHECK is kept under the column's name and enforces the same condition as a table-level one of that name")),
+    a(Is("CHECK_CONSTRAINTS"), "LEVEL", Compared(&[K::CheckLevel])),
     a(Is("CHECK_CONSTRAINTS"), "CHECK_CLAUSE", Compared(&[K::CheckExpression])),
     // KEY_COLUMN_USAGE
     a(Is("KEY_COLUMN_USAGE"), "CONSTRAINT_CATALOG", OutOfContract(CATALOG)),

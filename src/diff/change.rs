@@ -1,7 +1,7 @@
 //! The additive changes a diff finds ([`Change`]) and one table's result
 //! ([`TableDiff`]).
 
-use crate::model::{Column, Index, Table};
+use crate::model::{Column, Index, Table, TableDefaults};
 use crate::Ident;
 
 use super::{Problem, Severity, Subject};
@@ -21,6 +21,11 @@ pub enum Change {
         /// the column is placed `AFTER` it (or `FIRST`) and a warm table gets
         /// the greenfield column order.
         after: Option<Ident>,
+        /// The live table's default charset and collation: the column
+        /// states its own only where they differ, so it ends exactly as
+        /// declared and (MySQL remembers a stated collation and prints it)
+        /// reads in SHOW CREATE TABLE as a greenfield one.
+        defaults: TableDefaults,
     },
     /// ALTER TABLE ... ADD \[UNIQUE\] INDEX.
     AddIndex {
@@ -40,6 +45,9 @@ pub enum Change {
         from: Column,
         /// The rule and the online clause.
         how: super::Widening,
+        /// The live table's default charset and collation (as in
+        /// `AddColumn`).
+        defaults: TableDefaults,
     },
 }
 

@@ -55,6 +55,7 @@ fn column_or_widening(
                 column: col.clone(),
                 from: live.clone(),
                 how,
+                defaults: have.defaults(),
             };
             d.problems.push(problem(
                 want,
@@ -200,6 +201,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
                         table: want.name.clone(),
                         column: col.clone(),
                         after: i.checked_sub(1).map(|p| want.columns[p].name.clone()),
+                        defaults: have.defaults(),
                     };
                     let kind = if change.is_additive() {
                         d.changes.push(change);
@@ -254,7 +256,7 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
             },
         }
     }
-    d.problems.extend(check_drift(want, have));
+    d.problems.extend(check_drift(want, have, flavor));
     d.problems.extend(foreign_key_drift(want, have));
     let (tidb_drift, tidb_notes) = crate::tidb::drift(want, have);
     d.problems.extend(tidb_drift);
@@ -309,9 +311,27 @@ pub(super) fn problem(
 /// The catalog's CHECK constraints against the live table's (by name, case
 /// -insensitively; conditions after normalisation). A missing one is not
 /// added: validating the rows copies the table.
-fn check_drift(want: &Table, have: &Table) -> Vec<Problem> {
+///
+/// The level (column or table) is compared where the server keeps it
+/// ([`Flavor::keeps_check_levels`]); MySQL stores every CHECK as a table
+/// constraint, so a catalog's column-level check is no drift there.
+fn check_drift(want: &Table, have: &Table, flavor: Option<Flavor>) -> Vec<Problem> {
     let mut out = Vec::new();
+    let levels = flavor.is_some_and(Flavor::keeps_check_levels);
     let have_checks = ByName::new(&have.checks);
+    for c in &want.checks {
+        if let Some(h) = have_checks.get(&c.name) {
+            if levels && h.level != c.level {
+                out.push(problem(
+                    want,
+                    c.name.as_str(),
+                    ProblemKind::CheckLevel,
+                    Value::CheckLevel(c.level),
+                    Value::CheckLevel(h.level),
+                ));
+            }
+        }
+    }
     let check = |expression: &str, enforced: Option<bool>| Value::Check {
         expression: expression.to_string(),
         enforced,

@@ -231,6 +231,7 @@ fn a_change_concerns_only_problems_about_its_own_object() {
         table: "T".into(),
         column: want.columns[2].clone(),
         after: None,
+        defaults: want.defaults(),
     };
     let add_idx = Change::AddIndex {
         table: "T".into(),

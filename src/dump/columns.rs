@@ -7,7 +7,7 @@ use super::builder::TableBuilder;
 use super::DumpParseError;
 use crate::coltype::ColumnType;
 use crate::ident::Ident;
-use crate::model::{Check, Column, DefaultValue, Index, IndexPart};
+use crate::model::{Check, CheckLevel, Column, DefaultValue, Index, IndexPart};
 use crate::server::Flavor;
 use crate::sql::print;
 
@@ -34,9 +34,9 @@ impl TableBuilder {
     /// `Column`), in the one namespace of the table's CHECK names (`ADD
     /// CONSTRAINT status CHECK ...` is "Duplicate CHECK constraint name"
     /// when column `status` has one), so the model holds it as the named
-    /// check it is; declared at table level it enforces the same condition
-    /// under the same name. MariaDB's `json_valid` check stays the json
-    /// type; elsewhere (a MySQL dump never has one) it stays a feature.
+    /// check it is, at [`CheckLevel::Column`] (dropped with its column,
+    /// printed in it). MariaDB's `json_valid` check stays the json type;
+    /// elsewhere (a MySQL dump never has one) it stays a feature.
     fn column_check(&mut self, column: &str, check: &CheckConstraint) {
         let is_json = super::constraints::is_json_valid(&check.expr);
         if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
@@ -45,6 +45,7 @@ impl TableBuilder {
                     name: Ident::new(column),
                     expression,
                     enforced: check.enforced != Some(false),
+                    level: CheckLevel::Column,
                 }),
                 None => self.feature(
                     format!("check `{column}`"),

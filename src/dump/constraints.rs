@@ -79,6 +79,7 @@ impl TableBuilder {
                             name: Ident::new(n),
                             expression,
                             enforced: check.enforced != Some(false),
+                            level: crate::model::CheckLevel::Table,
                         })
                     }
                     _ => self.note_check(name.as_deref(), &check.expr),

@@ -94,6 +94,11 @@ pub enum ProblemKind {
     IndexNotOnline,
     /// A CHECK constraint of the catalog's name holds another condition.
     CheckExpression,
+    /// A CHECK constraint of the catalog's name is declared at the other
+    /// level (column or table) on a server that keeps levels apart
+    /// (MariaDB: a column-level one is dropped with its column and printed
+    /// in it); the level cannot change in place.
+    CheckLevel,
     /// A CHECK constraint of the catalog's name is enforced where the
     /// catalog declares it `NOT ENFORCED` (MySQL), or the other way round.
     CheckEnforcement,
@@ -174,6 +179,7 @@ impl ProblemKind {
             | TableCollation
             | PrimaryKey
             | CheckExpression
+            | CheckLevel
             | CheckEnforcement
             | CheckNotOnline
             | ForeignKeyColumns
@@ -247,6 +253,7 @@ impl ProblemKind {
             | IndexParser
             | IndexNotOnline
             | CheckExpression
+            | CheckLevel
             | CheckEnforcement
             | CheckNotOnline
             | ForeignKeyColumns

@@ -111,6 +111,8 @@ pub enum Value {
         /// The enforcement, when it is part of the finding.
         enforced: Option<bool>,
     },
+    /// `column-level CHECK` or `table-level CHECK`: where a CHECK is declared.
+    CheckLevel(crate::model::CheckLevel),
     /// `ENGINE=<engine>` (`ENGINE=none` for `None`: the server reports none).
     Engine(Option<String>),
     /// `DEFAULT CHARSET=<charset> COLLATE=<collation>`: a table's defaults.
@@ -226,6 +228,7 @@ impl fmt::Display for Value {
                     None => Ok(()),
                 }
             }
+            Value::CheckLevel(l) => write!(f, "{}-level CHECK", l.name()),
             Value::Engine(Some(e)) => write!(f, "ENGINE={e}"),
             Value::Engine(None) => f.write_str("ENGINE=none"),
             Value::TableCollation { charset, collation } => {

@@ -120,6 +120,8 @@ fn raw_table(t: &Table, d: &ImportDefaults) -> RawTable {
                 name: c.name.as_str().to_string(),
                 expression: Some(crate::expr::canonical(&c.expression)),
                 enforced: (!c.enforced).then_some(false),
+                level: (c.level != crate::model::CheckLevel::Table)
+                    .then(|| c.level.name().to_string()),
             })
             .collect(),
         foreign_keys: super::foreign_keys::raw(t),

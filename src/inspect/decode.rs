@@ -194,10 +194,24 @@ pub(super) fn gather<'r>(
                 let enforced = r
                     .opt_text("enforced")?
                     .is_none_or(|e| !e.eq_ignore_ascii_case("NO"));
+                // An unknown level fails closed: the row is not a check
+                // this tool can describe.
+                let level_text = r.opt_text("check_level")?.unwrap_or_default();
+                let level = crate::model::CheckLevel::parse(&level_text).ok_or_else(|| {
+                    crate::Error::Database {
+                        context: what.to_string(),
+                        code: None,
+                        message: format!(
+                            "CHECK `{name}` has level `{level_text}`, neither Table nor Column"
+                        ),
+                        source: None,
+                    }
+                })?;
                 g.checks.push(Check {
                     name: Ident::new(name),
                     expression,
                     enforced,
+                    level,
                 });
             }
         }

@@ -360,7 +360,11 @@ fn first_difference(have: &Table, shown: &Table, flavor: Flavor) -> Option<Strin
     }
     let check = |c: &crate::model::Check| {
         format!(
-            "CHECK ({}){}",
+            "{}CHECK ({}){}",
+            match c.level {
+                crate::model::CheckLevel::Column => "column-level ",
+                crate::model::CheckLevel::Table => "",
+            },
             c.expression,
             if c.enforced { "" } else { " NOT ENFORCED" }
         )
@@ -527,6 +531,41 @@ mod tests {
         json.columns[1].ty = crate::coltype::ColumnType::Json;
         json.checks.clear();
         assert!(difference(&json, text, Flavor::MySql, Read::ALL).is_some());
+    }
+
+    /// MariaDB: a column-level CHECK is printed in its column; a model
+    /// that holds it at table level (or the reverse) differs, naming it.
+    #[test]
+    fn mariadb_check_levels_are_compared() {
+        let text = "CREATE TABLE `t` (\n  `id` int(11) NOT NULL DEFAULT 0 CHECK (`id` = 0),\n  \
+            `b` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  CONSTRAINT `tb` CHECK (`b` > 0)\n\
+            ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        let shown = parse(text, Flavor::MariaDb);
+        let levels: Vec<_> = shown
+            .checks
+            .iter()
+            .map(|c| (c.name.as_str(), c.level))
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                ("id", crate::model::CheckLevel::Column),
+                ("tb", crate::model::CheckLevel::Table)
+            ]
+        );
+        assert_eq!(difference(&shown, text, Flavor::MariaDb, Read::ALL), None);
+        let mut flat = shown.clone();
+        flat.checks[0].level = crate::model::CheckLevel::Table;
+        let d = difference(&flat, text, Flavor::MariaDb, Read::ALL).unwrap();
+        assert!(
+            d.starts_with("check `id`: SHOW CREATE TABLE shows `column-level CHECK"),
+            "{d}"
+        );
+        let rendered = crate::ddl::create_table(&shown, Flavor::MariaDb);
+        assert!(
+            rendered.contains("`id` int NOT NULL DEFAULT 0 CHECK (`id` = 0),"),
+            "{rendered}"
+        );
     }
 
     /// MariaDB: json read as longtext when its checks were not read; an

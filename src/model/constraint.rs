@@ -2,9 +2,8 @@
 
 use crate::ident::Ident;
 
-/// A named CHECK constraint (table level). MariaDB's implicit
-/// `json_valid(col)` check of a json column is not one: it belongs to the
-/// column's type.
+/// A named CHECK constraint. MariaDB's implicit `json_valid(col)` check
+/// of a json column is not one: it belongs to the column's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
     /// Constraint name (unique per schema on MySQL).
@@ -16,6 +15,45 @@ pub struct Check {
     /// Enforced (the default) or `NOT ENFORCED` (MySQL 8.0.16+ only:
     /// MariaDB enforces every CHECK; catalog `enforced: false`).
     pub enforced: bool,
+    /// Table level (`CONSTRAINT name CHECK (...)`) or column level (`CHECK
+    /// (...)` in a column's definition, named after the column).
+    pub level: CheckLevel,
+}
+
+/// Where a CHECK constraint is declared: MariaDB keeps the difference
+/// (information_schema.CHECK_CONSTRAINTS.LEVEL `Table` / `Column`, MariaDB
+/// 10.5.10+; SHOW CREATE TABLE prints a column-level one inside its
+/// column's definition, and DROP COLUMN drops it with its column, while a
+/// table-level one naming the column makes the DROP fail). MySQL stores
+/// every CHECK as a table constraint (CHECK_CONSTRAINTS has no LEVEL; a
+/// column-level one is named `<table>_chk_<n>`), so the level is compared
+/// only where [`crate::Flavor::keeps_check_levels`] says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CheckLevel {
+    /// `CONSTRAINT name CHECK (...)` among the table's items (the default).
+    #[default]
+    Table,
+    /// `CHECK (...)` in the definition of the column of the check's name.
+    Column,
+}
+
+impl CheckLevel {
+    /// The catalog spelling and information_schema's word, lowercased
+    /// (`table`, `column`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckLevel::Table => "table",
+            CheckLevel::Column => "column",
+        }
+    }
+
+    /// Reads `table` / `column` (any case, as CHECK_CONSTRAINTS.LEVEL
+    /// spells them `Table` / `Column`).
+    pub fn parse(text: &str) -> Option<CheckLevel> {
+        [CheckLevel::Table, CheckLevel::Column]
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+    }
 }
 
 /// What a foreign key does to the child rows when the referenced row is

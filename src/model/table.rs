@@ -185,7 +185,28 @@ pub struct Table {
     pub required_by: Vec<String>,
 }
 
+/// A table's default character set and collation (`DEFAULT CHARSET=...
+/// COLLATE=...`): what a column declared without its own takes. A
+/// column's DDL states its charset and collation only where they differ
+/// from these ([`crate::ddl::column_definition_in`]), as the servers' own
+/// SHOW CREATE TABLE does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TableDefaults {
+    /// Default character set (canonical).
+    pub charset: String,
+    /// Default collation (canonical).
+    pub collation: String,
+}
+
 impl Table {
+    /// The table's default charset and collation.
+    pub fn defaults(&self) -> TableDefaults {
+        TableDefaults {
+            charset: self.charset.clone(),
+            collation: self.collation.clone(),
+        }
+    }
+
     /// A base table of `columns` in the catalog's default charset and
     /// collation (`utf8mb4`, `utf8mb4_bin`), with no keys, checks, foreign
     /// keys, engine or comment; set the rest with struct update syntax.

@@ -117,6 +117,16 @@ impl Flavor {
         }
     }
 
+    /// Whether the server keeps a CHECK constraint's level (column or
+    /// table) apart: MariaDB does (information_schema.CHECK_CONSTRAINTS.
+    /// LEVEL, 10.5.10+; SHOW CREATE TABLE prints a column-level CHECK in
+    /// its column), MySQL 8.0.16+ stores every CHECK as a table constraint
+    /// ("CHECK Constraints" in the MySQL manual: a column check is a table
+    /// constraint referring to that column) and TiDB follows MySQL.
+    pub fn keeps_check_levels(self) -> bool {
+        self == Flavor::MariaDb
+    }
+
     /// Lowercase name (`tidb`, `mysql`, `mariadb`).
     pub fn name(self) -> &'static str {
         match self {

@@ -103,6 +103,7 @@ fn assert_one_column(rendered: &str, flavor: Flavor) -> Result<(), TestCaseError
         table: t.name.clone(),
         column: t.columns[1].clone(),
         after: None,
+        defaults: t.defaults(),
     };
     let step = Step::new(change.clone(), flavor);
     prop_assert!(
@@ -135,8 +136,8 @@ proptest! {
         index.unique = unique;
         let changes = [
             Change::AddTable(t.clone()),
-            Change::AddColumn { table: t.name.clone(), column: t.columns[1].clone(), after: Some(Ident::new("Id")) },
-            Change::AddColumn { table: t.name.clone(), column: t.columns[1].clone(), after: None },
+            Change::AddColumn { table: t.name.clone(), column: t.columns[1].clone(), after: Some(Ident::new("Id")), defaults: t.defaults() },
+            Change::AddColumn { table: t.name.clone(), column: t.columns[1].clone(), after: None, defaults: t.defaults() },
             Change::AddIndex { table: t.name.clone(), index },
         ];
         for change in changes {

@@ -192,6 +192,7 @@ fn table(
             name: Ident::new("amount_positive"),
             expression: "`Amount` >= 0".into(),
             enforced: true,
+            level: Default::default(),
         }],
         foreign_keys: Vec::new(),
         tidb: None,

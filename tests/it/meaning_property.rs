@@ -166,6 +166,7 @@ fn model(s: &Strings, flavor: Flavor) -> Table {
             name: Ident::new("ck"),
             expression: format!("`Note` <> {}", quote_str(&s.check)),
             enforced: true,
+            level: Default::default(),
         }],
         ..Table::new("T", vec![id, note, expr, generated])
     }

@@ -60,6 +60,7 @@ async fn online_add_column_and_add_index_succeed_on_mariadb() {
     db.exec(&[&add_column(
         &t.name,
         &column,
+        &t.defaults(),
         Flavor::MariaDb,
         ColumnAlgorithm::Instant,
     )])
@@ -78,6 +79,7 @@ async fn online_add_column_and_add_index_succeed_on_mariadb() {
     db.exec(&[&add_column(
         &t.name,
         &second,
+        &t.defaults(),
         Flavor::MariaDb,
         ColumnAlgorithm::InplaceNoLock,
     )])

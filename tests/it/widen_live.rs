@@ -336,6 +336,7 @@ async fn refused_widenings_are_drift_and_the_server_would_copy() {
         let modify = schema_catalog::ddl::widen_column(
             &tables[0].name,
             &column,
+            &tables[0].defaults(),
             Some(schema_catalog::ddl::ColumnAlgorithm::Instant),
         );
         let base = modify.trim_end_matches(", ALGORITHM=INSTANT");

@@ -183,7 +183,12 @@ async fn a_widening_on_another_engine_is_refused_before_any_ddl() {
     let verified = common::applied::verify_schema(&db, &catalog::load(dir.path()).unwrap()).await;
     assert!(!verified.ok, "{:#?}", verified.problems);
     // The server: MyISAM lengthens it only by a copy.
-    let modify = schema_catalog::ddl::widen_column(&Ident::new("My"), &tables[0].columns[1], None);
+    let modify = schema_catalog::ddl::widen_column(
+        &Ident::new("My"),
+        &tables[0].columns[1],
+        &tables[0].defaults(),
+        None,
+    );
     let mut conn = db.pool.get_conn().await.unwrap();
     for clause in ["ALGORITHM=INSTANT", "ALGORITHM=INPLACE, LOCK=NONE"] {
         let sql = format!("{modify}, {clause}");

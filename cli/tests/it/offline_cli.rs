@@ -315,7 +315,8 @@ mod live {
         assert_eq!(live_body.replace(&display, fixture), offline);
         assert!(
             live.contains(
-                "-  `DependencyKey` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,"
+                "-  `DependencyKey` varchar(255) NULL,\n\
+                 +  `DependencyKey` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NULL,"
             ),
             "{live}"
         );

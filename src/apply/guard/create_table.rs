@@ -37,10 +37,18 @@ pub(super) fn check(ct: &CreateTable, table: &Table) -> Result<(), String> {
         + table.indexes.len()
         + table.checks.len()
         + table.foreign_keys.len();
-    if ct.constraints.len() != keys {
+    // A column-level CHECK (MariaDB) is written in its column's
+    // definition: counted with the table's items.
+    let column_checks = ct
+        .columns
+        .iter()
+        .flat_map(|c| &c.options)
+        .filter(|o| matches!(o.option, sqlparser::ast::ColumnOption::Check(_)))
+        .count();
+    if ct.constraints.len() + column_checks != keys {
         return Err(format!(
             "declares {} keys or constraints, not the catalog's {keys}",
-            ct.constraints.len()
+            ct.constraints.len() + column_checks
         ));
     }
     same_foreign_keys(&ct.constraints, &table.foreign_keys)

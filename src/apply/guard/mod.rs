@@ -126,6 +126,7 @@ mod tests {
                 table: t.name.clone(),
                 column: t.columns[1].clone(),
                 after: Some(t.columns[0].name.clone()),
+                defaults: t.defaults(),
             },
             Change::AddIndex {
                 table: t.name.clone(),
@@ -167,6 +168,7 @@ mod tests {
         ] {
             let change = Change::WidenColumn {
                 table: t.name.clone(),
+                defaults: t.defaults(),
                 column: t.columns[1].clone(),
                 from: t.columns[1].clone(),
                 how: Widening {
@@ -201,6 +203,7 @@ mod tests {
             table: t.name.clone(),
             column: t.columns[1].clone(),
             after: None,
+            defaults: t.defaults(),
         };
         let add_idx = Change::AddIndex {
             table: t.name.clone(),

@@ -41,6 +41,7 @@ pub(super) fn v2_table() -> Table {
         name: "chk_note".into(),
         expression: "`Note` <> ''".into(),
         enforced: true,
+        level: Default::default(),
     }];
     t.indexes = vec![v2_index(false), v2_index(true), {
         let mut ft = Index::new("ft", false, &["Note"]);

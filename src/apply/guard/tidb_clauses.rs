@@ -124,6 +124,7 @@ mod tests {
             table: t.name.clone(),
             column: t.columns[1].clone(),
             after: None,
+            defaults: t.defaults(),
         };
         let sql = "ALTER TABLE `T` ADD COLUMN `Note` varchar(8) NULL TTL=`At` + INTERVAL 1 DAY";
         assert!(check_statement(&add_col, sql, Flavor::TiDb).is_err());

@@ -4,7 +4,7 @@
 //! table's declared columns.
 
 use crate::ident::Ident;
-use crate::model::Check;
+use crate::model::{Check, CheckLevel};
 
 use crate::catalog::read::declared::{check_ident, object_name, Declared};
 use crate::catalog::read::raw::RawCheck;
@@ -39,11 +39,33 @@ pub(in crate::catalog) fn lint_checks(
             );
             continue;
         };
+        let level = match rc.level.as_deref().map(|l| (l, CheckLevel::parse(l))) {
+            None => CheckLevel::Table,
+            Some((_, Some(level))) => level,
+            Some((l, None)) => {
+                sink.error(
+                    Some(object),
+                    format!(
+                        "unknown level `{}`: write `table` (a table constraint, the default) or `column` (declared in the definition of the column the check is named after)",
+                        l.escape_debug()
+                    ),
+                );
+                continue;
+            }
+        };
+        if level == CheckLevel::Column && !columns.contains(&name) {
+            sink.error(
+                Some(object),
+                format!("a column-level check is named after its column (MariaDB names it so), and no column `{name}` is declared: name the check after one of the table's columns, or make it `level: table`"),
+            );
+            continue;
+        }
         match crate::sqltext::render_check_expression(text, &columns) {
             Ok(expression) => out.push(Check {
                 name,
                 expression,
                 enforced: rc.enforced.unwrap_or(true),
+                level,
             }),
             Err(reason) => sink.report(
                 &rule_ids::CHECK,

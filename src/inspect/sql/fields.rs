@@ -43,20 +43,22 @@ pub(crate) const COLUMN_FIELDS: &[&str] = &[
 pub(crate) const SRC_CONSTRAINT: u64 = 3;
 
 /// What the slots of a table-constraint row hold: the constraint's name
-/// and type, and for a CHECK its clause and whether it is enforced (see
-/// [`constraint_branch`]).
+/// and type, and for a CHECK its clause, whether it is enforced and its
+/// level (see [`constraint_branch`]).
 pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
     "constraint_name",
     "constraint_type",
     "check_clause",
     "enforced",
+    "check_level",
 ];
 
 /// The constraint branch on this server: its expressions (the slots of
 /// [`CONSTRAINT_FIELDS`]), its view and that view's schema column.
 ///
 /// - MariaDB: CHECK_CONSTRAINTS' own rows (name, `CHECK`, clause, `YES`:
-///   MariaDB enforces every constraint), filtered by constant schema and
+///   MariaDB enforces every constraint, and LEVEL: `Column` for a CHECK
+///   declared in a column's definition), filtered by constant schema and
 ///   table(s) like every other branch. It lists exactly the CHECK rows of
 ///   TABLE_CONSTRAINTS, column-level ones included, and those are the only
 ///   rows the reader keeps. A clause looked up per TABLE_CONSTRAINTS row is
@@ -68,7 +70,7 @@ pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
 ///   tables: 28.9 s and 10.6 s; one branch of its own: 0.66 s; issue 22).
 /// - MySQL/TiDB: TABLE_CONSTRAINTS, with its `ENFORCED` column (TiDB read
 ///   as MySQL, an assumption not runnable here: TiDB 7.2+ takes `NOT
-///   ENFORCED`) and the CHECK clause by a lookup of CHECK_CONSTRAINTS,
+///   ENFORCED`; level `Table`: MySQL keeps none) and the CHECK clause by a lookup of CHECK_CONSTRAINTS,
 ///   which has no table column there: by schema and constraint name
 ///   (unique per schema there), no parameters. MySQL 9.7 reaches it either
 ///   from the schema's tables (the data dictionary's tables by schema, then
@@ -79,10 +81,16 @@ pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
 ///   constant gives the same plans, and optimizer hints (`JOIN_ORDER`,
 ///   `NO_BNL`) are ignored inside information_schema's system views; a
 ///   known limit.
-pub(super) fn constraint_branch(flavor: Flavor) -> ([&'static str; 4], &'static str, &'static str) {
+pub(super) fn constraint_branch(flavor: Flavor) -> ([&'static str; 5], &'static str, &'static str) {
     if flavor.check_constraints_view_names_tables() {
         (
-            ["CONSTRAINT_NAME", "'CHECK'", "CHECK_CLAUSE", "'YES'"],
+            [
+                "CONSTRAINT_NAME",
+                "'CHECK'",
+                "CHECK_CLAUSE",
+                "'YES'",
+                "LEVEL",
+            ],
             "CHECK_CONSTRAINTS",
             "CONSTRAINT_SCHEMA",
         )
@@ -95,6 +103,7 @@ pub(super) fn constraint_branch(flavor: Flavor) -> ([&'static str; 4], &'static 
                  WHERE cc.CONSTRAINT_SCHEMA = TABLE_CONSTRAINTS.TABLE_SCHEMA \
                  AND cc.CONSTRAINT_NAME = TABLE_CONSTRAINTS.CONSTRAINT_NAME)",
                 "ENFORCED",
+                "'Table'",
             ],
             "TABLE_CONSTRAINTS",
             "TABLE_SCHEMA",

@@ -111,6 +111,11 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             want,
             "apply never alters an existing CHECK constraint: a warm installation keeps OLD's condition, apply refuses it as drift and every verify fails there".into(),
         ),
+        CheckLevel => (
+            was,
+            want,
+            "apply never alters an existing CHECK constraint: a warm installation keeps OLD's level (column or table, which MariaDB keeps apart), apply refuses it as drift there and every verify fails there".into(),
+        ),
         CheckEnforcement => (
             was,
             want,

@@ -289,6 +289,10 @@ pub(crate) struct RawCheck {
     /// `false`: `NOT ENFORCED` (MySQL only); absent: enforced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enforced: Option<bool>,
+    /// `column`: declared in the definition of the column of its name;
+    /// `table` or absent: a table constraint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 /// One entry of `foreign_keys`.
