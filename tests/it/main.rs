@@ -66,3 +66,4 @@ mod widen_storage_live;
 mod fleet_file_named;
 mod tidb_features_warning;
 mod explain_queue_live;
+mod upgrade_show_create;

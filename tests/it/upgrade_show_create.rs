@@ -20,7 +20,7 @@
 //! state it on every column, so an added column read `CHARACTER SET
 //! utf8mb4 COLLATE ...` where a fresh one read `varchar(16)`).
 
-mod common;
+use crate::common;
 
 use common::applied::apply_converged;
 use common::{catalog_tables, repo_root, shipped_catalog, TestDb};
