@@ -10,7 +10,7 @@
 //! picks the algorithm; many of these copy the table).
 
 use crate::ddl::{column_definition, index_definition};
-use crate::flavor::Flavor;
+use crate::server::Flavor;
 use crate::ident::quote_ident;
 use crate::model::{describe::foreign_key_definition, ByName, Table};
 
@@ -98,6 +98,9 @@ pub(super) fn fix(want: &Table, object: &str, kind: ProblemKind) -> Option<Strin
             ),
             None => "add it by hand at a quiet time".to_string(),
         },
+        CheckLevel => format!(
+            "declare the level the server has (`level: column` or `level: table` on check `{object}`); or, at a quiet time, recreate the check by hand at the catalog's level (MariaDB: a column-level CHECK is written in its column's definition, `ALTER TABLE {t} MODIFY COLUMN ... CHECK (...)`; a table-level one is `ALTER TABLE {t} DROP CONSTRAINT ..., ADD CONSTRAINT ... CHECK (...)`)"
+        ),
         CheckExpression | CheckEnforcement | CheckNotOnline => {
             match ByName::new(&want.checks).get(&crate::ident::Ident::new(object)) {
                 Some(c) => format!(

@@ -253,6 +253,7 @@ pub fn parse(
                 let line = f.key_line("servers", 0);
                 f.problems.push(Problem {
                     severity: Severity::Warning,
+                    rule: fleet_rule("servers"),
                     file: path.to_path_buf(),
                     line,
                     column: None,

@@ -43,7 +43,8 @@ pub(in crate::catalog) fn lint_checks(
             None => CheckLevel::Table,
             Some((_, Some(level))) => level,
             Some((l, None)) => {
-                sink.error(
+                sink.report(
+                    &rule_ids::CHECK,
                     Some(object),
                     format!(
                         "unknown level `{}`: write `table` (a table constraint, the default) or `column` (declared in the definition of the column the check is named after)",
@@ -54,7 +55,8 @@ pub(in crate::catalog) fn lint_checks(
             }
         };
         if level == CheckLevel::Column && !columns.contains(&name) {
-            sink.error(
+            sink.report(
+                &rule_ids::CHECK,
                 Some(object),
                 format!("a column-level check is named after its column (MariaDB names it so), and no column `{name}` is declared: name the check after one of the table's columns, or make it `level: table`"),
             );
