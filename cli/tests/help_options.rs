@@ -25,7 +25,12 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
     vec![
         ("check", vec![], true, false),
         ("render", vec!["flavor"], true, false),
-        ("plan", vec!["against", "flavor", "fleet"], true, true),
+        (
+            "plan",
+            vec!["against", "flavor", "fleet", "replica", "require-replicas"],
+            true,
+            true,
+        ),
         (
             "import",
             vec!["from", "flavor", "out", "tables", "skip-unsupported"],
@@ -41,6 +46,10 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
                 "detach",
                 "dry-run",
                 "fleet",
+                "replica",
+                "require-replicas",
+                "max-replica-lag",
+                "replica-timeout",
             ],
             true,
             true,
@@ -53,7 +62,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
         ),
         (
             "verify",
-            vec!["consumer", "plans", "strict", "fleet"],
+            vec!["consumer", "plans", "strict", "fleet", "replica"],
             true,
             true,
         ),

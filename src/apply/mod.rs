@@ -13,6 +13,7 @@ mod cancel;
 pub mod guard;
 mod lock;
 mod progress;
+mod replicas;
 mod report;
 mod step;
 mod tidb_checks;
@@ -36,7 +37,9 @@ use crate::flavor::Flavor;
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
-use crate::replica::{Guard, GuardError, ReadBack, StepReplica};
+use crate::replica::{ReadBack, StepReplica};
+use replicas::{Guard, GuardError};
+pub use replicas::survey as survey_replicas;
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.
