@@ -459,7 +459,44 @@ async fn run_steps(
                 return Ok(());
             }
         };
-        if lag.iter().any(|ms| *ms > 0) {
+        // A new table has no holders and a new column is INSTANT (no
+        // metadata-lock wait of note on the replica): the other steps look
+        // for the replicas' blockers as for the primary's.
+        let replayed_long = !matches!(
+            step.change,
+            diff::Change::AddTable(_) | diff::Change::AddColumn { .. }
+        );
+        let held_ms = if replayed_long && !guard.is_empty() {
+            match guard
+                .blockers(schema, step.change.table().as_str(), opts, &tell)
+                .await
+            {
+                Ok(ms) => ms,
+                Err(e) => {
+                    let status = match e {
+                        GuardError::Interrupted(_) => StepStatus::Interrupted,
+                        _ => StepStatus::Deferred,
+                    };
+                    let ms = started.elapsed().as_millis() as u64;
+                    report.steps.push(step_report(
+                        step,
+                        step.sql.clone(),
+                        status,
+                        ms,
+                        Waits::default(),
+                    ));
+                    report.outcome = guard_outcome(e, Some(step_name(step)))?;
+                    report.server_ddl_count = count_since(session, flavor, counter_before)
+                        .await
+                        .ok()
+                        .flatten();
+                    return Ok(());
+                }
+            }
+        } else {
+            0
+        };
+        if held_ms > 0 || lag.iter().any(|ms| *ms > 0) {
             fresh.clear();
         }
         let mut waits = Waits::default();

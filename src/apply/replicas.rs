@@ -359,6 +359,68 @@ impl Guard {
         }
     }
 
+    /// Before a step that is not INSTANT: the same look for sessions that
+    /// hold the table the primary gets ([`super::busy::blockers`]), on every
+    /// replica: the replayed ALTER would wait for their metadata lock and
+    /// queue the replica's reads behind it (the replica applier's lock wait
+    /// is the server default, a day or a year). While one is seen, waits
+    /// with backoff within `opts.busy_timeout`, naming replica and holder.
+    /// Returns the milliseconds waited.
+    pub(crate) async fn blockers(
+        &mut self,
+        schema: &str,
+        table: &str,
+        opts: &ApplyOptions,
+        waiting: &(dyn Fn(String) + Sync),
+    ) -> std::result::Result<u64, GuardError> {
+        let started = Instant::now();
+        let deadline = started + opts.busy_timeout;
+        let mut attempt = 0u32;
+        loop {
+            let mut held = Vec::new();
+            for l in &mut self.linked {
+                let seen = super::busy::blockers(&mut l.session, schema, table, opts.blocker_age)
+                    .await
+                    .map_err(|e| e.with_context(&format!(" (on replica {})", l.display)))?;
+                if !seen.is_empty() {
+                    held.push(Behind {
+                        replica: l.display.clone(),
+                        position: String::new(),
+                        replica_position: String::new(),
+                        reason: format!(
+                            "table `{table}` is held by {}",
+                            seen.iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                    });
+                }
+            }
+            if held.is_empty() {
+                // Time spent only when it waited: a first clean look is 0.
+                return Ok(if attempt == 0 {
+                    0
+                } else {
+                    started.elapsed().as_millis() as u64
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(GuardError::Behind {
+                    replicas: held,
+                    waited: now - started,
+                });
+            }
+            waiting(format!(
+                "waiting ({} s) for a replica's blocker: {}",
+                (now - started).as_secs(),
+                list(&held)
+            ));
+            pause(opts, &mut attempt, deadline - now, "waiting for a replica's blocker").await?;
+        }
+    }
+
     /// After a step: reads the primary's position now (right after the DDL)
     /// and waits, within `opts.replica_timeout` (default the busy budget),
     /// until each replica has executed it. Returns the position, each
