@@ -118,7 +118,10 @@ impl PairDb {
     async fn synced(&self) {
         let mut p = self.primary_conn().await;
         let (pos_sql, wait_sql) = if self.flavor == Flavor::MariaDb {
-            ("SELECT @@GLOBAL.gtid_binlog_pos", "SELECT MASTER_GTID_WAIT(?, 60)")
+            (
+                "SELECT @@GLOBAL.gtid_binlog_pos",
+                "SELECT MASTER_GTID_WAIT(?, 60)",
+            )
         } else {
             (
                 "SELECT @@GLOBAL.gtid_executed",
@@ -164,7 +167,9 @@ impl Drop for PairDb {
                 .unwrap();
             rt.block_on(async move {
                 if let Ok(mut c) = mysql_async::Conn::from_url(url.as_str()).await {
-                    let _ = c.query_drop(format!("DROP DATABASE IF EXISTS `{name}`")).await;
+                    let _ = c
+                        .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
+                        .await;
                     let _ = c.disconnect().await;
                 }
             });
@@ -184,7 +189,11 @@ impl Restore {
     fn statements(flavor: Flavor) -> [&'static str; 3] {
         if flavor == Flavor::MariaDb {
             // MariaDB's CHANGE MASTER wants both threads stopped.
-            ["STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = 0", "START SLAVE"]
+            [
+                "STOP SLAVE",
+                "CHANGE MASTER TO MASTER_DELAY = 0",
+                "START SLAVE",
+            ]
         } else {
             [
                 "STOP REPLICA",
@@ -208,7 +217,9 @@ impl Drop for Restore {
                     .await
                     .expect("the replica answers to be restored");
                 for sql in Restore::statements(flavor) {
-                    c.query_drop(sql).await.expect("restore the replica's applier");
+                    c.query_drop(sql)
+                        .await
+                        .expect("restore the replica's applier");
                 }
                 let _ = c.disconnect().await;
             });
@@ -295,11 +306,12 @@ async fn an_index_on_200k_rows_is_on_the_replica_when_apply_returns() {
     let mut session = db::connect(&db.replica_target(), Duration::from_secs(20))
         .await
         .unwrap();
-    let cat = catalog::load(
-        common::catalog_dir(&[("jobs.yaml", common::UNINDEXED_JOBS_CATALOG)]).path(),
-    )
-    .unwrap();
-    let on_replica = verify::verify(&mut session, &db.name, &cat, None).await.unwrap();
+    let cat =
+        catalog::load(common::catalog_dir(&[("jobs.yaml", common::UNINDEXED_JOBS_CATALOG)]).path())
+            .unwrap();
+    let on_replica = verify::verify(&mut session, &db.name, &cat, None)
+        .await
+        .unwrap();
     assert!(on_replica.ok, "{on_replica:#?}");
     assert!(db.index_on_replica("Jobs", "idx_jobs_state_created").await);
     // The report names the replica, its check and the read-back.
@@ -333,7 +345,10 @@ async fn a_stopped_applier_defers_before_any_ddl_and_a_rerun_converges() {
             }
             other => panic!("not deferred for the replica: {other:?}\n{report:#?}"),
         }
-        assert!(started.elapsed() >= Duration::from_secs(2), "waited the budget");
+        assert!(
+            started.elapsed() >= Duration::from_secs(2),
+            "waited the budget"
+        );
         assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
         assert!(!db.index_on_replica("Jobs", "idx_jobs_state_created").await);
         let message = format!("{:?}", report.stopped());
@@ -375,7 +390,9 @@ async fn a_lagging_replica_defers_the_step_and_names_the_lag() {
                 assert_eq!(replicas[0].replica, db.replica_target().host_port());
                 assert!(!replicas[0].position.is_empty(), "{report:#?}");
                 assert!(replicas[0].reason.contains("lacks"), "{report:#?}");
-                assert!(step.as_deref().is_some_and(|s| s.contains("idx_jobs_state_created")));
+                assert!(step
+                    .as_deref()
+                    .is_some_and(|s| s.contains("idx_jobs_state_created")));
             }
             other => panic!("not deferred for lag: {other:?}\n{report:#?}"),
         }
@@ -405,7 +422,10 @@ async fn a_server_that_is_not_this_primarys_replica_is_refused_before_ddl() {
                 assert_eq!(replica.as_deref(), Some(named.as_str()), "{message}");
                 // Both identities: the replica's and the primary's.
                 assert!(message.contains(&named), "{message}");
-                assert!(message.contains(&report.server.port.to_string()), "{message}");
+                assert!(
+                    message.contains(&report.server.port.to_string()),
+                    "{message}"
+                );
             }
             other => panic!("not refused: {other:?}\n{report:#?}"),
         }
@@ -512,7 +532,8 @@ async fn a_replica_that_stops_after_the_first_step_is_pending_and_a_rerun_conver
         match &report.outcome {
             Outcome::ReplicasPending { step, replicas } => {
                 assert!(
-                    step.as_deref().is_some_and(|s| s.contains("idx_jobs_created")),
+                    step.as_deref()
+                        .is_some_and(|s| s.contains("idx_jobs_created")),
                     "{report:#?}"
                 );
                 assert_eq!(replicas.len(), 1, "{report:#?}");
@@ -562,7 +583,9 @@ async fn a_transaction_on_the_replica_holding_the_table_defers_the_step_naming_i
                 replicas[0].reason.contains(&holder_id.to_string()),
                 "names the holder {holder_id}: {report:#?}"
             );
-            assert!(step.as_deref().is_some_and(|s| s.contains("idx_jobs_state_created")));
+            assert!(step
+                .as_deref()
+                .is_some_and(|s| s.contains("idx_jobs_state_created")));
         }
         other => panic!("not deferred for the replica's blocker: {other:?}\n{report:#?}"),
     }

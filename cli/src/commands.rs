@@ -56,7 +56,14 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             against: None,
             replicas,
             ..
-        } => plan(cli, &replica_targets(&replicas.replica)?, replicas.require_replicas).await,
+        } => {
+            plan(
+                cli,
+                &replica_targets(&replicas.replica)?,
+                replicas.require_replicas,
+            )
+            .await
+        }
         Command::Import {
             from,
             flavor,
@@ -189,13 +196,19 @@ async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Res
         None
     } else {
         Some(
-            schema_catalog::apply::survey_replicas(&mut session, replicas, require_replicas, timeout(cli))
-                .await
-                .with_context(|| format!("checking the replicas of {}", target.display))?,
+            schema_catalog::apply::survey_replicas(
+                &mut session,
+                replicas,
+                require_replicas,
+                timeout(cli),
+            )
+            .await
+            .with_context(|| format!("checking the replicas of {}", target.display))?,
         )
     };
     let _ = session.disconnect().await;
-    let code = crate::shared::report_plan_with(cli, &tables, &plan, &target.display, survey.as_ref());
+    let code =
+        crate::shared::report_plan_with(cli, &tables, &plan, &target.display, survey.as_ref());
     // A replica apply would refuse is a usage error of the command line
     // (a rerun cannot fix it), as apply's refusal is.
     Ok(match &survey {
@@ -321,9 +334,7 @@ fn progress_for(format: Format) -> Option<apply::ProgressFn> {
         ProgressEvent::Started
         | ProgressEvent::Waiting { .. }
         | ProgressEvent::Replica(_)
-        | ProgressEvent::Finished(_) => {
-            print::stream_line(&print::progress_line(p))
-        }
+        | ProgressEvent::Finished(_) => print::stream_line(&print::progress_line(p)),
         ProgressEvent::Percent(_) | ProgressEvent::Rows(_) | ProgressEvent::Stage(_) => {}
     }))
 }

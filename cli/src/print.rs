@@ -205,7 +205,11 @@ fn survey_lines(s: &schema_catalog::replica::Survey) {
         );
     }
     for b in &s.not_ready {
-        outln!("replica {} not ready now (apply would wait within --busy-timeout): {}", b.replica, b.reason);
+        outln!(
+            "replica {} not ready now (apply would wait within --busy-timeout): {}",
+            b.replica,
+            b.reason
+        );
     }
     unguarded_lines(&s.unguarded, s.discovery.as_deref());
     if let Some(message) = &s.refused {
@@ -217,7 +221,11 @@ fn survey_lines(s: &schema_catalog::replica::Survey) {
 /// not be listed.
 fn unguarded_lines(unguarded: &[String], discovery: Option<&str>) {
     if !unguarded.is_empty() {
-        let verb = if unguarded.len() == 1 { "replica is" } else { "replicas are" };
+        let verb = if unguarded.len() == 1 {
+            "replica is"
+        } else {
+            "replicas are"
+        };
         outln!(
             "{} {verb} connected and not guarded: {} (name each with --replica)",
             unguarded.len(),
@@ -256,7 +264,11 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
             problem_lines("unmanaged (informational)", &report.unmanaged);
             for r in &report.replicas {
                 if r.ok {
-                    outln!("replica {} ({}): satisfies the catalog", r.replica, r.server);
+                    outln!(
+                        "replica {} ({}): satisfies the catalog",
+                        r.replica,
+                        r.server
+                    );
                 } else {
                     outln!(
                         "replica {} ({}): does NOT satisfy the catalog: {} problem(s)",

@@ -38,8 +38,8 @@ use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
 use crate::replica::{ReadBack, StepReplica};
-use replicas::{Guard, GuardError};
 pub use replicas::survey as survey_replicas;
+use replicas::{Guard, GuardError};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// How apply runs.
@@ -132,7 +132,11 @@ impl std::fmt::Debug for ApplyOptions {
             .field("halt", &self.halt.is_some())
             .field(
                 "replicas",
-                &self.replicas.iter().map(|t| t.host_port()).collect::<Vec<_>>(),
+                &self
+                    .replicas
+                    .iter()
+                    .map(|t| t.host_port())
+                    .collect::<Vec<_>>(),
             )
             .field("max_replica_lag", &self.max_replica_lag)
             .field("replica_timeout", &self.replica_timeout)
@@ -515,7 +519,8 @@ async fn run_steps(
                 fresh.insert(want.name.folded().to_string(), done.last);
                 final_read = done.all;
                 let mut step_rep = step_report(step, done.sql, done.status, ms, waits);
-                let after = on_replicas(session, schema, want, step, opts, guard, &lag, &tell).await;
+                let after =
+                    on_replicas(session, schema, want, step, opts, guard, &lag, &tell).await;
                 let (replicas, stop) = match after {
                     Ok(after) => after,
                     Err(e) => {
@@ -716,7 +721,10 @@ async fn final_on_replicas(
     guard: &mut Guard,
     report: &mut ApplyReport,
 ) -> Result<()> {
-    let first = report.steps.last().map(|s| (s.table.clone(), s.kind, s.object.clone()));
+    let first = report
+        .steps
+        .last()
+        .map(|s| (s.table.clone(), s.kind, s.object.clone()));
     let progress = opts.progress.clone();
     let total = report.steps.len();
     let tell = move |text: String| {
@@ -769,7 +777,10 @@ pub(crate) fn stop_requested(opts: &ApplyOptions) -> Option<&'static str> {
 }
 
 /// Sleeps `pause`; `interrupted` or `halted` when a stop came first.
-pub(crate) async fn sleep_unless_stopped(opts: &ApplyOptions, pause: Duration) -> Option<&'static str> {
+pub(crate) async fn sleep_unless_stopped(
+    opts: &ApplyOptions,
+    pause: Duration,
+) -> Option<&'static str> {
     cancel::sleep(opts, pause).await.map(cancel::Stop::verb)
 }
 

@@ -206,7 +206,8 @@ impl Guard {
                     hosts: &hosts,
                 };
                 match link(target, flavor, &identity, &source, opts).await? {
-                    Linking::Ready(linked, check) => {
+                    Linking::Ready(ready) => {
+                        let (linked, check) = *ready;
                         self.linked.push(linked);
                         self.checks.push(check);
                     }
@@ -355,7 +356,13 @@ impl Guard {
                 opts.max_replica_lag.as_secs_f64(),
                 list(&behind)
             ));
-            pause(opts, &mut attempt, deadline - now, "waiting for a lagging replica").await?;
+            pause(
+                opts,
+                &mut attempt,
+                deadline - now,
+                "waiting for a lagging replica",
+            )
+            .await?;
         }
     }
 
@@ -417,7 +424,13 @@ impl Guard {
                 (now - started).as_secs(),
                 list(&held)
             ));
-            pause(opts, &mut attempt, deadline - now, "waiting for a replica's blocker").await?;
+            pause(
+                opts,
+                &mut attempt,
+                deadline - now,
+                "waiting for a replica's blocker",
+            )
+            .await?;
         }
     }
 
@@ -539,7 +552,7 @@ fn list(behind: &[Behind]) -> String {
 }
 
 enum Linking {
-    Ready(Linked, ReplicaCheck),
+    Ready(Box<(Linked, ReplicaCheck)>),
     NotReady(String),
 }
 
@@ -609,7 +622,10 @@ async fn link(
             me.server_id
         )));
     }
-    let Some(link) = links.iter().find(|l| vendor::same_source(flavor, l, primary)) else {
+    let Some(link) = links
+        .iter()
+        .find(|l| vendor::same_source(flavor, l, primary))
+    else {
         let sources: Vec<String> = links
             .iter()
             .map(|l| {
@@ -655,14 +671,14 @@ async fn link(
         server_id: me.server_id,
         source: link.source(),
     };
-    Ok(Linking::Ready(
+    Ok(Linking::Ready(Box::new((
         Linked {
             display: name,
             session,
             server_id: me.server_id,
         },
         check,
-    ))
+    ))))
 }
 
 /// `@@server_id`, the server uuid and whether GTIDs are on.
@@ -685,7 +701,9 @@ async fn self_of(session: &mut Session<'_>) -> Result<Primary> {
 pub(crate) async fn position(primary: &mut Session<'_>) -> Result<String> {
     let sql = vendor::position_statement(primary.flavor());
     let pos: Option<Option<String>> = primary
-        .run("reading the primary's GTID position", |c| c.query_first(sql))
+        .run("reading the primary's GTID position", |c| {
+            c.query_first(sql)
+        })
         .await?;
     Ok(pos.flatten().unwrap_or_default())
 }

@@ -2,8 +2,8 @@
 
 use super::busy::Blocker;
 use crate::diff::Problem;
-use crate::replica::{Behind, ReplicaCheck, StepReplica};
 use crate::flavor::Flavor;
+use crate::replica::{Behind, ReplicaCheck, StepReplica};
 
 /// What happened to one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

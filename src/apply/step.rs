@@ -339,7 +339,11 @@ fn needs(d: &TableDiff, change: &Change) -> Result<bool, StepError> {
 
 /// After the step, the target object must be exactly as declared, in a
 /// table the net recognises (an `unrecognised` table concerns every step).
-pub(crate) fn require_exact(d: &TableDiff, change: &Change, status: StepStatus) -> Result<(), StepError> {
+pub(crate) fn require_exact(
+    d: &TableDiff,
+    change: &Change,
+    status: StepStatus,
+) -> Result<(), StepError> {
     let wrong: Vec<Problem> = d
         .problems
         .iter()

@@ -111,4 +111,3 @@ pub struct StepReplica {
     /// The step's object on the replica.
     pub read_back: ReadBack,
 }
-

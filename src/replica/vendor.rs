@@ -270,8 +270,14 @@ mod tests {
 
     #[test]
     fn mariadb_positions_give_missing_transactions_per_domain() {
-        assert_eq!(mariadb_missing("0-1-10", "0-1-7"), "3 transaction(s) in domain 0");
-        assert_eq!(mariadb_missing("0-1-10,1-2-5", "0-1-10"), "5 transaction(s) in domain 1");
+        assert_eq!(
+            mariadb_missing("0-1-10", "0-1-7"),
+            "3 transaction(s) in domain 0"
+        );
+        assert_eq!(
+            mariadb_missing("0-1-10,1-2-5", "0-1-10"),
+            "5 transaction(s) in domain 1"
+        );
         assert_eq!(mariadb_missing("0-1-10", "0-1-10"), "");
         assert_eq!(mariadb_missing("", ""), "");
     }
@@ -306,11 +312,35 @@ mod tests {
             port: 3306,
             hosts: &hosts,
         };
-        assert!(same_source(Flavor::MySql, &link_to("x", 1, 9, Some("aaa")), &primary));
-        assert!(!same_source(Flavor::MySql, &link_to("127.0.0.1", 3306, 7, Some("bbb")), &primary));
-        assert!(same_source(Flavor::MariaDb, &link_to("x", 1, 7, None), &primary));
-        assert!(!same_source(Flavor::MariaDb, &link_to("127.0.0.1", 3306, 8, None), &primary));
-        assert!(same_source(Flavor::MariaDb, &link_to("localhost", 3306, 0, None), &primary));
-        assert!(!same_source(Flavor::MariaDb, &link_to("127.0.0.1", 3307, 0, None), &primary));
+        assert!(same_source(
+            Flavor::MySql,
+            &link_to("x", 1, 9, Some("aaa")),
+            &primary
+        ));
+        assert!(!same_source(
+            Flavor::MySql,
+            &link_to("127.0.0.1", 3306, 7, Some("bbb")),
+            &primary
+        ));
+        assert!(same_source(
+            Flavor::MariaDb,
+            &link_to("x", 1, 7, None),
+            &primary
+        ));
+        assert!(!same_source(
+            Flavor::MariaDb,
+            &link_to("127.0.0.1", 3306, 8, None),
+            &primary
+        ));
+        assert!(same_source(
+            Flavor::MariaDb,
+            &link_to("localhost", 3306, 0, None),
+            &primary
+        ));
+        assert!(!same_source(
+            Flavor::MariaDb,
+            &link_to("127.0.0.1", 3307, 0, None),
+            &primary
+        ));
     }
 }
