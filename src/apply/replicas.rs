@@ -573,6 +573,11 @@ async fn link(
     };
     let mut session = match crate::db::connect(target, opts.read_timeout).await {
         Ok(s) => s,
+        // A refused login is an answer: the URL is wrong, waiting cannot
+        // fix it.
+        Err(e) if login_refused(&e) => {
+            return Err(refuse(format!("replica {name} refused the login: {e}")));
+        }
         Err(e) => return Ok(Linking::NotReady(format!("does not answer ({e})"))),
     };
     session.set_timeout(opts.read_timeout.max(Duration::from_secs(1)) + GRACE);
@@ -679,6 +684,17 @@ async fn link(
         },
         check,
     ))))
+}
+
+/// Whether a connect error is the server refusing the login (1045/1698).
+fn login_refused(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Connect {
+            source: Some(mysql_async::Error::Server(server)),
+            ..
+        } if crate::server::code::access_denied(server.code)
+    )
 }
 
 /// `@@server_id`, the server uuid and whether GTIDs are on.
