@@ -213,9 +213,14 @@ async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Res
         None
     } else {
         Some(
-            schema_catalog::replica::survey(&mut session, replicas, require_replicas, timeout(cli))
-                .await
-                .with_context(|| format!("checking the replicas of {}", target.display))?,
+            schema_catalog::apply::survey_replicas(
+                &mut session,
+                replicas,
+                require_replicas,
+                timeout(cli),
+            )
+            .await
+            .with_context(|| format!("checking the replicas of {}", target.display))?,
         )
     };
     let _ = session.disconnect().await;

@@ -16,6 +16,7 @@ mod progress;
 /// Guarding named replicas: checked before any DDL, waited for and read
 /// back after each step (docs/replicas.md).
 pub mod replica;
+mod replicas;
 mod report;
 mod step;
 mod tidb_checks;
@@ -39,7 +40,9 @@ use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
 use crate::server::Flavor;
-use replica::{Guard, GuardError, ReadBack, StepReplica};
+use replica::{ReadBack, StepReplica};
+pub use replicas::survey as survey_replicas;
+use replicas::{Guard, GuardError};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// The [`ApplyOptions::on_plan`] callback.
@@ -476,7 +479,44 @@ async fn run_steps(
                 return Ok(());
             }
         };
-        if lag.iter().any(|ms| *ms > 0) {
+        // A new table has no holders and a new column is INSTANT (no
+        // metadata-lock wait of note on the replica): the other steps look
+        // for the replicas' blockers as for the primary's.
+        let replayed_long = !matches!(
+            step.change,
+            diff::Change::AddTable(_) | diff::Change::AddColumn { .. }
+        );
+        let held_ms = if replayed_long && !guard.is_empty() {
+            match guard
+                .blockers(schema, step.change.table().as_str(), opts, &tell)
+                .await
+            {
+                Ok(ms) => ms,
+                Err(e) => {
+                    let status = match e {
+                        GuardError::Interrupted(_) => StepStatus::Interrupted,
+                        _ => StepStatus::Deferred,
+                    };
+                    let ms = started.elapsed().as_millis() as u64;
+                    report.steps.push(step_report(
+                        step,
+                        step.sql.clone(),
+                        status,
+                        ms,
+                        Waits::default(),
+                    ));
+                    report.outcome = guard_outcome(e, Some(step_name(step)))?;
+                    report.server_ddl_count = count_since(session, flavor, counter_before)
+                        .await
+                        .ok()
+                        .flatten();
+                    return Ok(());
+                }
+            }
+        } else {
+            0
+        };
+        if held_ms > 0 || lag.iter().any(|ms| *ms > 0) {
             fresh.clear();
         }
         let mut waits = Waits::default();

@@ -10,9 +10,9 @@
 //! picks the algorithm; many of these copy the table).
 
 use crate::ddl::{column_definition, index_definition};
-use crate::server::Flavor;
 use crate::ident::quote_ident;
 use crate::model::{describe::foreign_key_definition, ByName, Table};
+use crate::server::Flavor;
 
 use super::ProblemKind;
 

@@ -468,3 +468,131 @@ async fn an_unnamed_connected_replica_is_reported_and_refused_when_required() {
         "{report:#?}"
     );
 }
+
+/// Two indexes on `Jobs`: two steps.
+const TWO_INDEX_JOBS: &str = "table: Jobs
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
+  - { name: State, type: varchar(32), nullable: false }
+  - { name: CreatedAt, type: datetime(6), nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_jobs_state, columns: [State, Id] }
+  - { name: idx_jobs_created, columns: [CreatedAt, Id] }
+";
+
+/// Runs `sql` on `url` from its own thread and runtime (for a progress
+/// callback, which must not await).
+fn run_blocking(url: String, sql: &'static str) {
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let mut c = mysql_async::Conn::from_url(url.as_str()).await.unwrap();
+            c.query_drop(sql).await.unwrap();
+            c.disconnect().await.ok();
+        });
+    })
+    .join()
+    .expect("statement on the replica");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_that_stops_after_the_first_step_is_pending_and_a_rerun_converges() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let _serial = SERIAL.lock().await;
+    let db = PairDb::new().await;
+    jobs_with_rows(&db, 4).await;
+    let dir = common::catalog_dir(&[("jobs.yaml", TWO_INDEX_JOBS)]);
+    let tables = common::catalog_tables(&catalog::load(dir.path()).unwrap());
+    {
+        let _restore = restore(&db);
+        // The replica's applier stops as step 2 starts: step 1 has reached
+        // it, step 2 never does.
+        let stopped = Arc::new(AtomicBool::new(false));
+        let (flag, url, stop) = (stopped.clone(), db.replica.clone(), db.stop_sql());
+        let progress: apply::ProgressFn = Arc::new(move |p: &apply::Progress| {
+            if p.step == 2
+                && p.event == apply::ProgressEvent::Started
+                && !flag.swap(true, Ordering::SeqCst)
+            {
+                run_blocking(url.clone(), stop);
+            }
+        });
+        let opts = ApplyOptions {
+            progress: Some(progress),
+            replica_timeout: Some(Duration::from_secs(2)),
+            ..opts_with(&db, 30)
+        };
+        let report = db.apply(&tables, opts).await;
+        assert!(stopped.load(Ordering::SeqCst), "step 2 started");
+        match &report.outcome {
+            Outcome::ReplicasPending { step, replicas } => {
+                assert!(
+                    step.as_deref()
+                        .is_some_and(|s| s.contains("idx_jobs_created")),
+                    "{report:#?}"
+                );
+                assert_eq!(replicas.len(), 1, "{report:#?}");
+                assert_eq!(replicas[0].replica, db.replica_target().host_port());
+                assert!(!replicas[0].position.is_empty(), "{report:#?}");
+            }
+            other => panic!("not replicas_pending: {other:?}\n{report:#?}"),
+        }
+        assert_eq!(report.server_ddl_count, Some(2), "{report:#?}");
+        assert_eq!(report.steps[0].replicas[0].read_back, ReadBack::Exact);
+        assert_eq!(report.steps[1].replicas[0].read_back, ReadBack::Pending);
+        assert!(db.index_on_replica("Jobs", "idx_jobs_state").await);
+        assert!(!db.index_on_replica("Jobs", "idx_jobs_created").await);
+    }
+    // Applier running again: no DDL, the replica catches up, reads back exact.
+    let report = db.apply(&tables, opts_with(&db, 60)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
+    assert!(report
+        .steps
+        .iter()
+        .all(|s| s.status == StepStatus::AlreadyPresent));
+    assert!(db.index_on_replica("Jobs", "idx_jobs_created").await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_transaction_on_the_replica_holding_the_table_defers_the_step_naming_it() {
+    let _serial = SERIAL.lock().await;
+    let db = PairDb::new().await;
+    jobs_with_rows(&db, 4).await;
+    let tables = jobs_catalog();
+    // A read transaction on the replica, in the schema, that read the table.
+    let mut holder = mysql_async::Conn::from_url(format!("{}/{}", db.replica, db.name).as_str())
+        .await
+        .unwrap();
+    holder.query_drop("START TRANSACTION").await.unwrap();
+    let _: Vec<u64> = holder.query("SELECT COUNT(*) FROM `Jobs`").await.unwrap();
+    let holder_id = holder.id();
+    // Older than the blocker age (1 s) by the time apply looks.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let report = db.apply(&tables, opts_with(&db, 3)).await;
+    match &report.outcome {
+        Outcome::ReplicaDeferred { replicas, step, .. } => {
+            assert_eq!(replicas.len(), 1, "{report:#?}");
+            assert_eq!(replicas[0].replica, db.replica_target().host_port());
+            assert!(
+                replicas[0].reason.contains(&holder_id.to_string()),
+                "names the holder {holder_id}: {report:#?}"
+            );
+            assert!(step
+                .as_deref()
+                .is_some_and(|s| s.contains("idx_jobs_state_created")));
+        }
+        other => panic!("not deferred for the replica's blocker: {other:?}\n{report:#?}"),
+    }
+    assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
+    holder.query_drop("COMMIT").await.unwrap();
+    // Holder gone: the rerun converges on both.
+    let report = db.apply(&tables, opts_with(&db, 60)).await;
+    assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
+    assert!(db.index_on_replica("Jobs", "idx_jobs_state_created").await);
+}
