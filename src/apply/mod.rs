@@ -405,7 +405,7 @@ async fn run_steps(
     }
     let total = plan.steps.len();
     if let (Some(on_plan), true) = (&opts.on_plan, total > 0) {
-        on_plan(&report);
+        on_plan(report);
     }
     // Each step's table by folded name, not searched per step (issue 22).
     let by_name: std::collections::HashMap<&str, &Table> =

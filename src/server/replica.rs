@@ -5,20 +5,20 @@
 //!
 //! Sources:
 //! - MariaDB: SHOW REPLICA/SLAVE STATUS
-//!   (https://mariadb.com/kb/en/show-replica-status/; `SHOW ALL SLAVES
+//!   (<https://mariadb.com/kb/en/show-replica-status/>; `SHOW ALL SLAVES
 //!   STATUS` lists every named connection), `gtid_binlog_pos` and
-//!   `gtid_slave_pos` (https://mariadb.com/kb/en/gtid/), MASTER_GTID_WAIT
-//!   (https://mariadb.com/kb/en/master_gtid_wait/: 0 when reached, -1 on
+//!   `gtid_slave_pos` (<https://mariadb.com/kb/en/gtid/>), MASTER_GTID_WAIT
+//!   (<https://mariadb.com/kb/en/master_gtid_wait/>: 0 when reached, -1 on
 //!   timeout, fractional seconds), SHOW SLAVE HOSTS
-//!   (https://mariadb.com/kb/en/show-replica-hosts/: only replicas started
+//!   (<https://mariadb.com/kb/en/show-replica-hosts/>: only replicas started
 //!   with `report_host` show a host).
 //! - MySQL 8.0.22+/8.4/9.x: SHOW REPLICA STATUS and SHOW REPLICAS
-//!   (https://dev.mysql.com/doc/refman/8.4/en/show-replica-status.html,
+//!   (<https://dev.mysql.com/doc/refman/8.4/en/show-replica-status.html>,
 //!   .../show-replicas.html; `SHOW SLAVE STATUS` is gone since 8.4),
 //!   `gtid_executed` and WAIT_FOR_EXECUTED_GTID_SET / GTID_SUBTRACT
-//!   (https://dev.mysql.com/doc/refman/8.4/en/gtid-functions.html: 0 when
+//!   (<https://dev.mysql.com/doc/refman/8.4/en/gtid-functions.html>: 0 when
 //!   reached, 1 on timeout), `gtid_mode`
-//!   (https://dev.mysql.com/doc/refman/8.4/en/replication-options-gtids.html).
+//!   (<https://dev.mysql.com/doc/refman/8.4/en/replication-options-gtids.html>).
 //! - TiDB has no MySQL-protocol replicas (TiCDC is another product):
 //!   replicas are refused there.
 

@@ -1,6 +1,6 @@
 //! Places each finding on the YAML node it is about: a finding made after
 //! parsing names its object (`column \`dedupe_key\``) and its rule names the
-//! keys it is about (`type`), so `columns.<i>.type` of the file is its line
+//! keys it is about (`type`), so `columns.N.type` of the file is its line
 //! and column. A file is read and indexed again only when it has a finding
 //! without a position (see `crate::yaml_pos`).
 
