@@ -136,7 +136,8 @@ impl Guard {
             unguarded: Vec::new(),
             discovery: None,
         };
-        if flavor == Flavor::TiDb {
+        // TiDB has no MySQL-protocol replicas (no replica status statement).
+        if vendor::status_statement(flavor).is_none() {
             if let Some(r) = opts.replicas.first() {
                 return Err(GuardError::Refused {
                     replica: Some(r.host_port()),

@@ -87,14 +87,14 @@ pub(super) fn fix(want: &Table, object: &str, kind: ProblemKind) -> Option<Strin
             Some(i) => format!(
                 "give the catalog's index a new name (apply adds a new index online and leaves this one unmanaged), or rebuild it by hand: `ALTER TABLE {t} DROP INDEX {}, ADD {}`",
                 quote_ident(i.name.as_str()),
-                index_definition(i, "INDEX", Flavor::MySql)
+                index_definition(i, "INDEX", Flavor::HINT_SPELLING)
             ),
             None => "declare the live index, or give the catalog's index a new name".to_string(),
         },
         IndexNotOnline => match index() {
             Some(i) => format!(
                 "add it by hand at a quiet time (not online: it rebuilds the table): `ALTER TABLE {t} ADD {}`",
-                index_definition(i, "INDEX", Flavor::MySql)
+                index_definition(i, "INDEX", Flavor::HINT_SPELLING)
             ),
             None => "add it by hand at a quiet time".to_string(),
         },

@@ -15,6 +15,13 @@ pub enum Flavor {
 }
 
 impl Flavor {
+    /// The spelling of DDL shown in a hint for the user to run by hand,
+    /// when the hint is made without a server (a drift finding's `fix`):
+    /// MySQL's. The one keyword that differs in such hints is an
+    /// invisible index's, `INVISIBLE` on MySQL, `IGNORED` on MariaDB
+    /// ([`Flavor::hidden_index_keyword`]).
+    pub const HINT_SPELLING: Flavor = Flavor::MySql;
+
     /// All flavors, in a fixed order.
     pub const ALL: [Flavor; 3] = [Flavor::TiDb, Flavor::MySql, Flavor::MariaDb];
 
