@@ -66,7 +66,7 @@ fn an_unset_password_variable_names_the_variable_and_its_line() {
     // The error, then which servers the file does name.
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(
-        out[1].starts_with("warning: fleet.yaml:1: servers:")
+        out[1].starts_with("fleet.yaml:1: warning[fleet-server]: servers:")
             && out[1].ends_with("read fine: `db1:3306`"),
         "{out:?}"
     );

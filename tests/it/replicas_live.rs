@@ -370,15 +370,18 @@ async fn a_lagging_replica_defers_the_step_and_names_the_lag() {
         let _restore = restore(&db);
         let mut r = db.replica_conn().await;
         let [stop, _, start] = Restore::statements(db.flavor);
+        // 30 s, well past the 3 s budget plus the time apply takes to start
+        // on a loaded machine (with 5 s, a run that started late saw the
+        // write arrive inside its budget and went on to the step).
         let delay = if db.flavor == Flavor::MariaDb {
-            "CHANGE MASTER TO MASTER_DELAY = 5"
+            "CHANGE MASTER TO MASTER_DELAY = 30"
         } else {
-            "CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 5"
+            "CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 30"
         };
         for sql in [stop, delay, start] {
             r.query_drop(sql).await.unwrap();
         }
-        // A write the replica will apply 5 s late.
+        // A write the replica will apply 30 s late.
         let mut p = db.primary_conn().await;
         p.query_drop("INSERT INTO `Jobs` (`State`, `CreatedAt`) VALUES ('queued', NOW(6))")
             .await
