@@ -459,24 +459,7 @@ async fn run_steps(
         let lag = match guard.before_step(session, opts, &tell).await {
             Ok(lag) => lag,
             Err(e) => {
-                let status = match e {
-                    GuardError::Interrupted(_) => StepStatus::Interrupted,
-                    _ => StepStatus::Deferred,
-                };
-                let ms = started.elapsed().as_millis() as u64;
-                report.steps.push(step_report(
-                    step,
-                    step.sql.clone(),
-                    status,
-                    ms,
-                    Waits::default(),
-                ));
-                report.outcome = guard_outcome(e, Some(step_name(step)))?;
-                report.server_ddl_count = count_since(session, flavor, counter_before)
-                    .await
-                    .ok()
-                    .flatten();
-                return Ok(());
+                return stop_before_step(report, session, counter_before, step, started, e).await;
             }
         };
         // A new table has no holders and a new column is INSTANT (no
@@ -493,24 +476,8 @@ async fn run_steps(
             {
                 Ok(ms) => ms,
                 Err(e) => {
-                    let status = match e {
-                        GuardError::Interrupted(_) => StepStatus::Interrupted,
-                        _ => StepStatus::Deferred,
-                    };
-                    let ms = started.elapsed().as_millis() as u64;
-                    report.steps.push(step_report(
-                        step,
-                        step.sql.clone(),
-                        status,
-                        ms,
-                        Waits::default(),
-                    ));
-                    report.outcome = guard_outcome(e, Some(step_name(step)))?;
-                    report.server_ddl_count = count_since(session, flavor, counter_before)
-                        .await
-                        .ok()
-                        .flatten();
-                    return Ok(());
+                    return stop_before_step(report, session, counter_before, step, started, e)
+                        .await;
                 }
             }
         } else {
@@ -798,6 +765,37 @@ pub(crate) async fn sleep_unless_stopped(
     pause: Duration,
 ) -> Option<&'static str> {
     cancel::sleep(opts, pause).await.map(cancel::Stop::verb)
+}
+
+/// Ends the run before `step` sent its DDL because a replica held it up
+/// (behind, holding the table, gone) or the run was interrupted while
+/// waiting: the step is reported deferred or interrupted, not failed.
+async fn stop_before_step(
+    report: &mut ApplyReport,
+    session: &mut Session<'_>,
+    counter_before: Option<u64>,
+    step: &plan::Step,
+    started: Instant,
+    e: GuardError,
+) -> Result<()> {
+    let status = match e {
+        GuardError::Interrupted(_) => StepStatus::Interrupted,
+        _ => StepStatus::Deferred,
+    };
+    let ms = started.elapsed().as_millis() as u64;
+    report.steps.push(step_report(
+        step,
+        step.sql.clone(),
+        status,
+        ms,
+        Waits::default(),
+    ));
+    report.outcome = guard_outcome(e, Some(step_name(step)))?;
+    report.server_ddl_count = count_since(session, report.flavor, counter_before)
+        .await
+        .ok()
+        .flatten();
+    Ok(())
 }
 
 /// `table`.`object` (just `table` for a new table), for messages.
