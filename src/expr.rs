@@ -145,7 +145,7 @@ pub fn mysql_expression(raw: &str) -> String {
 
 /// MySQL 9.7 encodes the UTF-8 of an expression's text twice in
 /// information_schema (probed, issue #20, found by
-/// tests/meaning_property.rs): `'é'` (`C3 A9`) reads as `'Ã©'`, each byte
+/// tests/it/meaning_property.rs): `'é'` (`C3 A9`) reads as `'Ã©'`, each byte
 /// taken as a Latin-1 character. This undoes it: a text whose characters
 /// are all Latin-1, one at least outside ASCII, and whose bytes are valid
 /// UTF-8 is those bytes; any other text is returned as it is (the
@@ -177,7 +177,7 @@ mod tests {
     use super::*;
     use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments, Value};
 
-    /// The minimal case tests/meaning_property.rs found on MySQL 9.7:
+    /// The minimal case tests/it/meaning_property.rs found on MySQL 9.7:
     /// `concat(`Note`, 'é')` read back as `concat(`Note`,_utf8mb4\'Ã©\')`.
     #[test]
     fn mysql_expression_text_is_decoded_once() {

@@ -7,7 +7,7 @@
 mod busy;
 mod cancel;
 // The execution chokepoint's statement check: public only for the
-// workspace's own property test (tests/ddl_property.rs checks every DDL the
+// workspace's own property test (tests/it/ddl_property.rs checks every DDL the
 // renderer makes against it); not the library's API.
 #[doc(hidden)]
 pub mod guard;

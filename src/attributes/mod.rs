@@ -4,7 +4,7 @@
 //! compared (a difference is drift of the named kinds) or outside the
 //! contract, with the reason. docs/apply.md "What counts as drift" is this
 //! table ([`markdown`]; a unit test keeps the two equal), and
-//! tests/attributes_live.rs fails when a server shows a column of those
+//! tests/it/attributes_live.rs fails when a server shows a column of those
 //! tables that is in neither list.
 
 use crate::finding::drift::ProblemKind;

@@ -99,11 +99,11 @@ pub fn widening(
 /// - Engine. MyISAM and Aria lengthen a VARCHAR only by a copy: MySQL 9.7
 ///   and MariaDB 10.11 refuse `MODIFY ... varchar(60)` on a varchar(16)
 ///   with ALGORITHM=INSTANT and with INPLACE, LOCK=NONE (error 1845,
-///   verified live, tests/widen_storage_live.rs). Their ENUM append and
+///   verified live, tests/it/widen_storage_live.rs). Their ENUM append and
 ///   default change are accepted INSTANT, but no row of the table is
 ///   proven on them through apply, so every widening is refused there.
 /// - Row format. The table's VARCHAR classes hold on all four InnoDB
-///   formats (verified live on each, tests/widen_storage_live.rs):
+///   formats (verified live on each, tests/it/widen_storage_live.rs):
 ///   - MySQL decides VARCHAR lengthening in the server layer by the
 ///     column's length bytes (online DDL table, "Extending VARCHAR column
 ///     size": "the number of length bytes required by a VARCHAR column

@@ -532,7 +532,7 @@ mod tests {
 
     /// A declared query's statement is re-rendered with its parameters as
     /// literals, each through the one escaping helper (moved here from
-    /// tests/queries_lint.rs when `sql` stopped being public).
+    /// tests/it/queries_lint.rs when `sql` stopped being public).
     #[test]
     fn statements_are_rerendered_with_escaped_literals() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");

@@ -14,7 +14,7 @@ use super::sql;
 /// (issue 22: 1,024 tables in one statement took 3-22 s), so such reads
 /// are chunked at this many tables, one round trip each; a catalog of up
 /// to this many tables is one statement and never reads the schema's size
-/// (tests/inspect_round_trips.rs pins 3, 50 and a chunked count).
+/// (tests/it/inspect_round_trips.rs pins 3, 50 and a chunked count).
 pub const TABLES_PER_STATEMENT: usize = 64;
 
 /// Table names per inspection statement of listed groups

@@ -53,7 +53,7 @@ impl Flavor {
     /// Operations", Generated Column Operations; MariaDB KB, "InnoDB Online
     /// DDL Operations with the INSTANT Alter Algorithm") describe adding
     /// columns online but not this case; the rule is as probed on MariaDB
-    /// 10.11.19 and MySQL 9.7.4, and tests/upgrade_features_live.rs pins
+    /// 10.11.19 and MySQL 9.7.4, and tests/it/upgrade_features_live.rs pins
     /// each case on both:
     /// - MySQL: a VIRTUAL new column only (a plain or STORED one goes
     ///   INSTANT). A functional index's hidden virtual column counts: it

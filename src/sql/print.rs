@@ -30,7 +30,7 @@
 //! `quote_str`; [`name`] and [`plain_name`] read a name's parts, and
 //! [`number`] a numeric literal, without printing. No file outside
 //! `src/sql/` formats a sqlparser node with `Display`
-//! (tests/one_printer.rs).
+//! (tests/it/one_printer.rs).
 
 use std::fmt::Display;
 use std::ops::ControlFlow;

@@ -1,7 +1,7 @@
 //! What a table's storage engine cannot hold, each a [`Need`] for
 //! [`crate::catalog::rules::flavored`] (so `catalog import` narrows `flavors` by the same
 //! rules). Probed on MariaDB 10.11 and MySQL 9.7 (the error codes are in
-//! the messages; tests/lint_agrees_live.rs keeps them honest). Whether an
+//! the messages; tests/it/lint_agrees_live.rs keeps them honest). Whether an
 //! optional engine (ARCHIVE, BLACKHOLE, ROCKSDB) is installed is the
 //! server's own setup and is not judged here. TiDB parses `ENGINE` and
 //! ignores it (its tables are TiKV's; "ENGINE ... parsed but ignored",

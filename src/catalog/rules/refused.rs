@@ -6,7 +6,7 @@
 //! import` narrows `flavors` to the ones that hold it.
 //!
 //! Every rule was probed on MariaDB 10.11 and MySQL 9.7 (the error codes
-//! are quoted in the messages; tests/lint_agrees_live.rs keeps them
+//! are quoted in the messages; tests/it/lint_agrees_live.rs keeps them
 //! honest). TiDB is not probed here: it follows MySQL's rules for
 //! generated columns and CHECK constraints (its errno list carries 3109,
 //! 3763, 3812, 3814, 3818), so it is grouped with MySQL.
