@@ -39,7 +39,10 @@ impl TableBuilder {
     /// elsewhere (a MySQL dump never has one) it stays a feature.
     fn column_check(&mut self, column: &str, check: &CheckConstraint) {
         let is_json = super::constraints::is_json_valid(&check.expr);
-        if self.options.flavor == Some(Flavor::MariaDb) && check.name.is_none() && !is_json {
+        if self.options.flavor.is_some_and(Flavor::keeps_check_levels)
+            && check.name.is_none()
+            && !is_json
+        {
             match print::exact_checked(&check.expr) {
                 Some(expression) => self.checks.push(Check {
                     name: Ident::new(column),

@@ -319,7 +319,8 @@ async fn fill(
     out: &mut [(Ident, Option<Table>)],
 ) -> Result<()> {
     let mut shown = ShowCreate::default();
-    if session.flavor() == crate::Flavor::TiDb {
+    // TiDB's own options (clustered, auto_random, ...) come from its views.
+    if session.flavor().has_tidb_table_options() {
         tidb::fill(session, schema, out, &mut shown).await?;
     }
     show_create::fill_fulltext_parsers(session, schema, &mut shown, out).await

@@ -31,7 +31,8 @@ pub(super) fn table_kind(
     if words.iter().any(|w| w.eq_ignore_ascii_case("partitioned")) {
         return TableKind::Partitioned("partitioned".into());
     }
-    if flavor == Flavor::TiDb {
+    // TiDB's CREATE_OPTIONS carry its own table options, read elsewhere.
+    if flavor.has_tidb_table_options() {
         return TableKind::Base;
     }
     let aria = engine.is_some_and(|e| e.eq_ignore_ascii_case("Aria"));

@@ -165,7 +165,7 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
         installed.push(classify::installed(*f, diffs));
     }
     let changes = classify::classify(old_catalog, new, &installed);
-    let flavor = flavors.first().copied().unwrap_or(Flavor::TiDb);
+    let flavor = flavors.first().copied().unwrap_or(Flavor::ALL[0]);
     let table_diffs = upgrade::table_diffs(old_catalog, new, flavor, &from, &to);
     let deployable =
         new_lint_errors.is_empty() && !changes.iter().any(|c| c.class == Class::NotDeployable);

@@ -278,11 +278,7 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("catalog/rules/need.rs", 3),
     ("catalog/rules/storable.rs", 2),
     ("catalog/read/tidb.rs", 3),
-    ("dump/columns.rs", 1),
     ("explain/mod.rs", 4),
-    ("inspect/mod.rs", 1),
-    ("inspect/options.rs", 1),
-    ("review/mod.rs", 1),
 ];
 
 /// `text` (already [`code_only`]) with every `#[cfg(test)]` item blanked:
