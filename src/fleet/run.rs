@@ -502,6 +502,7 @@ impl Ctx<'_> {
                         waited_ms: 0,
                         blocked_by: Vec::new(),
                         replicas: Vec::new(),
+                        two_phase: false,
                     })
                     .collect();
             }
@@ -575,10 +576,13 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
             r.error = Some(message.clone());
             TargetOutcome::Refused
         }
-        Outcome::ReplicaDeferred { .. } | Outcome::ReplicasPending { .. } => {
+        Outcome::ReplicaDeferred { .. }
+        | Outcome::ReplicasPending { .. }
+        | Outcome::Overloaded { .. } => {
             r.error = a.stopped().map(|s| match s {
                 apply::Stopped::ReplicaBusy { message, .. }
-                | apply::Stopped::ReplicasPending { message, .. } => message,
+                | apply::Stopped::ReplicasPending { message, .. }
+                | apply::Stopped::Overloaded { message, .. } => message,
                 _ => "replicas not ready".into(),
             });
             TargetOutcome::Deferred
