@@ -214,6 +214,7 @@ async fn plan(
     two_phase_alter: schema_catalog::replica::TwoPhaseAlter,
 ) -> Result<u8> {
     let catalog = load(cli)?;
+    let require_replicas = require_replicas || catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
@@ -314,6 +315,8 @@ async fn verify_cmd(
 
 async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let catalog = load(cli)?;
+    // `replicas: required` in catalog.yaml is --require-replicas.
+    opts.require_replicas |= catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     opts.progress = progress_for(cli.format);

@@ -119,6 +119,7 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
             group: s.group.clone(),
             identity: st.identity.clone(),
             targets: st.schemas.len(),
+            replicas: s.replicas.iter().map(|r| r.host_port()).collect(),
             error: st.error.clone(),
         })
         .collect();
@@ -246,7 +247,12 @@ impl Ctx<'_> {
             FleetCommand::Verify => Some(Purpose::Verify),
             FleetCommand::Plan => Some(Purpose::Plan),
             // A dry run reports apply's planned steps: every target runs.
-            FleetCommand::Apply if !self.opts.apply.dry_run => Some(Purpose::Apply),
+            // With replicas (or replicas required) every target runs apply:
+            // converged on the server is not converged on its replicas, and
+            // only apply checks them.
+            FleetCommand::Apply if !self.opts.apply.dry_run && !self.guards_replicas(lane) => {
+                Some(Purpose::Apply)
+            }
             _ => None,
         };
         let read: Vec<Option<TargetReport>> = match purpose {
@@ -275,6 +281,15 @@ impl Ctx<'_> {
         read.into_iter()
             .map(|r| r.unwrap_or_else(|| ran.next().expect("a report per target")))
             .collect()
+    }
+
+    /// Whether apply on the lane's server guards replicas: it names some,
+    /// or the catalog requires them.
+    fn guards_replicas(&self, lane: &[&Target]) -> bool {
+        self.catalog.require_replicas
+            || lane
+                .first()
+                .is_some_and(|t| !self.fleet.servers[t.server].replicas.is_empty())
     }
 
     /// Schemas verified together: as many as one inspection statement
@@ -385,6 +400,11 @@ impl Ctx<'_> {
         match self.opts.command {
             FleetCommand::Apply => {
                 let mut opts = self.opts.apply.clone();
+                // The server's replicas (fleet.yaml `replicas:`) are guarded
+                // on each of its targets; `replicas: required` in
+                // catalog.yaml is `require_replicas`.
+                opts.replicas = self.fleet.servers[t.server].replicas.clone();
+                opts.require_replicas |= self.catalog.require_replicas;
                 opts.cancel = Some(cancel);
                 opts.halt = Some(self.halt.clone());
                 opts.progress = None;
@@ -457,6 +477,8 @@ impl Ctx<'_> {
             server_ddl_count: None,
             started_ms: None,
             ms: 0,
+            replicas: Vec::new(),
+            unguarded: Vec::new(),
         }
     }
 
@@ -546,6 +568,8 @@ enum Done {
 /// interrupted (else an interrupted apply was halted by `on_error: stop`).
 fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
     r.identity = Some(a.server.clone());
+    r.replicas = a.replicas.clone();
+    r.unguarded = a.unguarded.clone();
     r.server_ddl_count = a.server_ddl_count;
     r.drift = a.drift.clone();
     let applied = a.steps.iter().any(|s| s.status == StepStatus::Applied);

@@ -29,6 +29,7 @@ mod explain_live;
 mod explain_queue_live;
 mod fleet_file;
 mod fleet_file_named;
+mod fleet_replicas;
 mod foreign_keys_live;
 mod gate_live;
 mod gate_outside_crate;
