@@ -198,6 +198,8 @@ pub struct ApplyDoc {
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.
     pub discovery: Option<String>,
+    /// What the run does with two-phase ALTER (`--two-phase-alter`), and why.
+    pub two_phase: Option<crate::apply::replica::TwoPhase>,
 }
 
 impl From<&ApplyReport> for ApplyDoc {
@@ -217,6 +219,7 @@ impl From<&ApplyReport> for ApplyDoc {
             replicas: r.replicas.clone(),
             unguarded: r.unguarded.clone(),
             discovery: r.discovery.clone(),
+            two_phase: r.two_phase.clone(),
         }
     }
 }

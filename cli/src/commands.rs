@@ -66,12 +66,14 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         Command::Plan {
             against: None,
             replicas,
+            two_phase_alter,
             ..
         } => {
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
                 replicas.require_replicas,
+                (*two_phase_alter).into(),
             )
             .await
         }
@@ -98,9 +100,13 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replicas,
             max_replica_lag,
             replica_timeout,
+            max_threads_running,
+            two_phase_alter,
             ..
         } => {
             let opts = ApplyOptions::default()
+                .max_threads_running(*max_threads_running)
+                .two_phase_alter((*two_phase_alter).into())
                 .replicas(replica_targets(&replicas.replica)?)
                 .require_replicas(replicas.require_replicas)
                 .max_replica_lag(Duration::from_secs_f64(*max_replica_lag))
@@ -195,8 +201,14 @@ fn replica_targets(urls: &[String]) -> Result<Vec<db::Target>> {
         .collect::<schema_catalog::Result<_>>()?)
 }
 
-async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Result<u8> {
+async fn plan(
+    cli: &Cli,
+    replicas: &[db::Target],
+    require_replicas: bool,
+    two_phase_alter: schema_catalog::replica::TwoPhaseAlter,
+) -> Result<u8> {
     let catalog = load(cli)?;
+    let require_replicas = require_replicas || catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
@@ -211,6 +223,7 @@ async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Res
                 &mut session,
                 replicas,
                 require_replicas,
+                two_phase_alter,
                 timeout(cli),
             )
             .await
@@ -296,6 +309,8 @@ async fn verify_cmd(
 
 async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let catalog = load(cli)?;
+    // `replicas: required` in catalog.yaml is --require-replicas.
+    opts.require_replicas |= catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     opts.progress = progress_for(cli.format);
@@ -324,7 +339,8 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
         Outcome::Stopped { .. } => exit::DATABASE,
         Outcome::Deferred { .. }
         | Outcome::ReplicaDeferred { .. }
-        | Outcome::ReplicasPending { .. } => exit::DEFERRED,
+        | Outcome::ReplicasPending { .. }
+        | Outcome::Overloaded { .. } => exit::DEFERRED,
         // A rerun cannot fix it: the command line names a wrong replica,
         // or --require-replicas found unnamed ones.
         Outcome::RefusedReplica { .. } => exit::USAGE,

@@ -232,6 +232,9 @@ fn survey_lines(s: &schema_catalog::replica::Survey) {
         );
     }
     unguarded_lines(&s.unguarded, s.discovery.as_deref());
+    if let Some(t) = &s.two_phase {
+        outln!("two-phase ALTER: {}", t.reason);
+    }
     if let Some(message) = &s.refused {
         errln!("refused: {message}");
     }
@@ -321,9 +324,16 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                 );
             }
             unguarded_lines(&report.unguarded, report.discovery.as_deref());
+            if let Some(t) = report
+                .two_phase
+                .as_ref()
+                .filter(|t| t.on || !report.replicas.is_empty())
+            {
+                outln!("two-phase ALTER: {}", t.reason);
+            }
             for (i, s) in report.steps.iter().enumerate() {
                 outln!(
-                    "  {:>2}. {:<15} {:<12} {} ({} ms)",
+                    "  {:>2}. {:<15} {:<12} {} ({} ms{})",
                     i + 1,
                     serde_json::to_value(s.status)
                         .ok()
@@ -331,7 +341,8 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                         .unwrap_or_default(),
                     s.kind,
                     step_object(s.kind, &s.table, &s.object),
-                    s.ms
+                    s.ms,
+                    if s.two_phase { ", two-phase ALTER" } else { "" }
                 );
                 for r in &s.replicas {
                     outln!(
@@ -401,6 +412,14 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                     }
                     for b in replicas {
                         errln!("  {b}");
+                    }
+                }
+                Outcome::Overloaded { servers, .. } => {
+                    if let Some(Stopped::Overloaded { message, .. }) = report.stopped() {
+                        errln!("{message}");
+                    }
+                    for l in servers {
+                        errln!("  {l}");
                     }
                 }
                 Outcome::Interrupted { message, .. } => errln!("interrupted: {message}"),

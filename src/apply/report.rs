@@ -1,7 +1,7 @@
 //! What apply returns: every step with its status and time, and why it stopped.
 
 use super::busy::Blocker;
-use super::replica::{Behind, ReplicaCheck, StepReplica};
+use super::replica::{Behind, Loaded, ReplicaCheck, StepReplica, TwoPhase};
 use crate::diff::Problem;
 use crate::server::Flavor;
 
@@ -51,6 +51,9 @@ pub struct StepReport {
     /// for the step's GTID position after it, the read-back (empty
     /// without `--replica`).
     pub replicas: Vec<StepReplica>,
+    /// Whether the step's ALTER ran with `binlog_alter_two_phase` on
+    /// (MariaDB 10.8.1+, `--two-phase-alter`).
+    pub two_phase: bool,
 }
 
 /// How the run ended.
@@ -110,6 +113,18 @@ pub enum Outcome {
         step: Option<String>,
         /// Each replica still behind, with the position it has to execute.
         replicas: Vec<Behind>,
+    },
+    /// A server's `Threads_running` stayed above `max_threads_running` for
+    /// the whole busy budget: the step was not started; steps before it
+    /// stay applied (exit 4).
+    Overloaded {
+        /// The step that waited.
+        step: Option<String>,
+        /// Each server above the limit at the last look (which, its
+        /// `Threads_running`, the limit).
+        servers: Vec<Loaded>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
     },
     /// Interrupted (a cancel request: SIGINT/SIGTERM in the CLI).
     Interrupted {
@@ -172,6 +187,18 @@ pub enum Stopped {
         /// What to do.
         message: String,
     },
+    /// A server's `Threads_running` stayed above `--max-threads-running`
+    /// for the whole budget; the step was not started (exit 4).
+    Overloaded {
+        /// The step that waited.
+        step: Option<String>,
+        /// Each server above the limit at the last look.
+        servers: Vec<Loaded>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
+        /// What to do.
+        message: String,
+    },
     /// A step ran on the primary; not every replica executed it in time
     /// (exit 4, `replicas_pending`).
     ReplicasPending {
@@ -220,6 +247,9 @@ pub struct ApplyReport {
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.
     pub discovery: Option<String>,
+    /// What the run does with two-phase ALTER, and why (`None` when it
+    /// stopped before deciding).
+    pub two_phase: Option<TwoPhase>,
 }
 
 impl ApplyReport {
@@ -269,6 +299,28 @@ impl ApplyReport {
                     "deferred: {} not ready for {} s{}; no DDL was sent for it, nothing is \
                      half-done, earlier steps stay applied; rerun later",
                     names(replicas),
+                    waited_ms / 1000,
+                    step.as_deref()
+                        .map(|s| format!(" before step {s}"))
+                        .unwrap_or_default()
+                ),
+            }),
+            Outcome::Overloaded {
+                step,
+                servers,
+                waited_ms,
+            } => Some(Stopped::Overloaded {
+                step: step.clone(),
+                servers: servers.clone(),
+                waited_ms: *waited_ms,
+                message: format!(
+                    "deferred: {} for {} s{}; no DDL was sent for it, nothing is half-done, \
+                     earlier steps stay applied; rerun later",
+                    servers
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
                     waited_ms / 1000,
                     step.as_deref()
                         .map(|s| format!(" before step {s}"))

@@ -79,6 +79,10 @@ pub struct Catalog {
     pub defaults: Defaults,
     /// Limits.
     pub limits: Limits,
+    /// `replicas: required` in `catalog.yaml`: apply and plan refuse before
+    /// any DDL when the primary lists connected replicas that are not named
+    /// (as `--require-replicas` does).
+    pub require_replicas: bool,
     /// Tables, sorted by name.
     pub tables: Vec<CatalogTable>,
     /// Warnings found while loading (the catalog is still valid).

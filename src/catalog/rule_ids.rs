@@ -51,8 +51,8 @@ pub const YAML_SHAPE: Rule = error(
 /// `catalog.yaml`: `flavors`, `external_tables`, `limits`.
 pub const SETTINGS: Rule = error(
     "settings",
-    "catalog.yaml: known flavors each once, external tables each once, a positive `max_index_bytes`",
-    &["flavors", "external_tables", "max_index_bytes"],
+    "catalog.yaml: known flavors each once, external tables each once, a positive `max_index_bytes`, `replicas` only `required`",
+    &["flavors", "external_tables", "max_index_bytes", "replicas"],
 );
 /// Identifiers.
 pub const IDENTIFIER: Rule = error(

@@ -191,10 +191,30 @@ impl Server {
     /// Whether the server has `binlog_alter_two_phase` (MariaDB 10.8.1+,
     /// MDEV-11675: an ALTER is binlogged as START ALTER ... COMMIT ALTER so a
     /// replica with parallel applier threads builds alongside the primary;
-    /// KB "Replication and Binary Log System Variables", "System Variables
-    /// Added in MariaDB 10.8").
+    /// KB "Replication and Binary Log System Variables",
+    /// <https://mariadb.com/kb/en/replication-and-binary-log-system-variables/#binlog_alter_two_phase>,
+    /// "System Variables Added in MariaDB 10.8"). It helps only a replica
+    /// with parallel applier threads: a single-threaded applier still
+    /// replays the ALTER before anything after it (measured: 4.9 s max lag
+    /// on 2M rows either way; 0.5 s with parallel appliers; docs/replicas.md).
     pub fn has_binlog_alter_two_phase(&self) -> bool {
         self.at_least(Flavor::MariaDb, Version::new(10, 8, 1))
+    }
+
+    /// The statement that reads how many threads are running a statement
+    /// now (`Threads_running`, one row `Variable_name`, `Value`), or `None`
+    /// where the server has no such status variable:
+    /// - MySQL: `Threads_running` (Reference Manual "Server Status
+    ///   Variables");
+    /// - MariaDB: `Threads_running` (KB "Server Status Variables");
+    /// - TiDB: `SHOW STATUS` is there for compatibility and lists a handful
+    ///   of variables, not `Threads_running` (docs.pingcap.com "SHOW
+    ///   [GLOBAL|SESSION] STATUS"; metrics go to Prometheus).
+    pub fn threads_running_statement(&self) -> Option<&'static str> {
+        match self.flavor {
+            Flavor::MySql | Flavor::MariaDb => Some("SHOW GLOBAL STATUS LIKE 'Threads_running'"),
+            Flavor::TiDb => None,
+        }
     }
 }
 
@@ -467,6 +487,11 @@ mod tests {
         assert!(s("10.8.1-MariaDB").has_binlog_alter_two_phase());
         assert!(s("10.11.19-MariaDB").has_binlog_alter_two_phase());
         assert!(!s("9.7.0").has_binlog_alter_two_phase());
+        assert!(!s("8.0.11-TiDB-v8.5.0").has_binlog_alter_two_phase());
+
+        assert!(s("9.7.0").threads_running_statement().is_some());
+        assert!(s("10.11.19-MariaDB").threads_running_statement().is_some());
+        assert_eq!(s("8.0.11-TiDB-v8.5.0").threads_running_statement(), None);
     }
 
     #[test]

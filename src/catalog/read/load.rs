@@ -215,7 +215,7 @@ fn read_catalog(
 ) -> Option<Catalog> {
     let (settings, tables): (Vec<String>, Vec<String>) =
         names.into_iter().partition(|n| is_settings_file(n));
-    let (defaults, limits) = read_settings(dir, &settings, read, problems);
+    let (defaults, limits, require_replicas) = read_settings(dir, &settings, read, problems);
     if tables.is_empty() {
         Sink::new(dir, problems).report(
             &rule_ids::CATALOG_FILES,
@@ -312,6 +312,7 @@ fn read_catalog(
         dir: dir.to_path_buf(),
         defaults,
         limits,
+        require_replicas,
         tables: out,
         warnings: Vec::new(),
     })
@@ -357,16 +358,18 @@ fn read_table(
     Some((table, queries, unbuilt))
 }
 
-/// Reads `catalog.yaml` (optional): defaults and limits, validated.
+/// Reads `catalog.yaml` (optional): defaults, limits and whether replicas
+/// are required, validated.
 fn read_settings(
     dir: &Path,
     files: &[String],
     read: ReadFile<'_>,
     problems: &mut Vec<Problem>,
-) -> (Defaults, Limits) {
+) -> (Defaults, Limits, bool) {
     let builtin = Defaults::default();
     let mut defaults = builtin.clone();
     let mut limits = Limits::default();
+    let mut require_replicas = false;
     for (i, name) in files.iter().enumerate() {
         let mut sink = Sink::new(&dir.join(name), problems);
         if i > 0 {
@@ -409,8 +412,22 @@ fn read_settings(
             Some(n) => limits.max_index_bytes = n,
             None => {}
         }
+        match raw.replicas.as_deref() {
+            Some("required") => require_replicas = true,
+            Some(other) => sink.report(
+                &rule_ids::SETTINGS,
+                Some("replicas".into()),
+                format!(
+                    "`replicas: {other}` is not a setting; the one value is `required` (apply \
+                     and plan refuse when the server lists connected replicas that are not \
+                     named with --replica or under `replicas:` in fleet.yaml); leave the key \
+                     out otherwise"
+                ),
+            ),
+            None => {}
+        }
     }
-    (defaults, limits)
+    (defaults, limits, require_replicas)
 }
 
 /// `catalog.yaml` `external_tables`: valid table names, each once.

@@ -28,6 +28,7 @@ const KEYS: &[(&str, &str)] = &[
     ("limits", "limits"),
     ("flavors", "flavors"),
     ("external_tables", "external_tables"),
+    ("replicas", "replicas"),
 ];
 
 /// Gives every finding of `problems` without a line the line and column of

@@ -116,6 +116,10 @@ pub(crate) struct RawCatalogFile {
     pub defaults: RawDefaults,
     #[serde(default, skip_serializing_if = "RawLimits::is_unset")]
     pub limits: RawLimits,
+    /// `required`: apply and plan refuse before any DDL when the primary
+    /// lists connected replicas that are not named (docs/replicas.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<String>,
 }
 
 /// `catalog.yaml` `defaults`.
