@@ -198,6 +198,10 @@ pub struct ApplyDoc {
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.
     pub discovery: Option<String>,
+    /// Each UNIQUE index added to an existing table, probed for duplicate
+    /// keys before the first DDL (`status`: clean, duplicates, timed_out,
+    /// skipped, not_probed); key values only with `--show-duplicates`.
+    pub duplicate_probes: Vec<crate::apply::probe::DuplicateProbe>,
 }
 
 impl From<&ApplyReport> for ApplyDoc {
@@ -217,6 +221,7 @@ impl From<&ApplyReport> for ApplyDoc {
             replicas: r.replicas.clone(),
             unguarded: r.unguarded.clone(),
             discovery: r.discovery.clone(),
+            duplicate_probes: r.duplicate_probes.clone(),
         }
     }
 }
