@@ -499,6 +499,21 @@ pub enum Command {
         /// parallel applier threads; on is refused on servers without it.
         #[arg(long, value_enum, value_name = "MODE", default_value = "auto")]
         two_phase_alter: TwoPhaseArg,
+        /// Before the first DDL, each UNIQUE index added to an existing
+        /// table is probed for duplicate keys under this statement time
+        /// limit (seconds, fractions allowed); a probe that finds
+        /// duplicates or times out refuses the run (exit 1, no DDL).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
+        probe_timeout: f64,
+        /// Do not probe UNIQUE indexes for duplicates (after a probe timed
+        /// out): the report lists them as skipped; a duplicate then fails
+        /// the build with error 1062.
+        #[arg(long)]
+        skip_duplicate_probe: bool,
+        /// Print the key values of the duplicate groups a probe finds (by
+        /// default only their number: the values may be personal data).
+        #[arg(long)]
+        show_duplicates: bool,
         #[command(flatten)]
         shared: FleetLiveOpts,
     },

@@ -102,11 +102,17 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replica_timeout,
             max_threads_running,
             two_phase_alter,
+            probe_timeout,
+            skip_duplicate_probe,
+            show_duplicates,
             ..
         } => {
             let opts = ApplyOptions::default()
                 .max_threads_running(*max_threads_running)
                 .two_phase_alter((*two_phase_alter).into())
+                .probe_timeout(Duration::from_secs_f64(*probe_timeout))
+                .skip_duplicate_probe(*skip_duplicate_probe)
+                .show_duplicates(*show_duplicates)
                 .replicas(replica_targets(&replicas.replica)?)
                 .require_replicas(replicas.require_replicas)
                 .max_replica_lag(Duration::from_secs_f64(*max_replica_lag))
@@ -332,7 +338,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     print::apply(cli.format, &target.display, &report, header_printed);
     Ok(match &report.outcome {
         Outcome::Converged | Outcome::DryRun => exit::OK,
-        Outcome::RefusedDrift => exit::DRIFT,
+        Outcome::RefusedDrift | Outcome::RefusedDuplicates { .. } => exit::DRIFT,
         Outcome::Stopped {
             ddl_issued: false, ..
         } if !report.drift.is_empty() => exit::DRIFT,

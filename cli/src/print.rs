@@ -331,6 +331,13 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
             {
                 outln!("two-phase ALTER: {}", t.reason);
             }
+            for p in &report.duplicate_probes {
+                outln!("duplicate probe: {}", p.describe());
+                // Present only with --show-duplicates.
+                for g in &p.values {
+                    outln!("      key ({}): {} rows", g.key.join(", "), g.rows);
+                }
+            }
             for (i, s) in report.steps.iter().enumerate() {
                 outln!(
                     "  {:>2}. {:<15} {:<12} {} ({} ms{})",
@@ -379,6 +386,9 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                     "dry run: preflight passed; nothing to do: the schema already satisfies the catalog"
                 ),
                 Outcome::DryRun => outln!("dry run: preflight passed; no DDL issued"),
+                Outcome::RefusedDuplicates { message } => {
+                    errln!("refused: {message}");
+                }
                 Outcome::RefusedDrift => {
                     problem_lines("drift", &report.drift);
                     errln!("refused: drift found before any DDL; nothing was changed. Fix the drift by hand, then rerun.");

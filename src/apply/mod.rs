@@ -12,6 +12,8 @@ mod cancel;
 #[doc(hidden)]
 pub mod guard;
 mod lock;
+/// The duplicate probe run before the first DDL (docs/apply.md).
+pub mod probe;
 mod progress;
 /// Guarding named replicas: checked before any DDL, waited for and read
 /// back after each step (docs/replicas.md).
@@ -126,6 +128,18 @@ pub struct ApplyOptions {
     /// Two-phase ALTER (`--two-phase-alter`, MariaDB 10.8.1+; default
     /// `auto`; docs/replicas.md).
     pub two_phase_alter: replica::TwoPhaseAlter,
+    /// The statement time limit of each duplicate probe (a UNIQUE index
+    /// added to an existing table is probed for duplicate keys before the
+    /// first DDL), default 30 s. A probe the server ends at it refuses the
+    /// run before any DDL, unless `skip_duplicate_probe`.
+    pub probe_timeout: Duration,
+    /// Do not probe for duplicates (`--skip-duplicate-probe`): each
+    /// UNIQUE index is listed as skipped in the report.
+    pub skip_duplicate_probe: bool,
+    /// A probe that finds duplicates reports their key values too
+    /// (`--show-duplicates`); by default only the number of groups, as the
+    /// values may be personal data.
+    pub show_duplicates: bool,
 }
 
 impl Default for ApplyOptions {
@@ -150,6 +164,9 @@ impl Default for ApplyOptions {
             require_replicas: false,
             max_threads_running: None,
             two_phase_alter: replica::TwoPhaseAlter::Auto,
+            probe_timeout: Duration::from_secs(30),
+            skip_duplicate_probe: false,
+            show_duplicates: false,
         }
     }
 }
@@ -246,6 +263,21 @@ impl ApplyOptions {
         self.max_threads_running = n.into();
         self
     }
+    /// Sets [`ApplyOptions::probe_timeout`].
+    pub fn probe_timeout(mut self, d: Duration) -> Self {
+        self.probe_timeout = d;
+        self
+    }
+    /// Sets [`ApplyOptions::skip_duplicate_probe`].
+    pub fn skip_duplicate_probe(mut self, yes: bool) -> Self {
+        self.skip_duplicate_probe = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::show_duplicates`].
+    pub fn show_duplicates(mut self, yes: bool) -> Self {
+        self.show_duplicates = yes;
+        self
+    }
     /// Sets [`ApplyOptions::two_phase_alter`].
     pub fn two_phase_alter(mut self, mode: replica::TwoPhaseAlter) -> Self {
         self.two_phase_alter = mode;
@@ -282,6 +314,9 @@ impl std::fmt::Debug for ApplyOptions {
             .field("require_replicas", &self.require_replicas)
             .field("max_threads_running", &self.max_threads_running)
             .field("two_phase_alter", &self.two_phase_alter)
+            .field("probe_timeout", &self.probe_timeout)
+            .field("skip_duplicate_probe", &self.skip_duplicate_probe)
+            .field("show_duplicates", &self.show_duplicates)
             .finish()
     }
 }
@@ -370,6 +405,7 @@ pub(crate) async fn apply_on(
                 unguarded: Vec::new(),
                 discovery: None,
                 two_phase: None,
+                duplicate_probes: Vec::new(),
             };
             // The GET_LOCK was abandoned mid-statement: not reusable.
             return (Ok(report), session, false);
@@ -400,7 +436,7 @@ pub(crate) async fn apply_on(
     let clean = released
         && matches!(
             &result,
-            Ok(r) if matches!(r.outcome, Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun)
+            Ok(r) if matches!(r.outcome, Outcome::Converged | Outcome::RefusedDrift | Outcome::RefusedDuplicates { .. } | Outcome::DryRun)
         );
     (result, session, clean)
 }
@@ -435,9 +471,39 @@ async fn run(
         unguarded: Vec::new(),
         discovery: None,
         two_phase: None,
+        duplicate_probes: Vec::new(),
     };
     if plan.is_refused() {
         report.outcome = Outcome::RefusedDrift;
+        report.server_ddl_count = count_since(session, flavor, counter_before).await?;
+        return Ok(report);
+    }
+    // Duplicates before a UNIQUE index: known before the first DDL, so
+    // refused before it (also in a dry run: it is part of the preflight).
+    report.duplicate_probes = probe::probe_all(session, schema, &plan, &diffs, opts).await?;
+    let refusing: Vec<String> = report
+        .duplicate_probes
+        .iter()
+        .filter(|p| p.refuses())
+        .map(probe::DuplicateProbe::describe)
+        .collect();
+    if !refusing.is_empty() {
+        let timed_out = report
+            .duplicate_probes
+            .iter()
+            .any(|p| p.status == probe::ProbeStatus::TimedOut);
+        report.outcome = Outcome::RefusedDuplicates {
+            message: format!(
+                "{}; no DDL was issued. {}",
+                refusing.join("; "),
+                if timed_out {
+                    "Rerun with a longer --probe-timeout, or with --skip-duplicate-probe to \
+                     build without knowing (a duplicate fails the build with error 1062)"
+                } else {
+                    "Remove the duplicate rows (--show-duplicates lists their keys), then rerun"
+                }
+            ),
+        };
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }

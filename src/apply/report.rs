@@ -65,6 +65,14 @@ pub enum Outcome {
     RefusedDrift,
     /// Dry run: preflight passed; the steps are what a real run would do.
     DryRun,
+    /// A UNIQUE index to be added to an existing table was probed before
+    /// any DDL and found duplicate keys, or its probe timed out: no DDL
+    /// issued (exit 1). The report's `duplicate_probes` say which.
+    RefusedDuplicates {
+        /// What was found, naming table and index (never the values), and
+        /// what to do.
+        message: String,
+    },
     /// Stopped mid-run (new drift, a failed step, a race lost to another
     /// shape). `ddl_issued` says whether this run had changed anything.
     Stopped {
@@ -209,6 +217,12 @@ pub enum Stopped {
         /// What to do.
         message: String,
     },
+    /// A UNIQUE index's duplicate probe found duplicates or timed out:
+    /// refused before any DDL (exit 1).
+    Duplicates {
+        /// What was found (never the values) and what to do.
+        message: String,
+    },
     /// A step failed, drift appeared, or the connection was lost.
     Failed {
         /// What happened, naming table and object.
@@ -250,6 +264,9 @@ pub struct ApplyReport {
     /// What the run does with two-phase ALTER, and why (`None` when it
     /// stopped before deciding).
     pub two_phase: Option<TwoPhase>,
+    /// Each UNIQUE index added to an existing table, probed for duplicate
+    /// keys before the first DDL.
+    pub duplicate_probes: Vec<super::probe::DuplicateProbe>,
 }
 
 impl ApplyReport {
@@ -262,6 +279,9 @@ impl ApplyReport {
     pub fn stopped(&self) -> Option<Stopped> {
         match &self.outcome {
             Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun => None,
+            Outcome::RefusedDuplicates { message } => Some(Stopped::Duplicates {
+                message: message.clone(),
+            }),
             Outcome::Stopped {
                 message,
                 ddl_issued,

@@ -626,6 +626,10 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
         Outcome::Converged => TargetOutcome::AlreadyConverged,
         Outcome::DryRun => TargetOutcome::Planned,
         Outcome::RefusedDrift => TargetOutcome::Refused,
+        Outcome::RefusedDuplicates { message } => {
+            r.error = Some(message.clone());
+            TargetOutcome::Refused
+        }
         // As `catalog apply` exits 1 for drift found mid-run before any DDL.
         Outcome::Stopped {
             ddl_issued: false, ..

@@ -56,6 +56,21 @@ pub(super) fn session_budgets(lock_secs: u64, read_ms: u64) -> String {
     )
 }
 
+/// A SELECT the server ends after `ms` milliseconds: MariaDB has no
+/// execution-time hint; `SET STATEMENT max_statement_time = S FOR ...`
+/// sets the limit (seconds, with microsecond precision; 0 would mean no
+/// limit, so at least 1 ms) for this statement only, overriding the
+/// session's (KB "SET STATEMENT"; KB "Aborting Statements that Exceed a
+/// Certain Time to Execute"). The server answers 1969
+/// (ER_STATEMENT_TIMEOUT) when the limit is reached. `rest` is what
+/// follows `SELECT`.
+pub(super) fn select_within(ms: u64, rest: &str) -> String {
+    format!(
+        "SET STATEMENT max_statement_time = {:.3} FOR SELECT {rest}",
+        ms.max(1) as f64 / 1000.0
+    )
+}
+
 /// MariaDB: with the `METADATA_LOCK_INFO` plugin loaded, the granted
 /// metadata locks per table and connection (not the pending ones), exact
 /// (not in the test suite, which would have to install the plugin on a

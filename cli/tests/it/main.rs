@@ -24,6 +24,7 @@ mod closed_pipe;
 mod conformance_sqldef;
 mod conformance_vitess;
 mod diff_cli;
+mod duplicate_probe_cli;
 mod explain_cli;
 mod fix_cli;
 mod fleet_cli;
