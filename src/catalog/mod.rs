@@ -21,6 +21,8 @@ pub(crate) use read::raw;
 pub(crate) use read::raw::indent_hint;
 pub(crate) use rules::defaults::default_problem;
 pub use rules::flavored::flavors_for;
+mod lint_settings;
+pub use lint_settings::{Level, LintSettings, Naming};
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::RULES;
@@ -81,6 +83,8 @@ pub struct Catalog {
     pub limits: Limits,
     /// Tables, sorted by name.
     pub tables: Vec<CatalogTable>,
+    /// Lint settings (`catalog.yaml` `lint:` and `tidb:`).
+    pub lint: LintSettings,
     /// Warnings found while loading (the catalog is still valid).
     pub warnings: Vec<Problem>,
 }

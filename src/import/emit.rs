@@ -76,6 +76,13 @@ fn catalog_file(imported: &Imported) -> RawCatalogFile {
             collation: Some(d.collation.clone()),
             widen: None,
         },
+        // The source enforces its CHECK constraints: on TiDB the catalog
+        // asks for the same (`tidb-check`; apply reads the switch first).
+        tidb: crate::catalog::raw::RawTidbSettings {
+            check_constraints: (imported.tables.iter().any(|t| !t.checks.is_empty())
+                && flavors.iter().any(|f| f.check_needs_setting().is_some()))
+            .then(|| "enforced".to_string()),
+        },
         ..RawCatalogFile::default()
     }
 }

@@ -242,6 +242,31 @@ impl Flavor {
         }
     }
 
+    /// Whether the server's default sql_mode accepts a zero date ('0000-00-00',
+    /// a `00` month or day) as a column default: MariaDB 10.11's default
+    /// sql_mode has neither NO_ZERO_DATE nor NO_ZERO_IN_DATE (KB
+    /// "SQL_MODE"); MySQL 8.0+ and TiDB have both (MySQL 8.4 manual, 7.1.11
+    /// "Server SQL Modes"; TiDB docs "SQL Mode"), and refuse it with 1067
+    /// (probed on MySQL 9.7).
+    pub(crate) fn accepts_zero_dates(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether a descending key part (`DESC`) is parsed and built
+    /// ascending: TiDB ("Descending indexes are not supported (similar to
+    /// MySQL 5.7)", docs.pingcap.com ADD INDEX / CREATE INDEX, "MySQL
+    /// compatibility"). MySQL 8.0+ (manual, "Descending Indexes") and
+    /// MariaDB 10.8+ (MDEV-13756) build them descending.
+    pub(crate) fn ignores_descending_key_parts(self) -> bool {
+        match self {
+            Flavor::TiDb => true,
+            Flavor::MySql | Flavor::MariaDb => false,
+        }
+    }
+
     /// Whether the SHOW CREATE TABLE net (`inspect/net.rs`) runs: on MySQL
     /// and MariaDB. Not on TiDB: its table features are already read from
     /// that text, and how its text and its information_schema agree has
