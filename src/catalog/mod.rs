@@ -25,7 +25,7 @@ mod lint_settings;
 pub use lint_settings::{Level, LintSettings, Naming};
 mod rule_ids;
 pub use crate::finding::lint::Rule;
-pub use rule_ids::RULES;
+pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
 mod sink;
 
 pub use read::load::{check, check_files, from_files, load};

@@ -4,6 +4,9 @@
 //! dates), plus what TiDB parses and drops. One file per rule; each is a
 //! function over one table that reports through the sink, run once every
 //! table is read (`read/load.rs`), skipped when the catalog sets it `off`.
+//! They run only on a table whose file has no error yet: a policy finding
+//! on a table the reader could not build as written (a primary key naming
+//! a missing column reads as no primary key) would only repeat the error.
 //! docs/lint.md has a section per rule.
 
 use regex::Regex;
@@ -82,7 +85,12 @@ pub(in crate::catalog) fn lint(
         settings,
         naming: naming::Compiled::of(&settings.naming),
     };
-    for ct in tables {
+    let broken: std::collections::BTreeSet<std::path::PathBuf> = problems
+        .iter()
+        .filter(|p| p.severity == crate::catalog::Severity::Error)
+        .map(|p| p.file.clone())
+        .collect();
+    for ct in tables.iter().filter(|t| !broken.contains(&t.file)) {
         let mut sink = Sink::new(&ct.file, problems);
         sink.table = Some(ct.table.name.to_string());
         for check in &active {
