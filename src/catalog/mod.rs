@@ -229,6 +229,13 @@ impl CheckReport {
     }
 }
 
+/// The fix a finding of a policy rule suggests (docs/lint.md), for output
+/// that carries a fix hint per finding; `None` for the other rules, whose
+/// messages end in their fix.
+pub fn fix_hint(rule: &str) -> Option<&'static str> {
+    rules::policy::fix_hint(rule)
+}
+
 /// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the
 /// charset's widest character for char/varchar, n for binary types, storage
 /// size otherwise). `None` when a part is not a whole column of a known,
