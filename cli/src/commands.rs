@@ -270,6 +270,15 @@ async fn verify_cmd(
             let mut session = db::connect(&target, timeout(cli)).await?;
             let mut report =
                 verify::verify_with(&mut session, &target.schema, &catalog, consumer, opts).await?;
+            // `auto-increment-capacity` (a warning unless the catalog says error).
+            verify::add_auto_increment_capacity(
+                &mut session,
+                &target.schema,
+                &catalog,
+                consumer,
+                &mut report,
+            )
+            .await?;
             verify::verify_replicas(
                 &mut report,
                 replicas,

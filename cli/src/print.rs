@@ -285,6 +285,9 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
                 problem_lines("problems", &report.problems);
             }
             problem_lines("unmanaged (informational)", &report.unmanaged);
+            for c in &report.capacity {
+                outln!("{c}");
+            }
             for r in &report.replicas {
                 if r.ok {
                     outln!(

@@ -21,9 +21,11 @@ pub(crate) use read::raw;
 pub(crate) use read::raw::indent_hint;
 pub(crate) use rules::defaults::default_problem;
 pub use rules::flavored::flavors_for;
+mod lint_settings;
+pub use lint_settings::{Level, LintSettings, Naming};
 mod rule_ids;
 pub use crate::finding::lint::Rule;
-pub use rule_ids::RULES;
+pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
 mod sink;
 
 pub use read::load::{check, check_files, from_files, load};
@@ -85,6 +87,8 @@ pub struct Catalog {
     pub require_replicas: bool,
     /// Tables, sorted by name.
     pub tables: Vec<CatalogTable>,
+    /// Lint settings (`catalog.yaml` `lint:` and `tidb:`).
+    pub lint: LintSettings,
     /// Warnings found while loading (the catalog is still valid).
     pub warnings: Vec<Problem>,
 }
@@ -227,6 +231,13 @@ impl CheckReport {
         out.push('\n');
         out
     }
+}
+
+/// The fix a finding of a policy rule suggests (docs/lint.md), for output
+/// that carries a fix hint per finding; `None` for the other rules, whose
+/// messages end in their fix.
+pub fn fix_hint(rule: &str) -> Option<&'static str> {
+    rules::policy::fix_hint(rule)
 }
 
 /// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the

@@ -262,6 +262,45 @@ impl Flavor {
         }
     }
 
+    /// Whether the server's default sql_mode accepts a zero date ('0000-00-00',
+    /// a `00` month or day) as a column default: MariaDB 10.11's default
+    /// sql_mode has neither NO_ZERO_DATE nor NO_ZERO_IN_DATE (KB
+    /// "SQL_MODE"); MySQL 8.0+ and TiDB have both (MySQL 8.4 manual, 7.1.11
+    /// "Server SQL Modes"; TiDB docs "SQL Mode"), and refuse it with 1067
+    /// (probed on MySQL 9.7).
+    pub(crate) fn accepts_zero_dates(self) -> bool {
+        match self {
+            Flavor::MariaDb => true,
+            Flavor::MySql | Flavor::TiDb => false,
+        }
+    }
+
+    /// The session variable that makes `information_schema.TABLES` read
+    /// a table's current statistics (AUTO_INCREMENT, TABLE_ROWS) instead of
+    /// a cached copy: MySQL 8.0.3+ caches them for
+    /// `information_schema_stats_expiry` seconds (default 86400; MySQL 8.4
+    /// manual, "Optimizing INFORMATION_SCHEMA Queries"; probed on 9.7: a
+    /// stale AUTO_INCREMENT until it is set to 0, and not settable by a
+    /// SET_VAR hint, warning 3637). MariaDB and TiDB read them live.
+    pub(crate) fn table_stats_expiry_variable(self) -> Option<&'static str> {
+        match self {
+            Flavor::MySql => Some("information_schema_stats_expiry"),
+            Flavor::MariaDb | Flavor::TiDb => None,
+        }
+    }
+
+    /// Whether a descending key part (`DESC`) is parsed and built
+    /// ascending: TiDB ("Descending indexes are not supported (similar to
+    /// MySQL 5.7)", docs.pingcap.com ADD INDEX / CREATE INDEX, "MySQL
+    /// compatibility"). MySQL 8.0+ (manual, "Descending Indexes") and
+    /// MariaDB 10.8+ (MDEV-13756) build them descending.
+    pub(crate) fn ignores_descending_key_parts(self) -> bool {
+        match self {
+            Flavor::TiDb => true,
+            Flavor::MySql | Flavor::MariaDb => false,
+        }
+    }
+
     /// Whether the SHOW CREATE TABLE net (`inspect/net.rs`) runs: on MySQL
     /// and MariaDB. Not on TiDB: its table features are already read from
     /// that text, and how its text and its information_schema agree has
@@ -431,6 +470,21 @@ mod tests {
         assert_eq!(instant("10.4.0-MariaDB"), at(true, None));
         assert_eq!(instant("10.11.19-MariaDB"), at(true, None));
         assert_eq!(instant("8.0.11-TiDB-v8.5.0"), at(true, None));
+    }
+
+    #[test]
+    fn lint_facts_by_vendor() {
+        assert!(Flavor::MariaDb.accepts_zero_dates());
+        assert!(!Flavor::MySql.accepts_zero_dates() && !Flavor::TiDb.accepts_zero_dates());
+        assert!(Flavor::TiDb.ignores_descending_key_parts());
+        assert!(!Flavor::MySql.ignores_descending_key_parts());
+        assert!(!Flavor::MariaDb.ignores_descending_key_parts());
+        assert_eq!(
+            Flavor::MySql.table_stats_expiry_variable(),
+            Some("information_schema_stats_expiry")
+        );
+        assert_eq!(Flavor::MariaDb.table_stats_expiry_variable(), None);
+        assert_eq!(Flavor::TiDb.table_stats_expiry_variable(), None);
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn read_catalog(
 ) -> Option<Catalog> {
     let (settings, tables): (Vec<String>, Vec<String>) =
         names.into_iter().partition(|n| is_settings_file(n));
-    let (defaults, limits, require_replicas) = read_settings(dir, &settings, read, problems);
+    let (defaults, limits, require_replicas, lint) = read_settings(dir, &settings, read, problems);
     if tables.is_empty() {
         Sink::new(dir, problems).report(
             &rule_ids::CATALOG_FILES,
@@ -307,6 +307,9 @@ fn read_catalog(
         problems,
     );
     crate::catalog::rules::fk_scope::lint_consumer_scopes(&out, problems);
+    crate::catalog::rules::policy::lint(&out, &defaults, &lint, problems);
+    // `lint: rules:` levels, over every finding (a rule set `off` drops them).
+    lint.apply(problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
         dir: dir.to_path_buf(),
@@ -314,6 +317,7 @@ fn read_catalog(
         limits,
         require_replicas,
         tables: out,
+        lint,
         warnings: Vec::new(),
     })
 }
@@ -365,11 +369,12 @@ fn read_settings(
     files: &[String],
     read: ReadFile<'_>,
     problems: &mut Vec<Problem>,
-) -> (Defaults, Limits, bool) {
+) -> (Defaults, Limits, bool, crate::catalog::LintSettings) {
     let builtin = Defaults::default();
     let mut defaults = builtin.clone();
     let mut limits = Limits::default();
     let mut require_replicas = false;
+    let mut lint = crate::catalog::LintSettings::default();
     for (i, name) in files.iter().enumerate() {
         let mut sink = Sink::new(&dir.join(name), problems);
         if i > 0 {
@@ -403,6 +408,7 @@ fn read_settings(
             external_tables: external_tables(&mut sink, &raw.external_tables),
             widen: d.widen.unwrap_or(false),
         };
+        lint = crate::catalog::read::lint::read(&mut sink, &raw.lint, &raw.tidb);
         match raw.limits.max_index_bytes {
             Some(0) => sink.report(
                 &rule_ids::SETTINGS,
@@ -427,7 +433,7 @@ fn read_settings(
             None => {}
         }
     }
-    (defaults, limits, require_replicas)
+    (defaults, limits, require_replicas, lint)
 }
 
 /// `catalog.yaml` `external_tables`: valid table names, each once.

@@ -99,6 +99,10 @@ fn node(
 /// entry of `columns` named X, `column #3` the third, `primary key` the
 /// key `primary_key`.
 fn base_path(positions: &Positions, object: &str) -> Option<String> {
+    // A key of catalog.yaml's `lint` or `tidb` (`lint.naming.index`).
+    if object.starts_with("lint.") || object.starts_with("tidb.") {
+        return positions.get(object).map(|_| object.to_string());
+    }
     if let Some((_, key)) = KEYS.iter().find(|(o, _)| *o == object) {
         return positions.get(key).map(|_| key.to_string());
     }
