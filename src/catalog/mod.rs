@@ -16,11 +16,13 @@ pub(crate) mod rules;
 /// shape its statement was read as).
 pub use crate::sql::query::{Binding, Cmp, Param, Shape, StatementKind};
 pub(crate) use read::foreign_keys::foreign_key_problem;
+pub(crate) use read::locate::object_position;
 pub use read::queries::{FixtureSpec, Query};
 pub(crate) use read::raw;
 pub(crate) use read::raw::indent_hint;
 pub(crate) use rules::defaults::default_problem;
 pub use rules::flavored::flavors_for;
+pub(crate) mod fixes;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::RULES;
@@ -28,7 +30,7 @@ mod sink;
 
 pub use read::load::{check, check_files, from_files, load};
 
-pub use crate::finding::lint::{Problem, Severity};
+pub use crate::finding::lint::{Problem, Severity, Suppressed};
 
 /// Catalog-wide defaults (`catalog.yaml`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +92,8 @@ pub struct Catalog {
 pub struct CheckReport {
     /// Findings sorted by file, then position.
     pub problems: Vec<Problem>,
+    /// Findings a `# catalog: allow RULE` comment silenced, in file order.
+    pub suppressed: Vec<Suppressed>,
     /// The catalog, when there is no error.
     pub catalog: Option<Catalog>,
 }

@@ -217,6 +217,12 @@ pub const QUERY: Rule = error(
     "declared queries: named once, SQL the reader accepts over catalog tables and columns, parameters and fixtures that fit",
     &["sql", "name"],
 );
+/// `# catalog: allow RULE` comments.
+pub const ALLOW_COMMENT: Rule = error(
+    "allow-comment",
+    "a `# catalog: allow RULE` comment names a known rule whose finding may be allowed there",
+    &[],
+);
 
 /// Every catalog rule, in the order docs/catalog-format.md lists them.
 pub const RULES: &[Rule] = &[
@@ -252,6 +258,7 @@ pub const RULES: &[Rule] = &[
     TIDB_OPTION,
     TIDB_ONLY,
     QUERY,
+    ALLOW_COMMENT,
 ];
 
 /// The rule of an id, if it is a catalog rule.
