@@ -370,12 +370,12 @@ impl Texts {
             .entry(ct.file.clone())
             .or_insert_with(|| std::fs::read_to_string(&ct.file).ok());
         let region = text.as_deref().and_then(|text| {
-            catalog::object_position(text, &catalog_objects(object, kind)).map(|(line, column)| {
-                Region {
+            catalog::object_position(text, &catalog_objects(object, kind), change_keys(kind)).map(
+                |(line, column)| Region {
                     start_line: line,
                     start_column: Some(column),
-                }
-            })
+                },
+            )
         });
         Location {
             physical_location: PhysicalLocation {
@@ -397,18 +397,39 @@ fn catalog_objects(object: Option<&str>, kind: &str) -> Vec<String> {
         return vec!["primary key".into()];
     }
     let mut kinds = vec!["column", "index", "check", "foreign key"];
-    let first = if kind.contains("index") || kind.contains("key") {
+    let first = if kind.contains("foreign") {
+        "foreign key"
+    } else if kind.contains("index") || kind.contains("key") {
         "index"
     } else if kind.contains("check") {
         "check"
-    } else if kind.contains("foreign") {
-        "foreign key"
     } else {
         "column"
     };
     kinds.retain(|k| *k != first);
     kinds.insert(0, first);
     kinds.iter().map(|k| format!("{k} `{o}`")).collect()
+}
+
+/// The key of an object's entry a change of `kind` is about (`type` for a
+/// `column_type` change); none: the entry itself.
+fn change_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "column_type" | "missing_widening" => &["type"],
+        "column_nullability" => &["nullable"],
+        "column_default" => &["default"],
+        "column_collation" => &["collation", "charset"],
+        "column_auto_increment" => &["auto_increment"],
+        "column_invisible" => &["invisible"],
+        "column_on_update" => &["on_update"],
+        "column_generated" | "column_generated_expression" | "column_generated_stored" => {
+            &["generated"]
+        }
+        "comment_changed" => &["comment"],
+        "consumer_scope_changed" => &["required_by"],
+        _ if kind.contains("index") => &["columns"],
+        _ => &[],
+    }
 }
 
 fn level(s: Severity) -> &'static str {
@@ -450,7 +471,11 @@ fn problem_text(p: &Problem) -> String {
 fn problem_location(p: &Problem) -> Location {
     let logical = match (&p.table, &p.object) {
         (Some(t), Some(o)) => vec![LogicalLocation {
-            fully_qualified_name: format!("{t}.{o}"),
+            // `index \`x\`` is `T.x`; `primary key` is `T.primary key`.
+            fully_qualified_name: match o.split_once(" `") {
+                Some((_, name)) => format!("{t}.{}", name.strip_suffix('`').unwrap_or(name)),
+                None => format!("{t}.{o}"),
+            },
             kind: "member",
         }],
         (Some(t), None) => vec![LogicalLocation {
@@ -535,5 +560,9 @@ mod tests {
             vec!["primary key"]
         );
         assert!(catalog_objects(None, "missing_table").is_empty());
+        assert_eq!(
+            catalog_objects(Some("fk"), "foreign_key_columns")[0],
+            "foreign key `fk`"
+        );
     }
 }

@@ -111,9 +111,19 @@ pub fn check(format: Format, report: &CheckReport, too_many: Option<usize>) {
             problems_to_stderr(&report.problems);
             for s in &report.suppressed {
                 let p = &s.problem;
-                let at = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+                let at = match (p.line, p.column) {
+                    (Some(l), Some(c)) => format!(":{l}:{c}"),
+                    (Some(l), None) => format!(":{l}"),
+                    _ => String::new(),
+                };
+                let what = match (&p.table, &p.object) {
+                    (Some(t), Some(o)) => format!(": table `{t}`, {o}"),
+                    (Some(t), None) => format!(": table `{t}`"),
+                    (None, Some(o)) => format!(": {o}"),
+                    (None, None) => String::new(),
+                };
                 errln!(
-                    "{}{at}: suppressed {}[{}] by the allow comment on line {}",
+                    "{}{at}: suppressed {}[{}] (allow comment on line {}){what}",
                     p.file.display(),
                     p.severity,
                     p.rule,

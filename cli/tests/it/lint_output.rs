@@ -404,3 +404,160 @@ indexes:
         .unwrap()
         .contains("cannot silence an error of `key-width`"));
 }
+
+/// `catalog diff` from the repository root.
+fn diff_in_root(args: &[&str]) -> Output {
+    catalog()
+        .current_dir(root())
+        .arg("diff")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn diff_sarif_places_changes_and_refusals_on_new_catalog_lines() {
+    let out = diff_in_root(&[
+        "--from",
+        "fixtures/revisions/r2",
+        "--to",
+        "fixtures/revisions/r3",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stderr.is_empty(), "no note on stderr for sarif");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    let summary: Vec<(String, String, String, u64, u64)> = results
+        .iter()
+        .map(|r| {
+            let at = &r["locations"][0]["physicalLocation"];
+            (
+                r["ruleId"].as_str().unwrap().to_string(),
+                r["level"].as_str().unwrap().to_string(),
+                at["artifactLocation"]["uri"].as_str().unwrap().to_string(),
+                at["region"]["startLine"].as_u64().unwrap(),
+                at["region"]["startColumn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let at = |rule: &str, level: &str, file: &str, line: u64, column: u64| {
+        (
+            rule.to_string(),
+            level.to_string(),
+            format!("fixtures/revisions/r3/{file}"),
+            line,
+            column,
+        )
+    };
+    // The removed index is not in NEW: its table's `table:` key. The
+    // changed column's `type` (work_item.yaml line 22), the new column's
+    // entry (line 42); apply refuses the type change on each flavor.
+    let refused = at("refused/column_type", "error", "work_item.yaml", 22, 5);
+    assert_eq!(
+        summary,
+        vec![
+            at(
+                "change/unmanaged_index",
+                "warning",
+                "connector_remote_link.yaml",
+                1,
+                1
+            ),
+            at("change/column_type", "error", "work_item.yaml", 22, 5),
+            at("change/missing_column", "note", "work_item.yaml", 42, 5),
+            refused.clone(),
+            refused.clone(),
+            refused,
+        ]
+    );
+    let flavors: Vec<&str> = results[3..]
+        .iter()
+        .map(|r| r["properties"]["flavor"].as_str().unwrap())
+        .collect();
+    assert_eq!(flavors, ["tidb", "mysql", "mariadb"]);
+    assert_eq!(results[1]["properties"]["class"], "not_deployable");
+}
+
+#[test]
+fn diff_sarif_carries_new_lint_errors_with_their_rule() {
+    let new = catalog_dir(&[(
+        "doc.yaml",
+        "table: Doc\ncolumns:\n  - name: Id\n    type: bigint\n    nullable: false\n  - name: Body\n    type: varchr(10)\nprimary_key: [Id]\n",
+    )]);
+    let old = catalog_dir(&[(
+        "doc.yaml",
+        "table: Doc\ncolumns:\n  - name: Id\n    type: bigint\n    nullable: false\nprimary_key: [Id]\n",
+    )]);
+    let out = catalog()
+        .args(["diff", "--format", "sarif", "--from"])
+        .arg(old.path())
+        .arg("--to")
+        .arg(new.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let r = &doc["runs"][0]["results"][0];
+    assert_eq!(r["ruleId"], "unknown-type");
+    assert_eq!(r["level"], "error");
+    let at = &r["locations"][0]["physicalLocation"];
+    // An absolute path is a file URI.
+    assert!(
+        at["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .starts_with("file:///"),
+        "{r}"
+    );
+    assert_eq!(at["region"]["startLine"], 7);
+    assert_eq!(at["region"]["startColumn"], 5);
+}
+
+#[test]
+fn diff_max_warnings_counts_divergent_changes() {
+    // NEW drops an index: divergent (installations keep it), deployable.
+    let table = |index: &str| {
+        format!(
+            "table: Doc\ncolumns:\n  - name: Id\n    type: bigint\n    nullable: false\n  - name: Code\n    type: int\nprimary_key: [Id]\n{index}"
+        )
+    };
+    let old = catalog_dir(&[(
+        "doc.yaml",
+        &table("indexes:\n  - name: idx_code\n    columns: [Code]\n"),
+    )]);
+    let new = catalog_dir(&[("doc.yaml", &table(""))]);
+    let diff = |extra: &[&str]| {
+        catalog()
+            .args(["diff", "--flavor", "mysql", "--format", "json", "--from"])
+            .arg(old.path())
+            .arg("--to")
+            .arg(new.path())
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = diff(&[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["reviews"][0]["changes"][0]["class"], "divergent",
+        "{doc:#}"
+    );
+    assert_eq!(diff(&["--max-warnings", "1"]).status.code(), Some(0));
+    assert_eq!(diff(&["--max-warnings", "0"]).status.code(), Some(1));
+    // SARIF: the divergent change is the one warning result.
+    let out = catalog()
+        .args(["diff", "--flavor", "mysql", "--format", "sarif", "--from"])
+        .arg(old.path())
+        .arg("--to")
+        .arg(new.path())
+        .output()
+        .unwrap();
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&sarif);
+    assert_eq!(sarif["runs"][0]["results"][0]["level"], "warning");
+}

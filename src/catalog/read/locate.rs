@@ -76,13 +76,23 @@ pub(in crate::catalog) fn entry_line(positions: &Positions, object: &str) -> Opt
 
 /// The 1-based line and column, in a table file's `text`, of the first of
 /// `objects` (in the catalog's form: `column \`x\``, `index \`y\``,
-/// `primary key`) the file declares; of its `table:` key when `objects` is
-/// empty or none is found.
-pub(crate) fn object_position(text: &str, objects: &[String]) -> Option<(usize, usize)> {
+/// `primary key`) the file declares: its first key of `keys`, else its
+/// entry; of the file's `table:` key when `objects` is empty or none is
+/// found.
+pub(crate) fn object_position(
+    text: &str,
+    objects: &[String],
+    keys: &[&str],
+) -> Option<(usize, usize)> {
     let positions = Positions::of(text);
     objects
         .iter()
-        .find_map(|o| base_path(&positions, o).and_then(|p| positions.get(&p)))
+        .find_map(|o| {
+            let base = base_path(&positions, o)?;
+            keys.iter()
+                .find_map(|k| positions.get(&format!("{base}.{k}")))
+                .or_else(|| positions.get(&base))
+        })
         .or_else(|| positions.get("table"))
         .map(|pos| (pos.line, pos.column))
 }
