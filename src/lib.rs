@@ -67,6 +67,7 @@ pub mod readiness;
 pub use apply::replica;
 pub mod report;
 pub mod review;
+pub mod sarif;
 pub mod server;
 pub(crate) mod sql;
 // The canonical printers of catalog expressions and engine names, public

@@ -20,6 +20,7 @@ use crate::verify::VerifyReport;
 pub trait Document: Serialize {}
 
 impl Document for CheckDoc {}
+impl Document for crate::sarif::Log {}
 impl Document for RenderDoc {}
 impl Document for PlanDoc {}
 impl Document for VerifyReport {}
@@ -55,8 +56,12 @@ pub struct CheckDoc {
     pub errors: usize,
     /// Number of warnings.
     pub warnings: usize,
+    /// Number of findings `# catalog: allow RULE` comments silenced.
+    pub suppressed: usize,
     /// Every finding, errors and warnings.
     pub problems: Vec<catalog::Problem>,
+    /// The silenced findings, each with its comment's line.
+    pub suppressions: Vec<catalog::Suppressed>,
 }
 
 impl From<&CheckReport> for CheckDoc {
@@ -65,7 +70,9 @@ impl From<&CheckReport> for CheckDoc {
             ok: r.is_valid(),
             errors: r.error_count(),
             warnings: r.warnings().count(),
+            suppressed: r.suppressed.len(),
             problems: r.problems.clone(),
+            suppressions: r.suppressed.clone(),
         }
     }
 }

@@ -26,7 +26,7 @@ pub(crate) struct Pos {
 #[derive(Debug, Default)]
 pub(crate) struct Positions {
     at: HashMap<String, Pos>,
-    /// `columns` -> the folded `name` of each entry, in order.
+    /// `columns` -> the `name` of each entry, as written, in order.
     names: HashMap<String, Vec<Option<String>>>,
     /// The first node of the file.
     first: Option<Pos>,
@@ -139,7 +139,7 @@ impl Positions {
         if names.len() <= index {
             names.resize(index + 1, None);
         }
-        names[index] = Some(name.to_lowercase());
+        names[index] = Some(name.to_string());
     }
 
     /// The position of a path (`columns.3.type`), if the file has it.
@@ -152,19 +152,25 @@ impl Positions {
         self.first
     }
 
-    /// The path of the entry of `list` named `name` (case-insensitive), or
-    /// of the `n`-th entry when `name` is `#n`.
+    /// The path of the entry of `list` named `name`: the first spelled
+    /// exactly so, else the first equal case-insensitively (so a duplicate
+    /// `id` beside `Id` is placed on its own entry); or the `n`-th entry
+    /// when `name` is `#n`.
     pub fn entry(&self, list: &str, name: &str) -> Option<String> {
         if let Some(n) = name.strip_prefix('#').and_then(|n| n.parse::<usize>().ok()) {
             let path = join(list, &(n.max(1) - 1).to_string());
             return self.at.contains_key(&path).then_some(path);
         }
+        let names = self.names.get(list)?;
         let folded = name.to_lowercase();
-        let index = self
-            .names
-            .get(list)?
+        let index = names
             .iter()
-            .position(|n| n.as_deref() == Some(folded.as_str()))?;
+            .position(|n| n.as_deref() == Some(name))
+            .or_else(|| {
+                names
+                    .iter()
+                    .position(|n| n.as_deref().map(str::to_lowercase).as_deref() == Some(&folded))
+            })?;
         Some(join(list, &index.to_string()))
     }
 }
@@ -209,6 +215,9 @@ indexes:
         assert_eq!(p.entry("columns", "#1").as_deref(), Some("columns.0"));
         assert_eq!(p.entry("indexes", "by_key").as_deref(), Some("indexes.0"));
         assert_eq!(p.entry("indexes", "nope"), None);
+        let dup = Positions::of("columns:\n  - name: Id\n  - name: id\n");
+        assert_eq!(dup.entry("columns", "id").as_deref(), Some("columns.1"));
+        assert_eq!(dup.entry("columns", "ID").as_deref(), Some("columns.0"));
     }
 
     #[test]

@@ -104,12 +104,31 @@ pub struct FormatOpt {
     format: Format,
 }
 
-/// `--format` for `catalog diff`, which also prints Markdown.
+/// `--format` for `catalog diff`, which also prints Markdown and SARIF.
 #[derive(Debug, Clone, Args)]
 pub struct ReviewFormatOpt {
-    /// Output format. json prints exactly one JSON document on stdout.
+    /// Output format. json prints exactly one JSON document on stdout;
+    /// sarif a SARIF 2.1.0 log for code scanning (docs/lint.md).
     #[arg(long, default_value = "human", value_parser = formats(Format::REVIEW))]
     format: Format,
+}
+
+/// `--format` for `catalog check`, which also prints SARIF.
+#[derive(Debug, Clone, Args)]
+pub struct LintFormatOpt {
+    /// Output format. json prints exactly one JSON document on stdout;
+    /// sarif a SARIF 2.1.0 log for code scanning (docs/lint.md).
+    #[arg(long, default_value = "human", value_parser = formats(Format::LINT))]
+    format: Format,
+}
+
+/// The options of `check` (a catalog, no database; also SARIF).
+#[derive(Debug, Clone, Args)]
+pub struct CheckOpts {
+    #[command(flatten)]
+    catalog: CatalogOpt,
+    #[command(flatten)]
+    format: LintFormatOpt,
 }
 
 /// The `--format` parser of a command that prints `supported`: its help
@@ -119,7 +138,7 @@ fn formats(supported: &'static [Format]) -> impl TypedValueParser<Value = Format
         .try_map(|name| Format::from_str(&name, false))
 }
 
-/// The shared options of `check` and `render` (a catalog, no database).
+/// The shared options of `render` (a catalog, no database).
 #[derive(Debug, Clone, Args)]
 pub struct OfflineOpts {
     #[command(flatten)]
@@ -319,6 +338,8 @@ pub enum Format {
     /// One JSON document per line: each target as it finishes, then the
     /// summary (`--fleet` only).
     Jsonl,
+    /// A SARIF 2.1.0 log for code scanning (`check`, `diff`).
+    Sarif,
 }
 
 impl Format {
@@ -326,8 +347,11 @@ impl Format {
     const PLAIN: &'static [Format] = &[Format::Human];
     /// What every command but `diff` prints.
     const TEXT: &'static [Format] = &[Format::Human, Format::Json];
+    /// What `catalog check` prints.
+    const LINT: &'static [Format] = &[Format::Human, Format::Json, Format::Sarif];
     /// What `catalog diff` prints.
-    const REVIEW: &'static [Format] = &[Format::Human, Format::Json, Format::Markdown];
+    const REVIEW: &'static [Format] =
+        &[Format::Human, Format::Json, Format::Markdown, Format::Sarif];
     /// What `plan`, `apply` and `verify` print (jsonl and markdown with `--fleet` only).
     const FLEET: &'static [Format] =
         &[Format::Human, Format::Json, Format::Jsonl, Format::Markdown];
@@ -372,10 +396,16 @@ impl From<FlavorArg> for Flavor {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Load and lint the catalog (no database). Exit 0 valid, 2 invalid.
+    /// Load and lint the catalog (no database). Exit 0 valid, 2 invalid
+    /// (an error, or more warnings than --max-warnings).
     Check {
+        /// Exit 2 when the catalog has more than N warnings (findings a
+        /// `# catalog: allow` comment silenced do not count). Default: no
+        /// limit; warnings alone exit 0.
+        #[arg(long, value_name = "N")]
+        max_warnings: Option<usize>,
         #[command(flatten)]
-        shared: OfflineOpts,
+        shared: CheckOpts,
     },
     /// Print greenfield CREATE TABLE statements for every table (no database). Exit 0, 2.
     Render {
@@ -589,6 +619,11 @@ pub enum Command {
         /// (default: each flavor's oldest supported release).
         #[arg(long, value_name = "X.Y.Z")]
         server_version: Option<schema_catalog::Version>,
+        /// Exit 1 (not deployable) when a review has more than N warnings:
+        /// divergent changes (warm and greenfield differ). Default: no
+        /// limit.
+        #[arg(long, value_name = "N")]
+        max_warnings: Option<usize>,
         #[command(flatten)]
         shared: DiffOpts,
     },
@@ -625,7 +660,13 @@ impl Command {
     /// The shared options this command declares (and so uses).
     pub fn options(&self) -> Used<'_> {
         match self {
-            Command::Check { shared } | Command::Render { shared, .. } => Used {
+            Command::Check { shared, .. } => Used {
+                catalog: Some(&shared.catalog),
+                target: None,
+                format: shared.format.format,
+                formats: Format::LINT,
+            },
+            Command::Render { shared, .. } => Used {
                 catalog: Some(&shared.catalog),
                 target: None,
                 format: shared.format.format,

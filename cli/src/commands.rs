@@ -30,7 +30,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         .into());
     }
     match &cli.command {
-        Command::Check { .. } => check(cli),
+        Command::Check { max_warnings, .. } => check(cli, *max_warnings),
         Command::Init { dir } => crate::init::run(dir),
         Command::Completions { shell } => {
             let mut command = crate::args::command();
@@ -156,8 +156,16 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             to,
             flavor,
             server_version,
+            max_warnings,
             ..
-        } => crate::review::diff(cli, from, to.as_deref(), flavor, *server_version),
+        } => crate::review::diff(
+            cli,
+            from,
+            to.as_deref(),
+            flavor,
+            *server_version,
+            *max_warnings,
+        ),
         Command::Explain {
             consumer,
             scratch,
@@ -175,10 +183,11 @@ pub async fn run(cli: &Cli) -> Result<u8> {
     }
 }
 
-fn check(cli: &Cli) -> Result<u8> {
+fn check(cli: &Cli, max_warnings: Option<usize>) -> Result<u8> {
     let report = catalog::check(&cli.catalog);
-    print::check(cli.format, &report);
-    Ok(if report.is_valid() {
+    let too_many = max_warnings.filter(|max| report.warnings().count() > *max);
+    print::check(cli.format, &report, too_many);
+    Ok(if report.is_valid() && too_many.is_none() {
         exit::OK
     } else {
         exit::USAGE

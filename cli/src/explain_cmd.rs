@@ -50,7 +50,7 @@ pub fn verify_with_plans(
         }),
         // Markdown reaches only `catalog diff` (the parser refuses it for the
         // other commands); it would print as human text here.
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             crate::print::verify(cli.format, target, report);
             print!("plans: {}", plans.render_human());
         }
@@ -66,6 +66,8 @@ pub fn verify_with_plans(
 pub fn print(format: Format, report: &ExplainReport) {
     match format {
         Format::Json => emit_json(report),
-        Format::Human | Format::Markdown | Format::Jsonl => print!("{}", report.render_human()),
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
+            print!("{}", report.render_human())
+        }
     }
 }

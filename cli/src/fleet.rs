@@ -60,7 +60,7 @@ pub async fn run(
         Format::Json => print::emit_json(&report),
         Format::Jsonl => fleet_print::jsonl_summary(&report),
         Format::Markdown => fleet_print::markdown(&report),
-        Format::Human => fleet_print::summary(&report, streamed),
+        Format::Human | Format::Sarif => fleet_print::summary(&report, streamed),
     }
     Ok(report.exit_code)
 }
@@ -94,6 +94,6 @@ fn events_for(format: Format, command: FleetCommand) -> Option<(fleet::EventFn, 
             }),
             None,
         )),
-        Format::Json | Format::Markdown => None,
+        Format::Json | Format::Markdown | Format::Sarif => None,
     }
 }

@@ -103,7 +103,7 @@ pub async fn import(
             skipped: imported.skipped.clone(),
             notes: imported.notes.clone(),
         }),
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             outln!(
                 "imported {} table(s) from {} into {}",
                 imported.tables.len(),

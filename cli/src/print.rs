@@ -26,7 +26,9 @@ pub fn emit_json<T: schema_catalog::report::Document>(doc: &T) {
 /// Prints an error: human to stderr with its causes; JSON as `{"error": ...}` on stdout.
 pub fn error(format: Format, err: &anyhow::Error, code: u8) {
     match format {
-        Format::Human | Format::Markdown => errln!("error: {}", describe(err)),
+        // SARIF has no error document: stdout stays empty, the exit code
+        // and stderr say what went wrong.
+        Format::Human | Format::Markdown | Format::Sarif => errln!("error: {}", describe(err)),
         Format::Json | Format::Jsonl => {
             let problems = match err.downcast_ref() {
                 Some(schema_catalog::Error::InvalidCatalog { problems, .. }) => {
@@ -78,6 +80,9 @@ fn advice(err: &schema_catalog::Error) -> &'static str {
 pub fn problems_to_stderr(problems: &[LintProblem]) {
     for p in problems {
         errln!("{p}");
+        if !p.fix.is_empty() {
+            errln!("  help: {}", p.fix);
+        }
     }
 }
 
@@ -90,21 +95,53 @@ fn step_object(kind: &str, table: &str, object: &str) -> String {
     }
 }
 
-/// `check` output.
-pub fn check(format: Format, report: &CheckReport) {
+/// `check` output; `too_many` is `--max-warnings` when the warnings
+/// exceed it.
+pub fn check(format: Format, report: &CheckReport, too_many: Option<usize>) {
     let errors = report.error_count();
     let warnings = report.warnings().count();
+    let suppressed = match report.suppressed.len() {
+        0 => String::new(),
+        n => format!(", {n} suppressed"),
+    };
     match format {
         Format::Json => emit_json(&CheckDoc::from(report)),
+        Format::Sarif => emit_json(&schema_catalog::sarif::check(report)),
         Format::Human | Format::Markdown | Format::Jsonl => {
             problems_to_stderr(&report.problems);
-            match &report.catalog {
-                Some(c) => outln!(
-                    "catalog {} is valid: {} table(s), {warnings} warning(s)",
+            for s in &report.suppressed {
+                let p = &s.problem;
+                let at = match (p.line, p.column) {
+                    (Some(l), Some(c)) => format!(":{l}:{c}"),
+                    (Some(l), None) => format!(":{l}"),
+                    _ => String::new(),
+                };
+                let what = match (&p.table, &p.object) {
+                    (Some(t), Some(o)) => format!(": table `{t}`, {o}"),
+                    (Some(t), None) => format!(": table `{t}`"),
+                    (None, Some(o)) => format!(": {o}"),
+                    (None, None) => String::new(),
+                };
+                errln!(
+                    "{}{at}: suppressed {}[{}] (allow comment on line {}){what}",
+                    p.file.display(),
+                    p.severity,
+                    p.rule,
+                    s.comment_line
+                );
+            }
+            match (&report.catalog, too_many) {
+                (Some(c), None) => outln!(
+                    "catalog {} is valid: {} table(s), {warnings} warning(s){suppressed}",
                     c.dir.display(),
                     c.tables.len()
                 ),
-                None => errln!("catalog is invalid: {errors} error(s), {warnings} warning(s)"),
+                (Some(_), Some(max)) => errln!(
+                    "catalog fails --max-warnings {max}: {warnings} warning(s){suppressed}; fix them, or allow one with a `# catalog: allow RULE` comment"
+                ),
+                (None, _) => errln!(
+                    "catalog is invalid: {errors} error(s), {warnings} warning(s){suppressed}"
+                ),
             }
         }
     }
@@ -118,7 +155,7 @@ pub fn render(format: Format, server: &schema_catalog::Server, statements: &[Str
             server_version: server.version(),
             statements: statements.to_vec(),
         }),
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             for s in statements {
                 outln!("{s};\n");
             }
@@ -168,7 +205,7 @@ pub fn plan(
             doc.replicas = replicas.cloned();
             emit_json(&doc)
         }
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             outln!(
                 "plan for {target} ({}): {} step(s)",
                 plan.flavor,
@@ -264,7 +301,7 @@ fn unguarded_lines(unguarded: &[String], discovery: Option<&str>) {
 pub fn verify(format: Format, target: &str, report: &VerifyReport) {
     match format {
         Format::Json => emit_json(report),
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             let scope = report
                 .consumer
                 .as_deref()
@@ -313,7 +350,7 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
 pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed: bool) {
     match format {
         Format::Json => emit_json(&ApplyDoc::from(report)),
-        Format::Human | Format::Markdown | Format::Jsonl => {
+        Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
             if !header_printed {
                 apply_header(target, report);
             }

@@ -15,6 +15,7 @@ pub fn diff(
     to: Option<&str>,
     flavors: &[FlavorArg],
     version: Option<schema_catalog::Version>,
+    max_warnings: Option<usize>,
 ) -> Result<u8> {
     let flavors: Vec<Flavor> = if flavors.is_empty() {
         // Every flavor's SQL, said so: a reader must not take the first
@@ -43,7 +44,7 @@ pub fn diff(
         .iter()
         .map(|f| Server::offline(*f, version))
         .collect();
-    if cli.format != Format::Json {
+    if !matches!(cli.format, Format::Json | Format::Sarif) {
         for server in &servers {
             print::offline_server(cli.format, server, version.is_some());
         }
@@ -55,7 +56,7 @@ pub fn diff(
     let mut reviews = Vec::new();
     for f in from {
         let old = Source::parse(f, &cli.catalog)?.read(f)?;
-        if cli.format != Format::Json {
+        if !matches!(cli.format, Format::Json | Format::Sarif) {
             if let Err(schema_catalog::Error::InvalidCatalog { problems, .. }) = old.catalog() {
                 print::problems_to_stderr(&problems);
             }
@@ -63,15 +64,32 @@ pub fn diff(
         reviews.push(review::review(&old, &new, &flavors)?);
     }
     let report = DiffReport::new(to_label, reviews).for_servers(&servers);
+    // Warnings: divergent changes (warm and greenfield differ), summed
+    // over the reviews, as the SARIF log's warning results.
+    let warnings: usize = report
+        .reviews
+        .iter()
+        .map(|r| r.count(Class::Divergent))
+        .sum();
+    let too_many = max_warnings.filter(|max| warnings > *max);
     match cli.format {
         Format::Json => print::emit_json(&report),
+        Format::Sarif => print::emit_json(&schema_catalog::sarif::diff(
+            &report,
+            new.report.catalog.as_ref(),
+        )),
         Format::Markdown => {
             use std::io::Write as _;
             let _ = write!(std::io::stdout(), "{}", review::markdown::render(&report));
         }
         Format::Human | Format::Jsonl => human(&report),
     }
-    Ok(if report.deployable {
+    if let Some(max) = too_many {
+        if matches!(cli.format, Format::Human | Format::Markdown) {
+            errln!("{warnings} divergent change(s): more than --max-warnings {max}");
+        }
+    }
+    Ok(if report.deployable && too_many.is_none() {
         exit::OK
     } else {
         exit::DRIFT

@@ -16,6 +16,7 @@ pub(crate) mod rules;
 /// shape its statement was read as).
 pub use crate::sql::query::{Binding, Cmp, Param, Shape, StatementKind};
 pub(crate) use read::foreign_keys::foreign_key_problem;
+pub(crate) use read::locate::object_position;
 pub use read::queries::{FixtureSpec, Query};
 pub(crate) use read::raw;
 pub(crate) use read::raw::indent_hint;
@@ -23,6 +24,7 @@ pub(crate) use rules::defaults::default_problem;
 pub use rules::flavored::flavors_for;
 mod lint_settings;
 pub use lint_settings::{Level, LintSettings, Naming};
+pub(crate) mod fixes;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
@@ -30,7 +32,7 @@ mod sink;
 
 pub use read::load::{check, check_files, from_files, load};
 
-pub use crate::finding::lint::{Problem, Severity};
+pub use crate::finding::lint::{Problem, Severity, Suppressed};
 
 /// Catalog-wide defaults (`catalog.yaml`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +100,8 @@ pub struct Catalog {
 pub struct CheckReport {
     /// Findings sorted by file, then position.
     pub problems: Vec<Problem>,
+    /// Findings a `# catalog: allow RULE` comment silenced, in file order.
+    pub suppressed: Vec<Suppressed>,
     /// The catalog, when there is no error.
     pub catalog: Option<Catalog>,
 }
@@ -233,11 +237,10 @@ impl CheckReport {
     }
 }
 
-/// The fix a finding of a policy rule suggests (docs/lint.md), for output
-/// that carries a fix hint per finding; `None` for the other rules, whose
-/// messages end in their fix.
+/// The fix hint of a catalog rule (src/catalog/fixes.rs, docs/lint.md),
+/// as each finding carries it; `None` for an id that is no catalog rule.
 pub fn fix_hint(rule: &str) -> Option<&'static str> {
-    rules::policy::fix_hint(rule)
+    Some(fixes::hint(rule)).filter(|h| !h.is_empty())
 }
 
 /// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the

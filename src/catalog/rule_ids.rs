@@ -217,6 +217,12 @@ pub const QUERY: Rule = error(
     "declared queries: named once, SQL the reader accepts over catalog tables and columns, parameters and fixtures that fit",
     &["sql", "name"],
 );
+/// `# catalog: allow RULE` comments.
+pub const ALLOW_COMMENT: Rule = error(
+    "allow-comment",
+    "a `# catalog: allow RULE` comment names a known rule whose finding may be allowed there",
+    &[],
+);
 
 /// Policy rules (`rules/policy/`, docs/lint.md): house rules a catalog
 /// may set to any level in `lint: rules:`.
@@ -362,6 +368,7 @@ pub const RULES: &[Rule] = &[
     TIDB_CHECK,
     TIDB_IGNORED,
     AUTO_INCREMENT_CAPACITY,
+    ALLOW_COMMENT,
 ];
 
 /// The rule of an id, if it is a catalog rule.

@@ -68,6 +68,7 @@ impl<'a> Sink<'a> {
             table: self.table.clone(),
             object,
             message,
+            fix: super::fixes::hint(rule.id),
         });
     }
 }

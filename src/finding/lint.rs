@@ -56,8 +56,25 @@ pub struct Problem {
     pub table: Option<String>,
     /// Object: `column X`, `index Y`, `primary key`, `key \`foo\``.
     pub object: Option<String>,
-    /// What is wrong and how to fix it.
+    /// What is wrong, in this case.
     pub message: String,
+    /// What to do about a finding of this rule, in one line (the rule's
+    /// fix hint; the human report prints it as `help:`).
+    pub fix: &'static str,
+}
+
+/// A finding a `# catalog: allow RULE` comment silenced: reported apart
+/// from the problems, counted, and never making the catalog invalid.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Suppressed {
+    /// The finding.
+    #[serde(flatten)]
+    pub problem: Problem,
+    /// 1-based line of the allow comment.
+    pub comment_line: usize,
+    /// The reason written after ` -- ` in the comment, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl fmt::Display for Severity {
@@ -104,6 +121,7 @@ mod tests {
             table: Some("T".into()),
             object: Some("index `i`".into()),
             message: "bad".into(),
+            fix: "narrow the key",
         };
         assert_eq!(
             p.to_string(),

@@ -139,12 +139,23 @@ fn fleet_rule(object: &str) -> &'static str {
     }
 }
 
+/// The fix hint of a fleet-file rule (docs/fleet.md).
+fn fleet_fix(rule: &str) -> &'static str {
+    match rule {
+        "fleet-server" => "correct the server entry as the message says (docs/fleet.md lists a server's keys; passwords come from the environment or a file)",
+        "fleet-stage" => "correct the stage as the message says: name it once and list only servers and targets the file declares",
+        "fleet-yaml" => "fix the fleet file's YAML at the line shown (docs/fleet.md shows the shape)",
+        _ => "correct `parallel` or `on_error` as the message says (docs/fleet.md lists their values)",
+    }
+}
+
 impl Findings<'_> {
     fn error(&mut self, line: Option<usize>, object: impl Into<String>, message: String) {
         let object = object.into();
         self.problems.push(Problem {
             severity: Severity::Error,
             rule: fleet_rule(&object),
+            fix: fleet_fix(fleet_rule(&object)),
             file: self.file.to_path_buf(),
             line,
             column: line.and_then(|l| self.key_column(l)),
@@ -258,6 +269,7 @@ pub fn parse(
                 f.problems.push(Problem {
                     severity: Severity::Warning,
                     rule: fleet_rule("servers"),
+                    fix: fleet_fix(fleet_rule("servers")),
                     file: path.to_path_buf(),
                     line,
                     column: None,

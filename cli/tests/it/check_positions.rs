@@ -52,11 +52,16 @@ fn a_bad_type_names_file_line_column_rule_and_object() {
     );
     let lines: Vec<&str> = stderr.lines().collect();
     assert!(lines[0].starts_with(&want), "{stderr}");
+    // The rule's fix hint.
+    assert!(
+        lines[1].starts_with("  help: write one of the types"),
+        "{stderr}"
+    );
     // The index over that column is not reported again: the cause is
     // the one finding.
-    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(lines.len(), 3, "{stderr}");
     assert!(
-        lines[1].starts_with("catalog is invalid: 1 error(s)"),
+        lines[2].starts_with("catalog is invalid: 1 error(s)"),
         "{stderr}"
     );
 }

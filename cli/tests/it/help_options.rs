@@ -23,7 +23,7 @@ const TARGET: &[&str] = &["database-url", "timeout"];
 /// Each command, its own options and whether it reads a catalog / connects.
 fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
     vec![
-        ("check", vec![], true, false),
+        ("check", vec!["max-warnings"], true, false),
         ("render", vec!["flavor", "server-version"], true, false),
         (
             "plan",
@@ -78,7 +78,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
         ),
         (
             "diff",
-            vec!["from", "to", "flavor", "server-version"],
+            vec!["from", "to", "flavor", "server-version", "max-warnings"],
             true,
             false,
         ),
@@ -148,7 +148,8 @@ fn required(cmd: &str) -> &'static [&'static str] {
 /// The formats a command prints.
 fn formats(cmd: &str) -> &'static [&'static str] {
     match cmd {
-        "diff" => &["human", "json", "markdown"],
+        "check" => &["human", "json", "sarif"],
+        "diff" => &["human", "json", "markdown", "sarif"],
         "plan" | "apply" | "verify" => &["human", "json", "jsonl", "markdown"],
         _ => &["human", "json"],
     }
@@ -190,7 +191,7 @@ fn a_format_a_command_does_not_print_is_a_usage_error() {
         assert!(stdout.is_empty(), "{cmd}: {stdout}");
         assert!(
             stderr.contains("invalid value 'markdown' for '--format <FORMAT>'")
-                && stderr.contains("[possible values: human, json]"),
+                && stderr.contains(&format!("[possible values: {}]", formats(cmd).join(", "))),
             "{cmd}: {stderr}"
         );
         // Before it: the resolver refuses it for this command.
@@ -198,7 +199,8 @@ fn a_format_a_command_does_not_print_is_a_usage_error() {
         assert_eq!(code, Some(2), "{cmd}: {stderr}");
         assert!(
             stderr.contains(&format!(
-                "`catalog {cmd}` does not print --format markdown; use human or json"
+                "`catalog {cmd}` does not print --format markdown; use {}",
+                formats(cmd).join(" or ")
             )),
             "{cmd}: {stderr}"
         );

@@ -35,6 +35,7 @@ mod hostile_catalog;
 mod import_nothing_cli;
 mod import_skipped_cli;
 mod json_documents;
+mod lint_output;
 mod net_cli;
 mod newcomer_cli;
 mod newcomer_fleet;

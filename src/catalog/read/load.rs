@@ -18,28 +18,31 @@ use crate::catalog::Limits;
 use crate::catalog::Problem;
 use crate::catalog::Severity;
 use crate::error::{Error, Result};
+use crate::finding::lint::Suppressed;
 use crate::model::Table;
 
 /// Loads and lints the catalog in `dir`, reporting every problem found.
 /// File paths in problems are `dir` joined with the file name, as given.
 pub fn check(dir: &Path) -> CheckReport {
     let mut problems = Vec::new();
-    let catalog = match yaml_files(dir) {
+    let (catalog, suppressed) = match yaml_files(dir) {
         Ok(names) => {
             let read = |name: &str| std::fs::read_to_string(dir.join(name));
-            let catalog = read_catalog(dir, names, &read, &mut problems);
+            let catalog = read_catalog(dir, names.clone(), &read, &mut problems);
             crate::catalog::read::locate::locate(dir, &read, &mut problems);
-            catalog
+            let suppressed =
+                crate::catalog::read::allow::suppress(dir, &names, &read, &mut problems);
+            (catalog, suppressed)
         }
         Err(e) => {
             Sink::new(dir, &mut problems).report(&rule_ids::CATALOG_FILES,
                 None,
                 format!("cannot read the catalog directory: {e}; pass the directory holding catalog.yaml and the table files (--catalog DIR)"),
             );
-            None
+            (None, Vec::new())
         }
     };
-    finish(problems, catalog)
+    finish(problems, suppressed, catalog)
 }
 
 /// Lints a catalog held in memory: `files` are `(file name, text)` pairs,
@@ -81,9 +84,10 @@ pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport
             .map(|text| text.to_string())
             .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
     };
-    let catalog = read_catalog(dir, names, &read, &mut problems);
+    let catalog = read_catalog(dir, names.clone(), &read, &mut problems);
     crate::catalog::read::locate::locate(dir, &read, &mut problems);
-    finish(problems, catalog)
+    let suppressed = crate::catalog::read::allow::suppress(dir, &names, &read, &mut problems);
+    finish(problems, suppressed, catalog)
 }
 
 /// A catalog built from in-memory files (see [`check_files`]):
@@ -107,7 +111,11 @@ pub fn from_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> Result<Catal
 }
 
 /// Sorts the problems and keeps the catalog only when there is no error.
-fn finish(mut problems: Vec<Problem>, catalog: Option<Catalog>) -> CheckReport {
+fn finish(
+    mut problems: Vec<Problem>,
+    suppressed: Vec<Suppressed>,
+    catalog: Option<Catalog>,
+) -> CheckReport {
     // In file order (every finding in a file that has its node is placed by
     // `locate`), so a cause (an unknown type) comes before its consequences
     // (the index naming that column); stable, so findings on one node keep
@@ -125,7 +133,11 @@ fn finish(mut problems: Vec<Problem>, catalog: Option<Catalog>) -> CheckReport {
         c.warnings = problems.clone();
         c
     });
-    CheckReport { problems, catalog }
+    CheckReport {
+        problems,
+        suppressed,
+        catalog,
+    }
 }
 
 /// Loads the catalog in `dir`: `Err(Error::InvalidCatalog)` carrying the full

@@ -67,6 +67,37 @@ pub(in crate::catalog) fn locate(
     }
 }
 
+/// The line of the entry or key an object names (`- name: X` of `column
+/// \`X\``), if the file has it.
+pub(in crate::catalog) fn entry_line(positions: &Positions, object: &str) -> Option<usize> {
+    base_path(positions, object)
+        .and_then(|path| positions.get(&path))
+        .map(|pos| pos.line)
+}
+
+/// The 1-based line and column, in a table file's `text`, of the first of
+/// `objects` (in the catalog's form: `column \`x\``, `index \`y\``,
+/// `primary key`) the file declares: its first key of `keys`, else its
+/// entry; of the file's `table:` key when `objects` is empty or none is
+/// found.
+pub(crate) fn object_position(
+    text: &str,
+    objects: &[String],
+    keys: &[&str],
+) -> Option<(usize, usize)> {
+    let positions = Positions::of(text);
+    objects
+        .iter()
+        .find_map(|o| {
+            let base = base_path(&positions, o)?;
+            keys.iter()
+                .find_map(|k| positions.get(&format!("{base}.{k}")))
+                .or_else(|| positions.get(&base))
+        })
+        .or_else(|| positions.get("table"))
+        .map(|pos| (pos.line, pos.column))
+}
+
 /// The position of the node a finding about `object` points at: the first
 /// of `keys` its entry has, else the entry; for a finding about the whole
 /// file, the first of `keys` at the top, else `table:`; else the file's

@@ -5,6 +5,7 @@
 //! placing each finding on its YAML node (`locate`). May import
 //! `catalog::rules` and the catalog's leaves; the rules never import it.
 
+pub(in crate::catalog) mod allow;
 pub(in crate::catalog) mod checks;
 pub(in crate::catalog) mod declared;
 pub(in crate::catalog) mod foreign_keys;

@@ -11,9 +11,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of these rules suggests.
-pub(in crate::catalog) const FIX: &str =
-    "use one the catalog allows, or add it to the list in catalog.yaml `lint:`";
+use crate::catalog::fixes::ALLOWED_FIX as FIX;
 
 fn check_one(
     table: &Table,

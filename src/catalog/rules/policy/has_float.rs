@@ -10,9 +10,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "use `decimal(p,s)` for exact values (e.g. `decimal(12,2)` for money), or set `has-float: off` when approximate values are meant";
+use crate::catalog::fixes::HAS_FLOAT_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, _: &Context<'_>, sink: &mut Sink) {
     for c in &table.columns {

@@ -65,34 +65,6 @@ const CHECKS: &[(&Rule, Check)] = &[
     (&crate::catalog::rule_ids::TIDB_IGNORED, tidb_ignored::check),
 ];
 
-/// The fix a finding of a policy rule suggests (each rule's `FIX`), for
-/// output that carries a fix hint per finding; `None` for other rules.
-pub(crate) fn fix_hint(rule: &str) -> Option<&'static str> {
-    use crate::catalog::rule_ids as ids;
-    let fixes: &[(&Rule, &'static str)] = &[
-        (&ids::PRIMARY_KEY, primary_key::FIX),
-        (&ids::PK_TYPE, pk_type::FIX),
-        (&ids::NAMING, naming::FIX),
-        (&ids::RESERVED_WORD, reserved_word::FIX),
-        (&ids::REDUNDANT_INDEX, redundant_index::FIX),
-        (&ids::ALLOWED_CHARSET, allowed::FIX),
-        (&ids::ALLOWED_COLLATION, allowed::FIX),
-        (&ids::HAS_FLOAT, has_float::FIX),
-        (&ids::ZERO_DATE, zero_date::FIX),
-        (&ids::TIDB_CHECK, tidb_check::FIX),
-        (&ids::TIDB_IGNORED, tidb_ignored::FIX),
-        (&ids::AUTO_INCREMENT_CAPACITY, AUTO_INCREMENT_CAPACITY_FIX),
-    ];
-    fixes
-        .iter()
-        .find(|(r, _)| r.id == rule)
-        .map(|(_, fix)| *fix)
-}
-
-/// The fix of an `auto-increment-capacity` finding (`catalog verify`).
-pub(crate) const AUTO_INCREMENT_CAPACITY_FIX: &str =
-    "widen the column (e.g. `type: bigint unsigned`) before it runs out, or raise `lint: auto_increment_max_share`";
-
 /// Runs every policy rule the catalog has not set `off` over every table.
 pub(in crate::catalog) fn lint(
     tables: &[CatalogTable],
@@ -162,8 +134,8 @@ mod tests {
             .iter()
             .chain([&crate::catalog::rule_ids::TIDB_IGNORED])
         {
-            assert!(super::fix_hint(rule.id).is_some(), "{}", rule.id);
+            assert!(crate::catalog::fix_hint(rule.id).is_some(), "{}", rule.id);
         }
-        assert_eq!(super::fix_hint("key-width"), None);
+        assert_eq!(crate::catalog::fix_hint("no-such-rule"), None);
     }
 }

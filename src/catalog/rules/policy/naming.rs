@@ -12,9 +12,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "rename the object to match the pattern, or change `lint: naming:` in catalog.yaml";
+use crate::catalog::fixes::NAMING_FIX as FIX;
 
 /// The patterns, compiled once per catalog.
 #[derive(Default)]

@@ -12,9 +12,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "widen the column (e.g. `type: bigint unsigned`), or set `lint: { min_pk_type: int }` in catalog.yaml";
+use crate::catalog::fixes::PK_TYPE_FIX as FIX;
 
 /// The type name `min_pk_type` is written with.
 pub(in crate::catalog) fn parse_min(text: &str) -> Option<IntKind> {

@@ -10,9 +10,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "declare `primary_key: [Id]` (a NOT NULL column, e.g. `{name: Id, type: bigint unsigned, nullable: false, auto_increment: true}`)";
+use crate::catalog::fixes::PRIMARY_KEY_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, _: &Context<'_>, sink: &mut Sink) {
     if table.primary_key.is_empty() {

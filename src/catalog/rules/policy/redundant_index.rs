@@ -13,9 +13,7 @@ use crate::model::{Index, IndexKind, IndexPart, Table};
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "remove the shorter index (queries on its columns use the longer one), or set `redundant-index: off`";
+use crate::catalog::fixes::REDUNDANT_INDEX_FIX as FIX;
 
 /// Whether `short` is a strict left prefix of `long`.
 fn strict_prefix(short: &[IndexPart], long: &[IndexPart]) -> bool {

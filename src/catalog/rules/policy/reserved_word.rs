@@ -12,9 +12,7 @@ use crate::server::Flavor;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "rename it (e.g. `OrderNo` for `Order`), or quote it with backticks in every hand-written query";
+use crate::catalog::fixes::RESERVED_WORD_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, ctx: &Context<'_>, sink: &mut Sink) {
     let flavors = &ctx.defaults.flavors;

@@ -16,9 +16,7 @@ use crate::model::Table;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "declare `tidb: { check_constraints: enforced }` in catalog.yaml (and `SET GLOBAL tidb_enable_check_constraint = ON` on the servers), or list only `flavors: [mysql, mariadb]`";
+use crate::catalog::fixes::TIDB_CHECK_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, ctx: &Context<'_>, sink: &mut Sink) {
     if ctx.settings.tidb_check_constraints_enforced {

@@ -17,9 +17,7 @@ use crate::model::{IndexPart, Table};
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "remove `order: desc` (TiDB scans an ascending index backwards), or list only `flavors: [mysql, mariadb]` in catalog.yaml";
+use crate::catalog::fixes::TIDB_IGNORED_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, ctx: &Context<'_>, sink: &mut Sink) {
     if !ctx

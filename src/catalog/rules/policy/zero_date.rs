@@ -14,9 +14,7 @@ use crate::server::Flavor;
 
 use super::Context;
 
-/// The fix a finding of this rule suggests.
-pub(in crate::catalog) const FIX: &str =
-    "make the column nullable and default to NULL, or default to a real date";
+use crate::catalog::fixes::ZERO_DATE_FIX as FIX;
 
 pub(in crate::catalog) fn check(table: &Table, ctx: &Context<'_>, sink: &mut Sink) {
     // Where `flavor` already refuses it, one finding is enough.
