@@ -14,6 +14,7 @@ mod apply_progress;
 mod apply_read_retry;
 mod apply_report;
 mod attributes_live;
+mod busy_idle_live;
 mod busy_live;
 mod catalog_check;
 mod catalog_embedded;
