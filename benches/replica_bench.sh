@@ -23,12 +23,17 @@
 # exit code, the time from its exit to the first passing `catalog verify`
 # on the replica (0: the first, immediate verify passed), the time from its
 # exit to the replica executing the primary's GTID position, and the
-# longest wait of a point SELECT probe on the replica every 100 ms.
+# longest wait of a point SELECT probe on the replica every 100 ms, and
+# how many 1 s looks found the replica's applier stopped or delayed by
+# someone else (the pairs are shared with the test suites: such a row is
+# not a measurement of the tool; rerun it).
 #
 # Usage: benches/replica_bench.sh [--rows N] [--8m] [mariadb] [mysql]
 #        (default: 2,000,000 rows, both pairs; from any directory)
 # Env:   SCENARIOS ("raw a b c0 c d e"), LOCK_WAIT (2), BUSY_TIMEOUT (60),
-#        HOLD (15, seconds of the replica transaction), CARGO_TARGET_DIR
+#        HOLD (15, seconds of the replica transaction), CARGO_TARGET_DIR,
+#        CATALOG_BIN (a catalog binary to use instead of building one),
+#        RESULTS (directory for the raw outputs; default /tmp/replica_bench.PID)
 # Needs: root (scripts/replica-pair, apt), the mariadb client (it talks to
 #        MySQL 9.7 too), jq, python3 + pip (PyMySQL is installed if missing).
 # Prints the Markdown table on stdout; progress and raw JSON paths on stderr.
@@ -60,8 +65,11 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 secs() { awk -v ms="$1" 'BEGIN { if (ms == "") print "-"; else printf "%.2f", ms / 1000 }'; }
 
 # --- tools -----------------------------------------------------------------
-cargo build --release -p schema-catalog-cli >&2
-BIN=${CARGO_TARGET_DIR:-target}/release/catalog
+BIN=${CATALOG_BIN:-}
+if [ -z "$BIN" ]; then
+	cargo build --release -p schema-catalog-cli >&2
+	BIN=${CARGO_TARGET_DIR:-target}/release/catalog
+fi
 python3 -c 'import pymysql' 2>/dev/null || python3 -m pip install -q pymysql >&2
 if [[ " $SCENARIOS " == *" e "* ]] && ! command -v pt-online-schema-change >/dev/null; then
 	log "installing percona-toolkit"
@@ -254,7 +262,7 @@ run_scenario() {
 	[ "$s" = raw ] || [ "$s" = d-par ] || [ "$s" = d-single ] && [ "$rc" != 0 ] && note="$(head -c 160 "$WORK/$VENDOR-$s.out" | tr '\n|' ' /')"
 	local hold_note=
 	[ "$hold" != 0 ] && hold_note=" (replica txn held ${HOLD} s)"
-	ROWS_MD+=("| $VENDOR | $s$hold_note | $rc | $(secs $wall) | $(secs "$RAW_ALTER_MS") + $(secs "$RAW_CATCHUP_MS") | $(secs "$verify_ms") | $(secs "$caught_ms") | $(jq -r .lag_max_s "$p") | $(jq -r .lag_p99_s "$p") | $(jq -r .probe_max_s "$p") | $(jq -r '.error_count' "$p") | $note |")
+	ROWS_MD+=("| $VENDOR | $s$hold_note | $rc | $(secs $wall) | $(secs "$RAW_ALTER_MS") + $(secs "$RAW_CATCHUP_MS") | $(secs "$verify_ms") | $(secs "$caught_ms") | $(jq -r .lag_max_s "$p") | $(jq -r .lag_p99_s "$p") | $(jq -r .probe_max_s "$p") | $(jq -r '.error_count' "$p") | $(jq -r '.replica_disturbed_count // 0' "$p") | $note |")
 	log "${ROWS_MD[-1]}"
 }
 
@@ -293,6 +301,6 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "$ROWS rows, one ADD INDEX; \`nproc\` $(nproc); load average before $LOAD_BEFORE, after $LOAD_AFTER; --lock-wait $LOCK_WAIT --busy-timeout $BUSY_TIMEOUT."
 echo
-echo "| pair | scenario | exit | wall s | raw ALTER s + replica catch-up s | exit -> verify passes on replica s | exit -> replica executed primary's GTIDs s | lag max s | lag p99 s | probe max wait s | probe errors | notes |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| pair | scenario | exit | wall s | raw ALTER s + replica catch-up s | exit -> verify passes on replica s | exit -> replica executed primary's GTIDs s | lag max s | lag p99 s | probe max wait s | probe errors | replica disturbed s | notes |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS_MD[@]}"

@@ -103,6 +103,29 @@ def main():
                 nxt = max(nxt + 0.1, time.monotonic())
                 stop.wait(max(0.0, nxt - time.monotonic()))
 
+    # Other sessions sharing the pair (tests stopping or delaying the
+    # applier) would distort the figures: the replica's applier is looked
+    # at every second and any look with it stopped or delayed is counted.
+    disturbed = []
+
+    def watcher():
+        c = connect(a.replica)
+        with c.cursor(pymysql.cursors.DictCursor) as cur:
+            while not stop.is_set():
+                try:
+                    try:
+                        cur.execute("SHOW REPLICA STATUS")
+                    except pymysql.err.MySQLError:
+                        cur.execute("SHOW SLAVE STATUS")
+                    row = cur.fetchone() or {}
+                    running = row.get("Replica_SQL_Running", row.get("Slave_SQL_Running"))
+                    delay = row.get("SQL_Delay") or 0
+                    if running != "Yes" or int(delay) != 0:
+                        disturbed.append((round(time.monotonic() - t0, 1), running, delay))
+                except Exception as e:  # noqa: BLE001
+                    errors.append(f"replica status: {e}")
+                stop.wait(1.0)
+
     def holder():
         c = connect(a.replica, a.schema)
         with c.cursor() as cur:
@@ -120,7 +143,7 @@ def main():
         (first,) = cur.fetchone()
         cur.execute("UPDATE heartbeat SET ts = %s WHERE id = 1", (first,))
 
-    threads = [threading.Thread(target=f, daemon=True) for f in (writer, sampler, prober)]
+    threads = [threading.Thread(target=f, daemon=True) for f in (writer, sampler, prober, watcher)]
     if a.hold > 0:
         threads.append(threading.Thread(target=holder, daemon=True))
     for t in threads:
@@ -153,6 +176,8 @@ def main():
         "probe_max_s": round(max(waits), 3) if waits else None,
         "probes_slow": slow[:20],
         "hold": hold_info,
+        "replica_disturbed": disturbed[:10],
+        "replica_disturbed_count": len(disturbed),
         "errors": errors[:10],
         "error_count": len(errors),
     }))
