@@ -31,13 +31,11 @@ async fn a_young_idle_transaction_that_read_the_table_is_seen_before_any_ddl() {
         .await
         .unwrap();
     let id = u64::from(holder.id());
-    let opts = ApplyOptions {
-        lock_wait: Duration::from_secs(1),
-        busy_timeout: Duration::from_secs(3),
-        blocker_age: Duration::from_secs(1),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    };
+    let opts = ApplyOptions::default()
+        .lock_wait(Duration::from_secs(1))
+        .busy_timeout(Duration::from_secs(3))
+        .blocker_age(Duration::from_secs(1))
+        .read_timeout(Duration::from_secs(20));
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
     let report = apply::apply(&target, &db.name, &tables, &opts)
         .await
