@@ -15,6 +15,7 @@ mod apply_read_retry;
 mod apply_report;
 mod attributes_live;
 mod auto_increment_capacity;
+mod busy_idle_live;
 mod busy_live;
 mod catalog_check;
 mod catalog_embedded;
