@@ -55,6 +55,7 @@ mod release_review_live;
 mod render_mariadb;
 mod replicas_live;
 mod replicas_load_live;
+mod replicas_wait_live;
 mod row_format_live;
 mod server_limits_live;
 mod session_state_live;
