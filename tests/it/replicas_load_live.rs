@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use mysql_async::prelude::*;
-use schema_catalog::apply::{ApplyOptions, Outcome, StepStatus};
+use schema_catalog::apply::{Outcome, StepStatus};
 use schema_catalog::replica::{ReadBack, TwoPhaseAlter};
 use schema_catalog::Flavor;
 
@@ -116,10 +116,7 @@ async fn threads_running_above_the_limit_defers_the_step_naming_each_server() {
     // whatever else runs (other tests only add running threads).
     let on_primary = Sleepers::hold(&db.primary, 4).await;
     let on_replica = Sleepers::hold(&db.replica, 4).await;
-    let opts = ApplyOptions {
-        max_threads_running: Some(2),
-        ..opts_with(&db, 3)
-    };
+    let opts = opts_with(&db, 3).max_threads_running(2);
     let started = std::time::Instant::now();
     let report = db.apply(&tables, opts).await;
     let replica = db.replica_target().host_port();
@@ -165,10 +162,7 @@ async fn threads_running_above_the_limit_defers_the_step_naming_each_server() {
     // Released: a rerun with a limit converges on both.
     on_primary.release().await;
     on_replica.release().await;
-    let opts = ApplyOptions {
-        max_threads_running: Some(200),
-        ..opts_with(&db, 60)
-    };
+    let opts = opts_with(&db, 60).max_threads_running(200);
     let report = db.apply(&tables, opts).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert!(db.index_on_replica("Jobs", "idx_jobs_state_created").await);
@@ -294,10 +288,7 @@ async fn two_phase_alter_follows_the_replicas_applier_and_reaches_the_binlog_in_
     if db.flavor != Flavor::MariaDb {
         // MySQL has no two-phase ALTER: `on` is refused before any DDL
         // (before any replica is connected), `auto` is off and says why.
-        let opts = ApplyOptions {
-            two_phase_alter: TwoPhaseAlter::On,
-            ..opts_with(&db, 30)
-        };
+        let opts = opts_with(&db, 30).two_phase_alter(TwoPhaseAlter::On);
         let target = schema_catalog::db::parse_url(&db.primary_url()).unwrap();
         let err = schema_catalog::apply::apply(&target, &db.name, &tables, &opts)
             .await

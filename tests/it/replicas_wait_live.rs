@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mysql_async::prelude::*;
-use schema_catalog::apply::{self, ApplyOptions, Outcome, StepStatus};
+use schema_catalog::apply::{self, Outcome, StepStatus};
 use schema_catalog::replica::ReadBack;
 use schema_catalog::Flavor;
 
@@ -73,10 +73,7 @@ async fn a_15_s_replica_transaction_is_waited_for_and_replica_reads_never_queue(
     // Older than the blocker age (1 s) before apply looks: wait for it.
     tokio::time::sleep_until((opened + Duration::from_millis(1200)).into()).await;
     let (progress, seen) = recorder();
-    let opts = ApplyOptions {
-        progress: Some(progress),
-        ..opts_with(&db, 60)
-    };
+    let opts = opts_with(&db, 60).progress(progress);
     let lock_wait = opts.lock_wait;
     let report = db.apply(&tables, opts).await;
     let elapsed = opened.elapsed();
@@ -178,11 +175,9 @@ async fn a_5_s_replica_delay_defers_at_a_3_s_budget_and_converges_with_15_s() {
     delay(&db, 5).await;
     // 3 s budget, half-second lag slices: the last look ends by about
     // 3.5 s, the write arrives on the replica at 5 s.
-    let opts = ApplyOptions {
-        on_plan: Some(write_before_the_step(&db)),
-        max_replica_lag: Duration::from_millis(500),
-        ..opts_with(&db, 3)
-    };
+    let opts = opts_with(&db, 3)
+        .on_plan(write_before_the_step(&db))
+        .max_replica_lag(Duration::from_millis(500));
     let report = db.apply(&tables, opts).await;
     match &report.outcome {
         Outcome::ReplicaDeferred {
@@ -212,12 +207,10 @@ async fn a_5_s_replica_delay_defers_at_a_3_s_budget_and_converges_with_15_s() {
     // back.
     let (progress, seen) = recorder();
     let started = Instant::now();
-    let opts = ApplyOptions {
-        on_plan: Some(write_before_the_step(&db)),
-        progress: Some(progress),
-        max_replica_lag: Duration::from_secs(8),
-        ..opts_with(&db, 15)
-    };
+    let opts = opts_with(&db, 15)
+        .on_plan(write_before_the_step(&db))
+        .progress(progress)
+        .max_replica_lag(Duration::from_secs(8));
     let report = db.apply(&tables, opts).await;
     let elapsed = started.elapsed();
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
