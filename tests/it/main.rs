@@ -58,6 +58,7 @@ mod render_mariadb;
 mod replicas_live;
 mod replicas_load_live;
 mod reserved_words;
+mod replicas_wait_live;
 mod row_format_live;
 mod server_limits_live;
 mod session_state_live;

@@ -116,7 +116,7 @@ async fn threads_running_above_the_limit_defers_the_step_naming_each_server() {
     // whatever else runs (other tests only add running threads).
     let on_primary = Sleepers::hold(&db.primary, 4).await;
     let on_replica = Sleepers::hold(&db.replica, 4).await;
-    let opts = opts_with(&db, 3).max_threads_running(Some(2));
+    let opts = opts_with(&db, 3).max_threads_running(2);
     let started = std::time::Instant::now();
     let report = db.apply(&tables, opts).await;
     let replica = db.replica_target().host_port();
@@ -162,7 +162,7 @@ async fn threads_running_above_the_limit_defers_the_step_naming_each_server() {
     // Released: a rerun with a limit converges on both.
     on_primary.release().await;
     on_replica.release().await;
-    let opts = opts_with(&db, 60).max_threads_running(Some(200));
+    let opts = opts_with(&db, 60).max_threads_running(200);
     let report = db.apply(&tables, opts).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert!(db.index_on_replica("Jobs", "idx_jobs_state_created").await);

@@ -43,6 +43,8 @@ mod newcomer_live;
 mod offline_cli;
 mod replicas_cli;
 mod replicas_fleet_cli;
+mod replicas_options_cli;
+mod replicas_signals_cli;
 mod secrets_cli;
 mod verify_cli;
 mod view_under_table_name;
