@@ -41,6 +41,7 @@ mod inspect_shapes;
 mod json_schemas;
 mod lint_agrees_live;
 mod meaning_property;
+mod mid_build_live;
 mod module_layers;
 mod mysql_paths;
 mod net_live;
