@@ -99,14 +99,12 @@ async fn fill_acct(db: &TestDb, doublings: usize) {
 }
 
 fn opts() -> ApplyOptions {
-    ApplyOptions {
-        // The step waits for its commit lock while a test's transaction is
-        // open: long enough for the test to end it.
-        lock_wait: Duration::from_secs(120),
-        busy_timeout: Duration::from_secs(30),
-        read_timeout: Duration::from_secs(30),
-        ..ApplyOptions::default()
-    }
+    // The step waits for its commit lock while a test's transaction is
+    // open: long enough for the test to end it.
+    ApplyOptions::default()
+        .lock_wait(Duration::from_secs(120))
+        .busy_timeout(Duration::from_secs(30))
+        .read_timeout(Duration::from_secs(30))
 }
 
 async fn run(db: &TestDb, opts: &ApplyOptions) -> ApplyReport {
@@ -306,10 +304,7 @@ async fn a_full_tmpdir_fails_the_build_with_1878() {
     script("fill-tmpdir", &db);
     // The probe's own GROUP BY may want the full tmpdir too: the build's
     // failure is what this test is about.
-    let skip = ApplyOptions {
-        skip_duplicate_probe: true,
-        ..opts()
-    };
+    let skip = opts().skip_duplicate_probe(true);
     let report = run(&db, &skip).await;
     script("clear-tmpdir", &db);
     assert_failed_mid_build(&db, &report, 1878, "innodb_tmpdir").await;
