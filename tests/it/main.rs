@@ -61,6 +61,7 @@ mod shipped_catalog;
 mod tidb_features;
 mod tidb_features_live;
 mod tidb_features_warning;
+mod unique_data_dependent;
 mod upgrade_features_live;
 mod upgrade_show_create;
 mod v2_columns_live;
