@@ -35,11 +35,18 @@ fn a_unique_index_on_an_existing_table_is_data_dependent() {
     assert_eq!(unique.kind, FindingKind::Apply(ProblemKind::MissingIndex));
     assert_eq!(unique.class, Class::Deployable);
     assert!(unique.data_dependent, "{unique:?}");
-    assert!(unique.reason.starts_with("data-dependent"), "{}", unique.reason);
+    assert!(
+        unique.reason.starts_with("data-dependent"),
+        "{}",
+        unique.reason
+    );
     let json = serde_json::to_value(unique).unwrap();
     assert_eq!(json["data_dependent"], true);
     let plain = of("idx_name2");
     assert!(!plain.data_dependent, "{plain:?}");
-    assert!(serde_json::to_value(plain).unwrap().get("data_dependent").is_none());
+    assert!(serde_json::to_value(plain)
+        .unwrap()
+        .get("data_dependent")
+        .is_none());
     assert!(r.deployable);
 }
