@@ -82,7 +82,8 @@ pub(crate) struct BuildFailure {
     pub message_has_values: bool,
 }
 
-/// The mid-build failures known by code: 1062 ER_DUP_ENTRY (a concurrent
+/// The mid-build failures known by code (1034 is MariaDB's answer for
+/// 1799, below): 1062 ER_DUP_ENTRY (a concurrent
 /// write made a duplicate while an online ADD UNIQUE ran; the online log
 /// is applied at the end and the duplicate fails the ALTER), 1878
 /// ER_TEMP_FILE_WRITE_FAILURE (the sort files of the build did not fit in
@@ -118,13 +119,29 @@ pub(crate) fn build_failure(code: u16) -> Option<BuildFailure> {
                       table is written less",
             message_has_values: false,
         },
+        // MariaDB 10.11 reports an online ADD INDEX whose concurrent
+        // writes outgrew the online alter log as 1034 ER_NOT_KEYFILE
+        // ("Index for table ... is corrupt"): the log writer marks the
+        // index being built corrupt (storage/innobase/row/row0log.cc,
+        // row_log_online_op) and the build then fails with it. Measured
+        // on 10.11.19 with innodb_online_alter_log_max_size = 64 KB
+        // (tests/it/mid_build_live.rs). MySQL answers 1799 for the same.
+        1034 => BuildFailure {
+            name: "ER_NOT_KEYFILE",
+            cause: "the index being built was marked corrupt: on MariaDB this is how an \
+                    online build reports that the writes made to the table meanwhile \
+                    outgrew the online alter log",
+            setting: "`innodb_online_alter_log_max_size`: raise it, or rerun apply when the \
+                      table is written less",
+            message_has_values: false,
+        },
         1114 => BuildFailure {
             name: "ER_RECORD_FILE_FULL",
             cause: "the table is full: its tablespace could not grow (the data directory's \
                     disk is full, or the tablespace reached its maximum size)",
-            setting: "the data directory's free space, and `innodb_data_file_path` (its \
-                      `:max:` size) for the system tablespace: free or add space, then rerun \
-                      apply",
+            setting: "the data directory's free space (and, for a table in the system \
+                      tablespace, the `:max:` size in `innodb_data_file_path`): free or add \
+                      space, then rerun apply",
             message_has_values: false,
         },
         _ => return None,
@@ -141,7 +158,8 @@ mod tests {
             (1062, "no server setting"),
             (1878, "innodb_tmpdir"),
             (1799, "innodb_online_alter_log_max_size"),
-            (1114, "innodb_data_file_path"),
+            (1034, "innodb_online_alter_log_max_size"),
+            (1114, "the data directory's free space"),
         ] {
             let f = build_failure(code).expect("known");
             assert!(f.setting.contains(setting), "{code}: {}", f.setting);
