@@ -23,8 +23,25 @@ async fn a_young_idle_transaction_that_read_the_table_is_seen_before_any_ddl() {
     let dir = common::catalog_dir(&[("jobs.yaml", common::UNINDEXED_JOBS_CATALOG)]);
     let tables = common::catalog_tables(&catalog::load(dir.path()).unwrap());
     // Idle in its transaction from this moment: younger than the blocker
-    // age (1 s, whole seconds on the server) when apply first looks.
+    // age (1 s, whole seconds on the server) when apply first looks. It
+    // starts early in a server second, so that an age-only look within the
+    // same second (apply looks well within it) reads 0 s and misses it.
     let mut holder = db.pool.get_conn().await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let us: Option<u32> = holder
+            .query_first("SELECT MICROSECOND(NOW(6))")
+            .await
+            .unwrap();
+        if us.is_some_and(|us| us < 100_000) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no new server second in 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     holder.query_drop("BEGIN").await.unwrap();
     let _: Option<u64> = holder
         .query_first("SELECT COUNT(*) FROM Jobs")
