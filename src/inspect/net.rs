@@ -59,28 +59,6 @@ impl Read {
     };
 }
 
-/// Runs the net over `out`, the inspection of `wants` in `schema` (in
-/// that order), each table as its catalog shape had it read ([`read_for`]):
-/// see [`check`].
-pub(crate) async fn check_all(
-    session: &mut Session<'_>,
-    schema: &str,
-    wants: &[Table],
-    out: &mut [(Ident, Option<Table>)],
-) -> Result<()> {
-    let reads: Vec<Read> = wants.iter().map(read_for).collect();
-    check(session, schema, &reads, out).await
-}
-
-/// What the catalog-driven inspection reads for the catalog table `want`
-/// (see `super::inspect_catalog_schemas`).
-fn read_for(want: &Table) -> Read {
-    Read {
-        json_checks: super::needs_checks(want),
-        constraints: !want.checks.is_empty(),
-    }
-}
-
 /// Runs the net over `out` (inspected tables in `schema`, `reads[i]` what
 /// was read for `out[i]`): the texts of every existing base table read
 /// together ([`ShowCreate::prefetch`]: one round trip per

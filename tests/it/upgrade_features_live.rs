@@ -12,7 +12,7 @@ use crate::common;
 use common::TestDb;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::verify::{verify_with, VerifyOptions, VerifyReport};
+use schema_catalog::verify::{VerifyOptions, VerifyReport};
 
 /// A catalog of `tables` as loaded from files (through the import gate).
 fn catalog_of(tables: &[schema_catalog::Table]) -> Catalog {
@@ -28,12 +28,10 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> VerifyReport {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(
+    schema_catalog::verify(
         &mut s,
-        &db.name,
         cat,
-        None,
-        &VerifyOptions::default().strict(true),
+        &VerifyOptions::default().strict(true).schema(&db.name),
     )
     .await
     .expect("verify runs")
