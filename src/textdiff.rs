@@ -82,7 +82,7 @@ pub fn revision_text(
     new_label: &str,
 ) -> Option<TableText> {
     // An unchanged table renders the same on both sides: no rendering
-    // (issue 22: two renders of every table of a large catalog).
+    // (docs/scale.md: two renders of every table of a large catalog).
     if old == new {
         return None;
     }
@@ -149,7 +149,7 @@ pub fn table_texts<'a>(
     flavor: Flavor,
     source: &str,
 ) -> Vec<TableText> {
-    // Looked up by folded name, not searched (issue 22: a scan of every
+    // Looked up by folded name, not searched (docs/scale.md: a scan of every
     // catalog table per changed table).
     let mut by_name: std::collections::HashMap<&str, &Table> = std::collections::HashMap::new();
     for w in wants {

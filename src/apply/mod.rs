@@ -513,7 +513,7 @@ async fn run_steps(
     if let (Some(on_plan), true) = (&opts.on_plan, total > 0) {
         on_plan(report);
     }
-    // Each step's table by folded name, not searched per step (issue 22).
+    // Each step's table by folded name, not searched per step (docs/scale.md).
     let by_name: std::collections::HashMap<&str, &Table> =
         tables.iter().map(|t| (t.name.folded(), t)).collect();
     // Reads taken under the lock with no DDL sent since, by folded table

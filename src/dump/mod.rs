@@ -311,7 +311,7 @@ mod tests {
     /// Every place the dump reader reads a name, a number or a text from
     /// the AST keeps a backslash (sqlparser's `Display` would print the
     /// string `x\y` as `'x\y'`, which MySQL reads as `xy`): names and
-    /// numbers are read, texts printed by `sql::print` (issue 21).
+    /// numbers are read, texts printed by `sql::print`.
     #[test]
     fn backslashes_survive_every_dump_site() {
         let read = |sql: &str, flavor| {

@@ -488,7 +488,7 @@ pub(crate) fn write_texts(
     std::fs::write(&path, catalog_yaml).map_err(io_error(&path))?;
     written.push(path);
     // On up to one thread per core: most of a file's cost is the kernel's
-    // (issue 22: 8,192 files).
+    // (docs/scale.md: 8,192 files).
     for run in crate::parallel::runs(files, |run| {
         run.iter()
             .map(|(name, text)| {

@@ -1,4 +1,4 @@
-//! The regenerate-and-compare net (issue #20; Skeema verifies its
+//! The regenerate-and-compare net (Skeema verifies its
 //! introspection this way): a table's inspected model is compared with
 //! the server's own `SHOW CREATE TABLE`. A difference the model does not
 //! explain means the inspection missed something, and the table is then

@@ -1,4 +1,4 @@
-//! The attribute list is complete on this server (issue #20): every
+//! The attribute list is complete on this server (docs/conformance.md): every
 //! column of the information_schema tables the inspection reads is either
 //! compared or outside the contract in `schema_catalog::attributes`, so a
 //! new server attribute cannot be silently ignored; and every table option

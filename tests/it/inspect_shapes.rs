@@ -1,4 +1,4 @@
-//! The two read shapes (issue 22): a read of more tables than one statement
+//! The two read shapes (docs/scale.md): a read of more tables than one statement
 //! of equality groups holds reads the schema's size first and, when the
 //! catalog is a large part of the schema, reads it listed (`TABLE_SCHEMA =
 //! ? AND TABLE_NAME IN (...)`). Both shapes find the same tables, exactly,

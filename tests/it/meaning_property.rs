@@ -1,4 +1,4 @@
-//! Property (issue #20 item 3): import never changes meaning. Random
+//! Property: import never changes meaning. Random
 //! strings with backslashes, both quotes, `%`, `_`, newlines, tabs,
 //! non-BMP characters and `*/` go into a string default, an expression
 //! default, a generated expression, a CHECK, an expression key part

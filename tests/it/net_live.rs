@@ -1,4 +1,4 @@
-//! The regenerate-and-compare net (issue #20), against the real server
+//! The regenerate-and-compare net, against the real server
 //! (each flavor): a live table with an attribute only `SHOW CREATE TABLE`
 //! shows (information_schema has no trace of it, so the inspected model
 //! matches the catalog exactly and plain verify passes) is refused as

@@ -1,4 +1,4 @@
-//! Partitioned tables stay out of catalog format v2 (issue #12, point 5):
+//! Partitioned tables stay out of catalog format v2:
 //! live inspection and the dump parser both see the partitioning, import
 //! refuses the table naming it, and verify / apply refuse a catalog table
 //! that is partitioned on the server, issuing no DDL and changing nothing.

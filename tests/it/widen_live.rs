@@ -1,4 +1,4 @@
-//! Online widenings (issue 24), live on the test server (MariaDB 10.11 at
+//! Online widenings, live on the test server (MariaDB 10.11 at
 //! 3306, MySQL 9.7 at 3307: run with each `CATALOG_TEST_DATABASE_URL`).
 //!
 //! - `allowed_widenings_touch_no_row_of_a_million_row_table`: every rule of
