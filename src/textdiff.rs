@@ -171,24 +171,13 @@ pub fn table_texts<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Column, ColumnType, Index};
+    use crate::Index;
 
     fn table() -> Table {
-        let mut id = Column::new(
-            "Id",
-            ColumnType::Int {
-                kind: crate::IntKind::Big,
-                unsigned: true,
-            },
-        );
-        id.nullable = false;
-        Table {
-            comment: Some("c".into()),
-            engine: Some("InnoDB".into()),
-            row_format: None,
-            primary_key: vec![crate::IndexPart::column("Id")],
-            ..Table::new("t", vec![id])
-        }
+        crate::dump::table(
+            "CREATE TABLE `t` (`Id` bigint unsigned NOT NULL, PRIMARY KEY (`Id`)) \
+             ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='c'",
+        )
     }
 
     #[test]
