@@ -93,7 +93,7 @@ pub async fn import(
             return Err(first.to_error().into());
         }
     }
-    let files = schema_catalog::import_gate::write_checked(&imported, out)?;
+    let files = schema_catalog::import::write_checked(&imported, out)?;
     match cli.format {
         Format::Json => crate::print::emit_json(&ImportDoc {
             source: imported.source.clone(),

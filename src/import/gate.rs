@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{self as import, Imported};
 use crate::catalog;
 use crate::error::{Error, Result};
-use crate::import::{self, Imported};
 
 /// Staging directory name (hidden, and not a `*.yaml` file, so never read
 /// as part of a catalog).

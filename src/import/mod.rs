@@ -30,11 +30,13 @@ use crate::model::{IndexPart, Table};
 
 mod emit;
 mod foreign_keys;
+mod gate;
 mod live;
 mod unsupported;
 mod yaml;
 
 pub use emit::to_yaml;
+pub use gate::write_checked;
 pub use live::{read_live, LIST_TABLES_SQL};
 pub use unsupported::unsupported;
 

@@ -41,6 +41,7 @@
 
 mod decode;
 mod net;
+pub(crate) mod normalize;
 mod options;
 mod row;
 mod shape;

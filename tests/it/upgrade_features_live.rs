@@ -18,7 +18,7 @@ use schema_catalog::verify::{VerifyOptions, VerifyReport};
 fn catalog_of(tables: &[schema_catalog::Table]) -> Catalog {
     let dir = tempfile::tempdir().unwrap();
     let imported = common::generated_import(tables.to_vec());
-    schema_catalog::import_gate::write_checked(&imported, dir.path()).expect("passes check");
+    schema_catalog::import::write_checked(&imported, dir.path()).expect("passes check");
     catalog::load(dir.path()).expect("loads")
 }
 
@@ -485,5 +485,5 @@ async fn skip_unsupported_names_every_object_it_leaves_out() {
     assert_eq!(skipped.len(), want.len(), "{skipped:#?}");
     // What is written passes check.
     let dir = tempfile::tempdir().unwrap();
-    schema_catalog::import_gate::write_checked(&imported, dir.path()).expect("passes check");
+    schema_catalog::import::write_checked(&imported, dir.path()).expect("passes check");
 }
