@@ -14,18 +14,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use schema_catalog::verify::VerifyReport;
-use schema_catalog::{AsCatalog, Consumer};
+use schema_catalog::{AsCatalog, VerifyOptions};
 
 static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
 
 async fn gate(pool: &mysql_async::Pool) -> schema_catalog::Result<VerifyReport> {
-    let report = schema_catalog::verify(
-        pool,
-        &CATALOG,
-        Consumer::named("runtime-upload-lifecycle"),
-        Duration::from_secs(5),
-    )
-    .await?;
+    let opts = VerifyOptions::default()
+        .consumer("runtime-upload-lifecycle")
+        .deadline(Duration::from_secs(5));
+    let report = schema_catalog::verify(pool, &CATALOG, &opts).await?;
     Ok(report)
 }
 

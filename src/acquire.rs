@@ -6,7 +6,8 @@
 //! # async fn gate(pool: mysql_async::Pool, catalog: schema_catalog::catalog::Catalog) -> schema_catalog::Result<()> {
 //! use std::time::Duration;
 //! // The service's own pool; the whole gate within 5 s.
-//! let report = schema_catalog::verify::within(&pool, "app", &catalog, None, Duration::from_secs(5)).await?;
+//! let opts = schema_catalog::VerifyOptions::default().schema("app").deadline(Duration::from_secs(5));
+//! let report = schema_catalog::verify(&pool, &catalog, &opts).await?;
 //! # Ok(()) }
 //! ```
 
@@ -37,7 +38,7 @@ pub trait Acquire<'c>: Send {
 ///
 /// ```compile_fail,E0277
 /// # async fn f(conn: &mut mysql_async::Conn, tables: &[schema_catalog::Table]) {
-/// let _ = schema_catalog::apply::apply(conn, "app", tables, &Default::default()).await;
+/// let _ = schema_catalog::apply::run(conn, "app", tables, &Default::default()).await;
 /// # }
 /// ```
 pub trait Connector: Acquire<'static> + Sync {
@@ -118,6 +119,14 @@ impl Connector for &Pool {
 impl Acquire<'static> for Conn {
     async fn acquire(self, timeout: Duration) -> Result<Session<'static>> {
         Session::from_conn(self, timeout).await
+    }
+}
+
+/// A session the caller already has, lent: the call runs on it (its
+/// connection, server and per-statement deadline; `timeout` is not used).
+impl<'c, 's: 'c> Acquire<'c> for &'c mut Session<'s> {
+    async fn acquire(self, _timeout: Duration) -> Result<Session<'c>> {
+        Ok(self.lend())
     }
 }
 

@@ -401,31 +401,18 @@ fn table_options(table: &Table) -> String {
 mod tests {
     use super::*;
     use crate::coltype::ColumnType;
-    use crate::model::{DefaultValue, IndexPart};
+    use crate::model::DefaultValue;
 
     fn table() -> Table {
-        let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
-        id.nullable = false;
-        id.auto_increment = true;
-        id.comment = Some("it's the id".into());
-        let mut key = Column::new("Key", ColumnType::Varchar(128));
-        key.nullable = false;
-        key.charset = Some("utf8mb4".into());
-        key.collation = Some("utf8mb4_bin".into());
-        let mut created = Column::new("CreatedAt", ColumnType::DateTime(6));
-        created.nullable = false;
-        created.default = Some(DefaultValue::CurrentTimestamp(6));
-        Table {
-            comment: Some("a 'quoted' \\ comment".into()),
-            engine: Some("InnoDB".into()),
-            row_format: None,
-            primary_key: vec![IndexPart::column("Id")],
-            indexes: vec![
-                Index::new("uq", true, &["Key"]),
-                Index::new("idx", false, &["CreatedAt", "Id"]),
-            ],
-            ..Table::new("T", vec![id, key, created])
-        }
+        crate::dump::table(
+            "CREATE TABLE `T` (\
+             `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'it''s the id', \
+             `Key` varchar(128) NOT NULL, \
+             `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), \
+             PRIMARY KEY (`Id`), UNIQUE KEY `uq` (`Key`), KEY `idx` (`CreatedAt`, `Id`)\
+             ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin \
+             COMMENT='a ''quoted'' \\\\ comment'",
+        )
     }
 
     #[test]

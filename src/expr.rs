@@ -144,7 +144,7 @@ pub fn mysql_expression(raw: &str) -> String {
 }
 
 /// MySQL 9.7 encodes the UTF-8 of an expression's text twice in
-/// information_schema (probed, issue #20, found by
+/// information_schema (probed, found by
 /// tests/it/meaning_property.rs): `'é'` (`C3 A9`) reads as `'Ã©'`, each byte
 /// taken as a Latin-1 character. This undoes it: a text whose characters
 /// are all Latin-1, one at least outside ASCII, and whose bytes are valid

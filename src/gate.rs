@@ -3,79 +3,29 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use schema_catalog::Consumer;
+//! use schema_catalog::VerifyOptions;
 //!
 //! static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
 //!
 //! # async fn gate(pool: mysql_async::Pool) -> schema_catalog::Result<()> {
-//! let report = schema_catalog::verify(&pool, &CATALOG, Consumer::named("worker"), Duration::from_secs(5)).await?;
+//! let opts = VerifyOptions::default().consumer("worker").deadline(Duration::from_secs(5));
+//! let report = schema_catalog::verify(&pool, &CATALOG, &opts).await?;
 //! report.into_result()?;
 //! # Ok(()) }
 //! ```
 //!
-//! The schema is the database the pool's (or target's) URL names. These
-//! are thin: [`crate::verify::within`] and [`crate::apply::apply`] are the
-//! engine, with the schema and the table list given explicitly.
+//! The schema is the database the pool's (or target's) URL names.
+//! [`crate::verify()`] is the one verify; [`apply()`] here is
+//! [`crate::apply::run`] on the catalog's tables, with the schema the URL
+//! names.
 
-use std::time::Duration;
-
-use crate::acquire::{Acquire, Connector};
+use crate::acquire::Connector;
 use crate::apply::{ApplyOptions, ApplyReport};
 use crate::catalog::AsCatalog;
-use crate::db::bounded;
 use crate::error::Result;
-use crate::verify::VerifyReport;
-
-/// Whose part of the catalog verify checks.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Consumer {
-    /// The whole catalog.
-    #[default]
-    All,
-    /// The base contract plus what `required_by` lists for this consumer.
-    Named(String),
-}
-
-impl Consumer {
-    /// The consumer of this name (`Consumer::named("worker")`).
-    pub fn named(name: impl Into<String>) -> Consumer {
-        Consumer::Named(name.into())
-    }
-
-    /// The name, `None` for [`Consumer::All`].
-    pub fn name(&self) -> Option<&str> {
-        match self {
-            Consumer::All => None,
-            Consumer::Named(n) => Some(n),
-        }
-    }
-}
-
-/// The startup gate: verifies the schema `db` connects to (a pool, a
-/// target, or a connection, owned or lent) against `catalog` (or the
-/// consumer's part of it), the whole run within `deadline`
-/// ([`crate::Error::Timeout`] past it). The report says whether the schema
-/// is ready; [`VerifyReport::into_result`] turns "not ready" into
-/// [`crate::Error::Drift`]. An invalid catalog is
-/// [`crate::Error::InvalidCatalog`]; nothing is read then.
-pub async fn verify<'c>(
-    db: impl Acquire<'c>,
-    catalog: &impl AsCatalog,
-    consumer: Consumer,
-    deadline: Duration,
-) -> Result<VerifyReport> {
-    let catalog = catalog.as_catalog()?;
-    bounded(deadline, "verify", async {
-        let mut session = db.acquire(deadline).await?;
-        let schema = session.schema()?;
-        crate::verify::verify(&mut session, &schema, catalog, consumer.name()).await
-    })
-    .await?
-}
 
 /// Applies `catalog` (all of it) to the schema `db` connects to, additively
-/// ([`crate::apply::apply`]). `db` is a pool or a target, never a single
+/// ([`crate::apply::run`]). `db` is a pool or a target, never a single
 /// connection ([`Connector`]).
 ///
 /// On the service's pool it compiles:
@@ -111,5 +61,5 @@ pub async fn apply(
     let catalog = catalog.as_catalog()?;
     let schema = db.schema(opts.read_timeout).await?;
     let tables = catalog.scoped(None);
-    crate::apply::apply(db, &schema, &tables, opts).await
+    crate::apply::run(db, &schema, &tables, opts).await
 }

@@ -9,7 +9,7 @@ pub const MAX_IDENT_LEN: usize = 64;
 /// as MySQL compares column and index names; keeps the declared spelling.
 ///
 /// The folded form is computed once, when the name is made: comparing,
-/// hashing and ordering read it and never allocate (issue 22: lowercasing
+/// hashing and ordering read it and never allocate (docs/scale.md: lowercasing
 /// both sides of every comparison was a third of a large `diff`).
 #[derive(Clone)]
 pub struct Ident {

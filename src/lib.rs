@@ -16,10 +16,11 @@
 //!
 //! ```no_run
 //! # use std::time::Duration;
-//! # use schema_catalog::Consumer;
+//! # use schema_catalog::VerifyOptions;
 //! static CATALOG: schema_catalog::Embedded = schema_catalog::embed_catalog!("catalog");
 //! # async fn gate(pool: mysql_async::Pool) -> schema_catalog::Result<()> {
-//! let report = schema_catalog::verify(&pool, &CATALOG, Consumer::named("worker"), Duration::from_secs(5)).await?;
+//! let opts = VerifyOptions::default().consumer("worker").deadline(Duration::from_secs(5));
+//! let report = schema_catalog::verify(&pool, &CATALOG, &opts).await?;
 //! # Ok(()) }
 //! ```
 //!
@@ -56,11 +57,9 @@ pub mod fleet;
 mod gate;
 mod ident;
 pub mod import;
-pub mod import_gate;
 pub mod inspect;
 pub mod live;
 pub mod model;
-pub(crate) mod normalize;
 pub(crate) mod parallel;
 pub mod plan;
 pub mod readiness;
@@ -91,7 +90,7 @@ pub use coltype::{
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};
-pub use gate::{apply, verify, Consumer};
+pub use gate::apply;
 pub use ident::{quote_ident, quote_str, Ident};
 pub use model::{
     Column, DefaultValue, ForeignKey, FullTextParser, Index, IndexKind, IndexPart,
@@ -101,3 +100,4 @@ pub use model::{
 /// (the path is relative to the crate's `Cargo.toml`; see [`Embedded`]).
 pub use schema_catalog_macros::embed_catalog;
 pub use server::{Flavor, Server, Version};
+pub use verify::{verify, Consumer, VerifyOptions};

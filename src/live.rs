@@ -12,58 +12,25 @@ use crate::inspect;
 use crate::model::Table;
 use crate::plan::{self, Plan};
 
-/// Inspects `tables` (a fixed number of bounded statements for all of
-/// them) and diffs each against its catalog shape, in the order given.
+/// Reads `request`'s tables off the server ([`inspect::read`]: a fixed
+/// number of bounded statements for all of them, the schemas read
+/// together) and diffs each against its catalog shape: the result per
+/// schema, in order, each the tables in the order given. A schema whose
+/// tables cannot be read as a shape the model knows has its own error, a
+/// failed statement fails the call. With [`inspect::Read::net`] a table
+/// the net refuses is `unrecognised` drift.
 pub async fn diff_all(
     session: &mut Session<'_>,
-    schema: &str,
-    tables: &[Table],
-) -> Result<Vec<TableDiff>> {
-    let mut out = diff_all_schemas(session, &[schema], tables).await?;
-    out.pop().unwrap_or_else(|| Ok(Vec::new()))
-}
-
-/// [`diff_all`], and with `net` the regenerate-and-compare net: one more
-/// round trip per 64 existing tables (see
-/// [`inspect::inspect_catalog_tables_with`]); a table the net refuses is
-/// `unrecognised` drift.
-pub(crate) async fn diff_all_with(
-    session: &mut Session<'_>,
-    schema: &str,
-    tables: &[Table],
-    net: bool,
-) -> Result<Vec<TableDiff>> {
-    let mut out = diff_all_schemas_with(session, &[schema], tables, net).await?;
-    out.pop().unwrap_or_else(|| Ok(Vec::new()))
-}
-
-/// [`diff_all`] in each of `schemas` on one server, read together
-/// ([`inspect::inspect_catalog_schemas`]): the result per schema, in order;
-/// a schema whose tables cannot be read as a shape the model knows has its
-/// own error, a failed statement fails the call.
-pub async fn diff_all_schemas(
-    session: &mut Session<'_>,
-    schemas: &[&str],
-    tables: &[Table],
+    request: &inspect::Read<'_>,
 ) -> Result<Vec<Result<Vec<TableDiff>>>> {
-    diff_all_schemas_with(session, schemas, tables, false).await
-}
-
-/// [`diff_all_schemas`], and with `net` the net of [`diff_all_with`] on
-/// each schema (apply's preflight read, for many schemas at once).
-pub(crate) async fn diff_all_schemas_with(
-    session: &mut Session<'_>,
-    schemas: &[&str],
-    tables: &[Table],
-    net: bool,
-) -> Result<Vec<Result<Vec<TableDiff>>>> {
-    let live = inspect::inspect_catalog_schemas_with(session, schemas, tables, net).await?;
+    let live = inspect::read(session, request).await?;
     let flavor = Some(session.flavor());
     Ok(live
         .into_iter()
         .map(|read| {
             read.map(|live| {
-                tables
+                request
+                    .tables
                     .iter()
                     .zip(live)
                     .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
@@ -73,12 +40,27 @@ pub(crate) async fn diff_all_schemas_with(
         .collect())
 }
 
+/// [`diff_all`] of one schema, its error its own.
+pub(crate) async fn diff_schema(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+    net: bool,
+) -> Result<Vec<TableDiff>> {
+    let request = inspect::Read::default()
+        .schema(schema)
+        .tables(tables)
+        .net(net);
+    let mut out = diff_all(session, &request).await?;
+    out.pop().unwrap_or_else(|| Ok(Vec::new()))
+}
+
 /// Inspects, diffs and plans (issues no DDL). The read is netted as
-/// apply's preflight is (`diff_all_with`: one more round trip per 64
+/// apply's preflight is ([`inspect::Read::net`]: one more round trip per 64
 /// existing tables), so a table apply refuses as `unrecognised` is drift
 /// in the plan too.
 pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]) -> Result<Plan> {
-    let diffs = diff_all_with(session, schema, tables, true).await?;
+    let diffs = diff_schema(session, schema, tables, true).await?;
     let mut plan = plan::plan(&diffs, session.flavor());
     plan.server = Some(session.identity().clone());
     plan.schema = Some(schema.to_string());

@@ -1,5 +1,5 @@
 //! Independent work over a large list, split into contiguous runs on up to
-//! one thread per core (issue 22): reading a catalog's table files, reading
+//! one thread per core (docs/scale.md): reading a catalog's table files, reading
 //! back a rendered catalog. The results come back in the list's order, so a
 //! caller gets what one thread going through the list would give.
 

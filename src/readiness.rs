@@ -7,13 +7,13 @@
 use crate::db::Session;
 use crate::error::Result;
 use crate::ident::quote_ident;
+use crate::inspect::normalize;
 use crate::inspect::{
     fill_parsers, has_fulltext, params, raw_index_row, IndexSource, RowReader, ShowCreate,
 };
 use crate::model::shape::index_differences;
 pub use crate::model::shape::{canonical_expression, same_expression, IndexProblem};
 use crate::model::Index;
-use crate::normalize;
 use crate::server::Server;
 
 /// The outcome of an exact index check.

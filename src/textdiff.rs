@@ -82,7 +82,7 @@ pub fn revision_text(
     new_label: &str,
 ) -> Option<TableText> {
     // An unchanged table renders the same on both sides: no rendering
-    // (issue 22: two renders of every table of a large catalog).
+    // (docs/scale.md: two renders of every table of a large catalog).
     if old == new {
         return None;
     }
@@ -149,7 +149,7 @@ pub fn table_texts<'a>(
     flavor: Flavor,
     source: &str,
 ) -> Vec<TableText> {
-    // Looked up by folded name, not searched (issue 22: a scan of every
+    // Looked up by folded name, not searched (docs/scale.md: a scan of every
     // catalog table per changed table).
     let mut by_name: std::collections::HashMap<&str, &Table> = std::collections::HashMap::new();
     for w in wants {
@@ -171,24 +171,13 @@ pub fn table_texts<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Column, ColumnType, Index};
+    use crate::Index;
 
     fn table() -> Table {
-        let mut id = Column::new(
-            "Id",
-            ColumnType::Int {
-                kind: crate::IntKind::Big,
-                unsigned: true,
-            },
-        );
-        id.nullable = false;
-        Table {
-            comment: Some("c".into()),
-            engine: Some("InnoDB".into()),
-            row_format: None,
-            primary_key: vec![crate::IndexPart::column("Id")],
-            ..Table::new("t", vec![id])
-        }
+        crate::dump::table(
+            "CREATE TABLE `t` (`Id` bigint unsigned NOT NULL, PRIMARY KEY (`Id`)) \
+             ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='c'",
+        )
     }
 
     #[test]

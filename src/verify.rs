@@ -4,10 +4,14 @@
 //! ```no_run
 //! # async fn gate(pool: mysql_async::Pool) -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use schema_catalog::{catalog, verify};
+//! use schema_catalog::{catalog, verify::{verify, VerifyOptions}};
 //! let catalog = catalog::load(std::path::Path::new("catalog"))?;
 //! // The service's own pool; the whole gate within a 5-second startup budget.
-//! let report = verify::within(&pool, "app", &catalog, Some("runtime-upload-lifecycle"), Duration::from_secs(5)).await?;
+//! let opts = VerifyOptions::default()
+//!     .schema("app")
+//!     .consumer("runtime-upload-lifecycle")
+//!     .deadline(Duration::from_secs(5));
+//! let report = verify(&pool, &catalog, &opts).await?;
 //! if !report.ok {
 //!     for p in &report.problems {
 //!         eprintln!("schema not ready: {p}");
@@ -23,11 +27,10 @@ use std::time::Duration;
 mod capacity;
 
 use crate::acquire::Acquire;
-use crate::catalog::Catalog;
+use crate::catalog::{AsCatalog, Catalog};
 use crate::db::{bounded, Session};
 use crate::diff::{Problem, ProblemKind};
 use crate::error::{Error, Result};
-use crate::live::diff_all_schemas;
 use crate::model::Table;
 use crate::server::Flavor;
 
@@ -59,7 +62,7 @@ pub struct VerifyReport {
     pub replicas: Vec<ReplicaVerify>,
     /// `auto-increment-capacity`: tables whose AUTO_INCREMENT has used more
     /// than the catalog's share of its column's range (read by
-    /// [`add_auto_increment_capacity`]). A warning leaves
+    /// [`VerifyOptions::capacity`]). A warning leaves
     /// `ok` alone; set to `error` in `lint: rules:`, it makes `ok` false.
     /// Left out of the JSON when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -116,21 +119,18 @@ pub struct ReplicaVerify {
 
 /// Verifies `schema` on each of `replicas` (their URLs' database, if
 /// any, is ignored: `schema` is read, as it is on the primary), with the
-/// same reads and options as [`verify_with`], each connection and its
+/// same reads and options as on the primary, each connection and its
 /// reads bounded by `timeout`. Marks `report` not ok when a replica is not
 /// satisfied. A replica that cannot be reached is an error naming it.
-pub async fn verify_replicas(
+async fn verify_replicas(
     report: &mut VerifyReport,
-    replicas: &[crate::db::Target],
     schema: &str,
     catalog: &Catalog,
-    consumer: Option<&str>,
     opts: &VerifyOptions,
-    timeout: Duration,
 ) -> Result<()> {
-    for target in replicas {
-        let mut session = crate::db::connect(target, timeout).await?;
-        let on = verify_with(&mut session, schema, catalog, consumer, opts)
+    for target in &opts.replicas {
+        let mut session = crate::db::connect(target, opts.timeout).await?;
+        let on = verify_on(&mut session, schema, catalog, opts)
             .await
             .map_err(|e| e.with_context(&format!(" (on replica {})", target.host_port())))?;
         let _ = session.disconnect().await;
@@ -166,23 +166,61 @@ pub fn scope(catalog: &Catalog, consumer: Option<&str>) -> Result<Vec<Table>> {
     Ok(catalog.scoped(consumer))
 }
 
-/// Verifies the live schema against the catalog (or `consumer`'s part of it).
-pub async fn verify(
-    session: &mut Session<'_>,
-    schema: &str,
-    catalog: &Catalog,
-    consumer: Option<&str>,
-) -> Result<VerifyReport> {
-    let mut out = verify_schemas(session, &[schema], catalog, consumer).await?;
-    out.pop()
-        .unwrap_or_else(|| Err(Error::Usage("no schema to verify".into())))
+/// Whose part of the catalog verify checks.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Consumer {
+    /// The whole catalog.
+    #[default]
+    All,
+    /// The base contract plus what `required_by` lists for this consumer.
+    Named(String),
 }
 
-/// How verify reads: `VerifyOptions::default()` and the builder methods
+impl Consumer {
+    /// The consumer of this name (`Consumer::named("worker")`).
+    pub fn named(name: impl Into<String>) -> Consumer {
+        Consumer::Named(name.into())
+    }
+
+    /// The name, `None` for [`Consumer::All`].
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Consumer::All => None,
+            Consumer::Named(n) => Some(n),
+        }
+    }
+}
+
+impl From<&str> for Consumer {
+    fn from(name: &str) -> Consumer {
+        Consumer::named(name)
+    }
+}
+
+impl From<String> for Consumer {
+    fn from(name: String) -> Consumer {
+        Consumer::Named(name)
+    }
+}
+
+impl From<Option<&str>> for Consumer {
+    /// `None`: [`Consumer::All`].
+    fn from(name: Option<&str>) -> Consumer {
+        name.map_or(Consumer::All, Consumer::named)
+    }
+}
+
+/// How verify runs: `VerifyOptions::default()` and the builder methods
 /// (one per field, same name); new fields may be added.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct VerifyOptions {
+    /// Whose part of the catalog is checked (default: all of it).
+    pub consumer: Consumer,
+    /// The schema verified; `None` (default): the database the target's,
+    /// pool's or connection's URL names.
+    pub schema: Option<String>,
     /// Also run the regenerate-and-compare net (`catalog verify --strict`):
     /// each existing table's `SHOW CREATE TABLE` is compared with its
     /// inspected model, and a table showing an attribute the model does
@@ -190,64 +228,151 @@ pub struct VerifyOptions {
     /// tables (one bounded statement per table): for CI, not for a
     /// service's startup (default off).
     pub strict: bool,
+    /// Deadline for connecting (or taking a pool's connection) and for
+    /// each read, default 5 s, at most `deadline`. A lent [`Session`] keeps
+    /// its own.
+    pub timeout: Duration,
+    /// The whole run (connecting and every read, replicas included)
+    /// within this ([`Error::Timeout`] past it); `None` (default): only
+    /// each step is bounded, by `timeout`.
+    pub deadline: Option<Duration>,
+    /// Replicas of the server that must satisfy the catalog too
+    /// (`catalog verify --replica URL`): the same schema is read on each
+    /// (their URLs' database, if any, is ignored), each in
+    /// [`VerifyReport::replicas`]; the report is ok only when every one is.
+    /// A replica that cannot be reached is an error naming it.
+    pub replicas: Vec<crate::db::Target>,
+    /// Also read each catalog table's next AUTO_INCREMENT value for the
+    /// `auto-increment-capacity` rule ([`VerifyReport::capacity`]): one
+    /// more bounded read of `information_schema.TABLES`. `catalog verify`
+    /// sets it; default false, so a startup gate reads nothing more.
+    pub capacity: bool,
 }
 
-/// Adds the `auto-increment-capacity` rule to a verify `report` of
-/// `schema` ([`VerifyReport::capacity`]; `ok` turns false only when the
-/// catalog sets the rule to `error`): each catalog table's next
-/// AUTO_INCREMENT value in one bounded read of `information_schema.TABLES`
-/// (on MySQL between two statements that set and restore the session's
-/// `information_schema_stats_expiry`, whose cache would show a stale
-/// value). Nothing is read when the rule is `off`. `catalog verify` runs
-/// it; the startup gate ([`within`]) does not.
-pub async fn add_auto_increment_capacity(
-    session: &mut Session<'_>,
-    schema: &str,
-    catalog: &Catalog,
-    consumer: Option<&str>,
-    report: &mut VerifyReport,
-) -> Result<()> {
-    capacity::add(session, schema, catalog, consumer, report).await
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            consumer: Consumer::All,
+            schema: None,
+            strict: false,
+            timeout: Duration::from_secs(5),
+            deadline: None,
+            replicas: Vec::new(),
+            capacity: false,
+        }
+    }
 }
 
 impl VerifyOptions {
+    /// Sets [`VerifyOptions::consumer`] (a name, `Option<&str>` or a
+    /// [`Consumer`]).
+    pub fn consumer(mut self, consumer: impl Into<Consumer>) -> Self {
+        self.consumer = consumer.into();
+        self
+    }
+    /// Sets [`VerifyOptions::schema`].
+    pub fn schema(mut self, schema: impl Into<String>) -> Self {
+        self.schema = Some(schema.into());
+        self
+    }
+    /// Sets [`VerifyOptions::capacity`].
+    pub fn capacity(mut self, yes: bool) -> Self {
+        self.capacity = yes;
+        self
+    }
     /// Sets [`VerifyOptions::strict`].
     pub fn strict(mut self, yes: bool) -> Self {
         self.strict = yes;
         self
     }
+    /// Sets [`VerifyOptions::timeout`].
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+    /// Sets [`VerifyOptions::deadline`].
+    pub fn deadline(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.deadline = d.into();
+        self
+    }
+    /// Sets [`VerifyOptions::replicas`].
+    pub fn replicas(mut self, replicas: Vec<crate::db::Target>) -> Self {
+        self.replicas = replicas;
+        self
+    }
 }
 
-/// [`verify`] with options ([`VerifyOptions::strict`]: the net).
-pub async fn verify_with(
+/// The startup gate: verifies a schema on `db` (a target, the caller's
+/// pool, or a connection or [`Session`], owned or lent: [`Acquire`])
+/// against `catalog` (or the consumer's part of it), as `opts` says. The
+/// report says whether the schema is ready; [`VerifyReport::into_result`]
+/// turns "not ready" into [`Error::Drift`]. An invalid catalog
+/// ([`Error::InvalidCatalog`]) or an unknown consumer ([`Error::Usage`])
+/// is refused before anything is read. Reads only: no lock, no write.
+pub async fn verify<'c>(
+    db: impl Acquire<'c>,
+    catalog: &impl AsCatalog,
+    opts: &VerifyOptions,
+) -> Result<VerifyReport> {
+    let catalog = catalog.as_catalog()?;
+    scope(catalog, opts.consumer.name())?;
+    let run = async {
+        let timeout = opts.deadline.map_or(opts.timeout, |d| d.min(opts.timeout));
+        let mut session = db.acquire(timeout).await?;
+        let schema = match &opts.schema {
+            Some(schema) => schema.clone(),
+            None => session.schema()?,
+        };
+        let mut report = verify_on(&mut session, &schema, catalog, opts).await?;
+        if opts.capacity {
+            capacity::add(
+                &mut session,
+                &schema,
+                catalog,
+                opts.consumer.name(),
+                &mut report,
+            )
+            .await?;
+        }
+        verify_replicas(&mut report, &schema, catalog, opts).await?;
+        Ok(report)
+    };
+    match opts.deadline {
+        Some(deadline) => bounded(deadline, "verify", run).await?,
+        None => run.await,
+    }
+}
+
+/// [`verify`] of `schema` on `session`, the replicas aside.
+async fn verify_on(
     session: &mut Session<'_>,
     schema: &str,
     catalog: &Catalog,
-    consumer: Option<&str>,
     opts: &VerifyOptions,
 ) -> Result<VerifyReport> {
-    if !opts.strict {
-        return verify(session, schema, catalog, consumer).await;
-    }
+    let consumer = opts.consumer.name();
     let tables = scope(catalog, consumer)?;
-    let diffs = crate::live::diff_all_with(session, schema, &tables, true).await?;
+    let diffs = crate::live::diff_schema(session, schema, &tables, opts.strict).await?;
     Ok(report(session, schema, catalog, consumer, diffs))
 }
 
 /// [`verify`] of each of `schemas` on one server, their tables read
 /// together (statements grow with the tables read, not with the schemas:
-/// [`crate::inspect::inspect_catalog_schemas`]): the report per schema, in
-/// order, each the one [`verify`] of that schema alone gives. A schema
-/// whose tables cannot be read (an unknown shape) has its own error; a
-/// failed statement fails the call.
-pub async fn verify_schemas(
+/// [`crate::inspect::Read::schemas`]): the report per schema, in order,
+/// each the one [`verify`] of that schema alone gives. A schema whose
+/// tables cannot be read (an unknown shape) has its own error; a failed
+/// statement fails the call. The fleet's read.
+pub(crate) async fn verify_schemas(
     session: &mut Session<'_>,
     schemas: &[&str],
     catalog: &Catalog,
     consumer: Option<&str>,
 ) -> Result<Vec<Result<VerifyReport>>> {
     let tables = scope(catalog, consumer)?;
-    let diffs = diff_all_schemas(session, schemas, &tables).await?;
+    let request = crate::inspect::Read::default()
+        .schemas(schemas)
+        .tables(&tables);
+    let diffs = crate::live::diff_all(session, &request).await?;
     Ok(diffs
         .into_iter()
         .zip(schemas)
@@ -305,25 +430,6 @@ fn catalog_names(catalog: &Catalog, p: &Problem) -> bool {
         ProblemKind::UnmanagedIndex => t.table.index(&object).is_some(),
         _ => false,
     }
-}
-
-/// The startup gate on the caller's target, pool or connection
-/// ([`Acquire`]): connect (or take, or borrow) and verify, the whole run
-/// within `deadline` ([`Error::Timeout`] past it). The report says whether
-/// the schema is ready; [`VerifyReport::into_result`] turns "not ready"
-/// into [`Error::Drift`].
-pub async fn within<'c>(
-    db: impl Acquire<'c>,
-    schema: &str,
-    catalog: &Catalog,
-    consumer: Option<&str>,
-    deadline: Duration,
-) -> Result<VerifyReport> {
-    bounded(deadline, "verify", async {
-        let mut session = db.acquire(deadline).await?;
-        verify(&mut session, schema, catalog, consumer).await
-    })
-    .await?
 }
 
 impl VerifyReport {

@@ -147,9 +147,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replica,
             ..
         } => {
-            let opts = verify::VerifyOptions::default().strict(*strict);
-            let replicas = replica_targets(replica)?;
-            verify_cmd(cli, consumer.as_deref(), *plans, &opts, &replicas).await
+            let opts = verify::VerifyOptions::default()
+                .strict(*strict)
+                .consumer(consumer.as_deref())
+                .replicas(replica_targets(replica)?)
+                .timeout(timeout(cli));
+            verify_cmd(cli, consumer.as_deref(), *plans, opts).await
         }
         Command::Diff {
             from,
@@ -260,8 +263,7 @@ async fn verify_cmd(
     cli: &Cli,
     consumer: Option<&str>,
     plans: bool,
-    opts: &verify::VerifyOptions,
-    replicas: &[db::Target],
+    opts: verify::VerifyOptions,
 ) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
@@ -271,33 +273,14 @@ async fn verify_cmd(
             .timeout(timeout(cli))
     });
     let target = target(cli, NO_DATABASE)?;
+    let opts = opts.schema(target.schema.clone()).capacity(true);
     // The whole gate (connect and every read) fits in one --timeout budget.
     let report = db::bounded(
         timeout(cli),
         &format!("verify of {}", target.display),
         async {
             let mut session = db::connect(&target, timeout(cli)).await?;
-            let mut report =
-                verify::verify_with(&mut session, &target.schema, &catalog, consumer, opts).await?;
-            // `auto-increment-capacity` (a warning unless the catalog says error).
-            verify::add_auto_increment_capacity(
-                &mut session,
-                &target.schema,
-                &catalog,
-                consumer,
-                &mut report,
-            )
-            .await?;
-            verify::verify_replicas(
-                &mut report,
-                replicas,
-                &target.schema,
-                &catalog,
-                consumer,
-                opts,
-                timeout(cli),
-            )
-            .await?;
+            let report = verify::verify(&mut session, &catalog, &opts).await?;
             // --plans: the same judgement as `catalog explain`, EXPLAIN only.
             let plans = match &explain_opts {
                 Some(opts) if report.ok => {
@@ -351,7 +334,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let cancel = CancellationToken::new();
     let signal = signals::watch(cancel.clone())?;
     opts.cancel = Some(cancel);
-    let report = apply::apply(&target, &target.schema, &tables, &opts).await?;
+    let report = apply::run(&target, &target.schema, &tables, &opts).await?;
     let header_printed = header.load(std::sync::atomic::Ordering::SeqCst);
     print::apply(cli.format, &target.display, &report, header_printed);
     Ok(match &report.outcome {

@@ -20,7 +20,7 @@ macro_rules! errln {
 
 /// mimalloc instead of the system allocator: an 8,192-table catalog is
 /// millions of small allocations, a quarter of the CPU of `diff` and
-/// `import --from` under glibc malloc (issue 22, docs/scale.md).
+/// `import --from` under glibc malloc (docs/scale.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -21,7 +21,7 @@ pub fn plan_against(
     flavor: Option<Flavor>,
     version: Option<schema_catalog::Version>,
 ) -> Result<u8> {
-    // The dump is read while the catalog loads (issue 22: each was about
+    // The dump is read while the catalog loads (docs/scale.md: each was about
     // half of a large plan's time); a catalog error is reported first.
     let (catalog, dump) = std::thread::scope(|scope| {
         let dump = scope.spawn(|| dump::read_dump(file, flavor));
@@ -93,7 +93,7 @@ pub async fn import(
             return Err(first.to_error().into());
         }
     }
-    let files = schema_catalog::import_gate::write_checked(&imported, out)?;
+    let files = schema_catalog::import::write_checked(&imported, out)?;
     match cli.format {
         Format::Json => crate::print::emit_json(&ImportDoc {
             source: imported.source.clone(),

@@ -38,7 +38,7 @@ use crate::acquire::{Connector, Opener};
 use crate::db::Session;
 use crate::diff;
 use crate::error::{Error, Result};
-use crate::live::diff_all_with;
+use crate::live::diff_schema;
 use crate::model::Table;
 use crate::plan;
 use crate::server::Flavor;
@@ -334,7 +334,7 @@ impl std::fmt::Debug for ApplyOptions {
 /// any DDL on drift; re-reads before and after each step; ends with a full
 /// verify. Database errors (unreachable, lock held, timeout) are `Err`;
 /// everything else is in the report's [`Outcome`].
-pub async fn apply(
+pub async fn run(
     db: impl Connector,
     schema: &str,
     tables: &[Table],
@@ -347,7 +347,7 @@ pub async fn apply(
     result
 }
 
-/// [`apply`] on `session`, whose current database is `schema` (DDL names
+/// [`run`] on `session`, whose current database is `schema` (DDL names
 /// its table only). Gives the session back, and whether another target
 /// may run on it: the run ended cleanly (converged, refused, dry run: no
 /// statement was cut short, the session's DDL limits are back) and the
@@ -415,7 +415,7 @@ pub(crate) async fn apply_on(
     // read budget would cut short.
     let result = match start(&mut session, opts).await {
         Ok(counter_before) => {
-            run(
+            run_locked(
                 &mut session,
                 opener,
                 schema,
@@ -441,7 +441,7 @@ pub(crate) async fn apply_on(
     (result, session, clean)
 }
 
-async fn run(
+async fn run_locked(
     session: &mut Session<'_>,
     opener: &Opener,
     schema: &str,
@@ -455,7 +455,7 @@ async fn run(
     // TABLE is compared with its inspected model, so a table with an
     // attribute the model does not read is refused (`unrecognised`), never
     // altered as if it matched.
-    let diffs = diff_all_with(session, schema, tables, true).await?;
+    let diffs = diff_schema(session, schema, tables, true).await?;
     let plan = plan::plan(&diffs, flavor);
     let mut report = ApplyReport {
         flavor,
@@ -624,7 +624,7 @@ async fn run_steps(
     if let (Some(on_plan), true) = (&opts.on_plan, total > 0) {
         on_plan(report);
     }
-    // Each step's table by folded name, not searched per step (issue 22).
+    // Each step's table by folded name, not searched per step (docs/scale.md).
     let by_name: std::collections::HashMap<&str, &Table> =
         tables.iter().map(|t| (t.name.folded(), t)).collect();
     // Reads taken under the lock with no DDL sent since, by folded table
@@ -845,7 +845,7 @@ async fn run_steps(
     } else if let Some(read) = final_read {
         read
     } else {
-        diff_all_with(session, schema, tables, true).await?
+        diff_schema(session, schema, tables, true).await?
     };
     let left: Vec<String> = final_diffs
         .iter()
@@ -980,7 +980,7 @@ async fn final_on_replicas(
     }
     let mut left = Vec::new();
     for (name, replica) in guard.sessions() {
-        let diffs = diff_all_with(replica, schema, tables, true)
+        let diffs = diff_schema(replica, schema, tables, true)
             .await
             .map_err(|e| e.with_context(&format!(" (on replica {name})")))?;
         for p in diffs.iter().flat_map(|d| d.problems.iter()) {

@@ -15,7 +15,7 @@ use crate::ddl::ColumnAlgorithm;
 use crate::diff::{diff_table_on, Change, Problem, TableDiff};
 use crate::error::Error;
 use crate::inspect;
-use crate::live::diff_all_with;
+use crate::live::diff_schema;
 use crate::model::Table;
 use crate::plan::{step_sql, Step};
 use crate::server::code;
@@ -276,7 +276,7 @@ pub(crate) async fn run_step(
             None,
         ),
         Some(tables) => {
-            let all = diff_all_with(session, ctx.schema, tables, true)
+            let all = diff_schema(session, ctx.schema, tables, true)
                 .await
                 .map_err(failed)?;
             let after = all

@@ -1,4 +1,4 @@
-//! The one list of every attribute (issue #20): each information_schema
+//! The one list of every attribute: each information_schema
 //! column of the tables the inspection reads, on MariaDB 10.11 and MySQL
 //! 9.7, and each table option a `CREATE TABLE` can carry, is either
 //! compared (a difference is drift of the named kinds) or outside the

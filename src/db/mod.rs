@@ -123,6 +123,21 @@ impl<'c> Session<'c> {
         Session::start(Handle::Borrowed(conn), timeout).await
     }
 
+    /// This session lent for `'c`: the same connection, server, deadline
+    /// and read retries, nothing read again. Reads retried on the loan are
+    /// not counted here.
+    pub(crate) fn lend(&mut self) -> Session<'_> {
+        Session {
+            conn: Handle::Borrowed(self.conn.conn()),
+            server: self.server.clone(),
+            timeout: self.timeout,
+            display: self.display.clone(),
+            password: self.password.clone(),
+            read_retry: self.read_retry,
+            read_retries: 0,
+        }
+    }
+
     /// Reads the server's version and identity on a new session.
     async fn start(mut conn: Handle<'c>, timeout: Duration) -> Result<Session<'c>> {
         let opts = conn.conn().opts().clone();

@@ -119,7 +119,7 @@ pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>)
 /// Each of `wants` diffed ([`diff_table_on`]) against the table of its
 /// (folded) name in `haves`, in `wants`' order. The tables of `haves` move
 /// into [`TableDiff::live`] instead of being cloned, for a caller that has
-/// no other use for them (a dump's, an installed model's: issue 22).
+/// no other use for them (a dump's, an installed model's: docs/scale.md).
 pub fn diff_tables_taking<'a>(
     wants: impl IntoIterator<Item = &'a Table>,
     haves: Vec<Table>,

@@ -5,33 +5,12 @@ use crate::coltype::ColumnType;
 use crate::model::{Column, DefaultValue, ForeignKey, Index, IndexPart};
 
 fn table() -> Table {
-    let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
-    id.nullable = false;
-    id.auto_increment = true;
-    let mut key = Column::new("Key", ColumnType::Varchar(64));
-    key.nullable = false;
-    key.charset = Some("utf8mb4".into());
-    key.collation = Some("utf8mb4_bin".into());
-    let at = Column::new("At", ColumnType::DateTime(6));
-    Table {
-        name: "T".into(),
-        kind: crate::model::TableKind::Base,
-        comment: None,
-        engine: Some("InnoDB".into()),
-        row_format: None,
-        charset: "utf8mb4".into(),
-        collation: "utf8mb4_bin".into(),
-        columns: vec![id, key, at],
-        primary_key: vec![IndexPart::column("Id")],
-        indexes: vec![
-            Index::new("uq_key", true, &["Key"]),
-            Index::new("idx_at", false, &["At", "Id"]),
-        ],
-        checks: Vec::new(),
-        foreign_keys: Vec::new(),
-        tidb: None,
-        required_by: vec![],
-    }
+    crate::dump::table(
+        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
+         `Key` varchar(64) NOT NULL, `At` datetime(6), PRIMARY KEY (`Id`), \
+         UNIQUE KEY `uq_key` (`Key`), KEY `idx_at` (`At`, `Id`)\
+         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+    )
 }
 
 fn kinds(d: &TableDiff) -> Vec<ProblemKind> {

@@ -483,7 +483,7 @@ mod tests {
     }
 
     /// In the diff: without opt-in a longer catalog VARCHAR is drift, as
-    /// before issue 24; with it, a change and a missing widening (verify
+    /// before widening existed; with it, a change and a missing widening (verify
     /// still fails), or drift with the refusal's reason.
     #[test]
     fn the_diff_classes_a_widening_only_when_opted_in() {

@@ -76,6 +76,14 @@ pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
     parse_create_table_with(sql, ParseOptions::default()).map(|p| p.table)
 }
 
+/// A table from its `CREATE TABLE` text, for unit tests instead of a
+/// hand-built model: [`parse_create_table`]'s reading (flavor-independent),
+/// panicking with the text when it does not parse.
+#[cfg(test)]
+pub(crate) fn table(sql: &str) -> Table {
+    parse_create_table(sql).unwrap_or_else(|e| panic!("{e}\n{sql}"))
+}
+
 /// How [`parse_create_table_with`] reads a statement:
 /// `ParseOptions::default()` and the builder methods (one per field, same
 /// name); new fields may be added.
@@ -311,7 +319,7 @@ mod tests {
     /// Every place the dump reader reads a name, a number or a text from
     /// the AST keeps a backslash (sqlparser's `Display` would print the
     /// string `x\y` as `'x\y'`, which MySQL reads as `xy`): names and
-    /// numbers are read, texts printed by `sql::print` (issue 21).
+    /// numbers are read, texts printed by `sql::print`.
     #[test]
     fn backslashes_survive_every_dump_site() {
         let read = |sql: &str, flavor| {

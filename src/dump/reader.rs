@@ -104,7 +104,7 @@ pub fn parse_dump(text: &str, file: &Path, flavor: Option<Flavor>) -> Result<Dum
 
 /// From this size on, [`parse_dump`] parses a dump's tables on up to one
 /// thread per core while the calling thread splits the text
-/// ([`crate::parallel::streamed`]; issue 22: the parse was most of reading
+/// ([`crate::parallel::streamed`]; docs/scale.md: the parse was most of reading
 /// an 8,192-table dump, all on one thread). About 1,500 bench tables.
 const STREAMED_BYTES: usize = 512 * 1024;
 
@@ -218,7 +218,7 @@ impl Dump {
 /// counted from its start; the first error in text order) when no table
 /// name is created in two parts, as in a valid catalog rendered a table per
 /// statement (`review::upgrade::old_model`, which reads its parts on
-/// several threads: issue 22).
+/// several threads: docs/scale.md).
 pub(crate) fn joined(parts: Vec<(usize, Result<Dump>)>) -> Result<Dump> {
     let mut whole: Option<Dump> = None;
     let mut offset = 0;

@@ -234,7 +234,7 @@ async fn run_scratch(
         read_timeout: opts.timeout,
         ..crate::apply::ApplyOptions::default()
     };
-    let applied = crate::apply::apply(scratch, &scratch.schema, &tables, &apply_opts).await?;
+    let applied = crate::apply::run(scratch, &scratch.schema, &tables, &apply_opts).await?;
     if !matches!(applied.outcome, crate::apply::Outcome::Converged) {
         return Err(Error::Usage(format!(
             "the scratch schema {} did not converge to the catalog: {:?}",

@@ -42,7 +42,7 @@ pub fn to_yaml(imported: &Imported) -> (String, Vec<(String, String)>) {
             (name, t)
         })
         .collect();
-    // Each table's YAML on up to one thread per core (issue 22).
+    // Each table's YAML on up to one thread per core (docs/scale.md).
     let files = crate::parallel::runs(&named, |run| {
         run.iter()
             .map(|(name, t)| {

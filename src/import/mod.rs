@@ -30,11 +30,13 @@ use crate::model::{IndexPart, Table};
 
 mod emit;
 mod foreign_keys;
+mod gate;
 mod live;
 mod unsupported;
 mod yaml;
 
 pub use emit::to_yaml;
+pub use gate::write_checked;
 pub use live::{read_live, LIST_TABLES_SQL};
 pub use unsupported::unsupported;
 
@@ -488,7 +490,7 @@ pub(crate) fn write_texts(
     std::fs::write(&path, catalog_yaml).map_err(io_error(&path))?;
     written.push(path);
     // On up to one thread per core: most of a file's cost is the kernel's
-    // (issue 22: 8,192 files).
+    // (docs/scale.md: 8,192 files).
     for run in crate::parallel::runs(files, |run| {
         run.iter()
             .map(|(name, text)| {

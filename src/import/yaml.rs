@@ -106,7 +106,7 @@ fn serde_text<T: Serialize + ?Sized>(v: &T) -> String {
 /// Most strings an import writes repeat (keys, types, `true`,
 /// column names): serde_yaml's text of a string up to this length is kept
 /// per thread, since each `serde_yaml::to_string` builds a whole emitter
-/// (issue 22: a fifth of `import --from` at 8,192 tables).
+/// (docs/scale.md: a fifth of `import --from` at 8,192 tables).
 const KEPT_LEN: usize = 64;
 
 /// How many strings' texts a thread keeps at most.

@@ -2,11 +2,11 @@
 //! its table ([`gather`]), then each table assembled and normalised
 //! ([`assemble`]), failing closed on what the model does not know.
 
+use super::normalize::{self, RawIndexRow};
 use crate::coltype::ColumnType;
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
 use crate::model::{Check, Column, ForeignKey, ReferentialAction, Table, TableKind};
-use crate::normalize::{self, RawIndexRow};
 
 use super::options;
 use super::row::{check_clauses, raw_column, raw_index_row, RowReader};

@@ -41,6 +41,7 @@
 
 mod decode;
 mod net;
+pub(crate) mod normalize;
 mod options;
 mod row;
 mod shape;
@@ -92,31 +93,107 @@ fn needs_checks(want: &Table) -> bool {
         .any(|c| matches!(c.ty, ColumnType::Json | ColumnType::LongText))
 }
 
-/// Reads the live shape of each catalog table in `wants` (one statement,
-/// as [`inspect_tables`]), CHECK clauses only where the catalog shape needs
-/// them.
-pub async fn inspect_catalog_tables(
-    session: &mut Session<'_>,
-    schema: &str,
-    wants: &[Table],
-) -> Result<Vec<(Ident, Option<Table>)>> {
-    one(inspect_catalog_schemas(session, &[schema], wants).await?)
+/// One read of the catalog's tables off a server, the one door of
+/// [`read`]: which schemas, which tables (their catalog shapes decide what
+/// is read), and whether the net runs. `Read::default()` and the builder
+/// methods (one per field, same name); new fields may be added.
+///
+/// ```
+/// # fn f(tables: &[schema_catalog::Table]) {
+/// let request = schema_catalog::inspect::Read::default()
+///     .schema("app")
+///     .tables(tables)
+///     .net(true);
+/// # }
+/// ```
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Read<'a> {
+    /// The schemas read on the one server, each its own result, in order.
+    /// Several are read together: the schemas' groups share statements
+    /// (each row carries its group's position, so its schema), so the
+    /// statements grow with the tables read, one per
+    /// [`NAMES_PER_STATEMENT`], not with the schemas.
+    pub schemas: Vec<&'a str>,
+    /// The catalog's tables, read by name in each schema (one statement per
+    /// [`TABLES_PER_STATEMENT`], or schema-narrowed, see [`Shape`]).
+    pub tables: &'a [Table],
+    /// The regenerate-and-compare net: the `SHOW CREATE TABLE` of every
+    /// existing base table (one text query per [`TABLES_PER_STATEMENT`]
+    /// tables, each statement bounded, under the session's timeout and read
+    /// retries), compared with its inspected model; a table whose text
+    /// shows what the model does not explain is returned as
+    /// [`crate::model::TableKind::Unrecognised`], naming the clause. One
+    /// more round trip per schema and 64 existing tables; not on TiDB (see
+    /// `net`). Default off.
+    pub net: bool,
+    /// Read every table's CHECK clauses and TABLE_CONSTRAINTS rows (as
+    /// [`inspect_tables`] does), not only where its catalog shape needs
+    /// them (a json or longtext column on MariaDB; declared CHECKs).
+    /// Reading the clauses opens the whole table. Default off.
+    pub checks: bool,
 }
 
-/// [`inspect_catalog_tables`], and with `net` the regenerate-and-compare
-/// net (`net`): the `SHOW CREATE TABLE` of every existing base table (one
-/// text query per [`TABLES_PER_STATEMENT`] tables, each statement bounded,
-/// under the session's timeout and read retries), compared with its
-/// inspected model; a table whose text shows what the model does not
-/// explain is returned as [`crate::model::TableKind::Unrecognised`],
-/// naming the clause. Not on TiDB (see `net`).
-pub async fn inspect_catalog_tables_with(
-    session: &mut Session<'_>,
-    schema: &str,
-    wants: &[Table],
-    net: bool,
-) -> Result<Vec<(Ident, Option<Table>)>> {
-    one(inspect_catalog_schemas_with(session, &[schema], wants, net).await?)
+impl<'a> Read<'a> {
+    /// Adds one schema to [`Read::schemas`].
+    pub fn schema(mut self, schema: &'a str) -> Self {
+        self.schemas.push(schema);
+        self
+    }
+    /// Sets [`Read::schemas`].
+    pub fn schemas(mut self, schemas: &[&'a str]) -> Self {
+        self.schemas = schemas.to_vec();
+        self
+    }
+    /// Sets [`Read::tables`].
+    pub fn tables(mut self, tables: &'a [Table]) -> Self {
+        self.tables = tables;
+        self
+    }
+    /// Sets [`Read::net`].
+    pub fn net(mut self, yes: bool) -> Self {
+        self.net = yes;
+        self
+    }
+    /// Sets [`Read::checks`].
+    pub fn checks(mut self, yes: bool) -> Self {
+        self.checks = yes;
+        self
+    }
+}
+
+/// Reads the live shape of each of `request`'s catalog tables in each of
+/// its schemas: the result per schema, in order, each the tables in the
+/// order given, `None` for a table that does not exist. The same reads
+/// and the same tables whether the schemas are read together or one at a
+/// time; a schema whose rows cannot be read (an unknown shape) gets its
+/// own error, a failed statement fails the call.
+pub async fn read(session: &mut Session<'_>, request: &Read<'_>) -> Result<Vec<SchemaRead>> {
+    let wants: Vec<Want> = request
+        .tables
+        .iter()
+        .map(|t| Want {
+            name: t.name.clone(),
+            checks: request.checks || needs_checks(t),
+            constraints: request.checks || !t.checks.is_empty(),
+        })
+        .collect();
+    let mut reads = read_wants(session, &request.schemas, &wants).await?;
+    if request.net {
+        let net_reads: Vec<net::Read> = wants
+            .iter()
+            .map(|w| net::Read {
+                json_checks: w.checks,
+                constraints: w.constraints,
+            })
+            .collect();
+        for (schema, read) in request.schemas.iter().zip(&mut reads) {
+            if let Ok(out) = read {
+                net::check(session, schema, &net_reads, out).await?;
+            }
+        }
+    }
+    Ok(reads)
 }
 
 /// Why `have`, inspected with everything read (as [`inspect_tables`]
@@ -140,49 +217,6 @@ pub(crate) fn show_create_difference(
     flavor: crate::Flavor,
 ) -> Option<String> {
     net::difference(have, text, flavor, net::Read::ALL)
-}
-
-/// [`inspect_catalog_tables`] in each of `schemas` on one server, read
-/// together: the schemas' groups share statements (each row carries its
-/// group's position, so its schema), so the statements grow with the
-/// tables read, one per [`NAMES_PER_STATEMENT`], not with the schemas.
-/// The same reads and the same tables as one [`inspect_catalog_tables`]
-/// per schema; a schema whose rows cannot be read (an unknown shape) gets
-/// its own error.
-pub async fn inspect_catalog_schemas(
-    session: &mut Session<'_>,
-    schemas: &[&str],
-    wants: &[Table],
-) -> Result<Vec<SchemaRead>> {
-    let wants: Vec<Want> = wants
-        .iter()
-        .map(|t| Want {
-            name: t.name.clone(),
-            checks: needs_checks(t),
-            constraints: !t.checks.is_empty(),
-        })
-        .collect();
-    read(session, schemas, &wants).await
-}
-
-/// [`inspect_catalog_schemas`], and with `net` the net of
-/// [`inspect_catalog_tables_with`] on each schema read (one more round
-/// trip per schema and 64 existing tables).
-pub(crate) async fn inspect_catalog_schemas_with(
-    session: &mut Session<'_>,
-    schemas: &[&str],
-    wants: &[Table],
-    net: bool,
-) -> Result<Vec<SchemaRead>> {
-    let mut reads = inspect_catalog_schemas(session, schemas, wants).await?;
-    if net {
-        for (schema, read) in schemas.iter().zip(&mut reads) {
-            if let Ok(out) = read {
-                net::check_all(session, schema, wants, out).await?;
-            }
-        }
-    }
-    Ok(reads)
 }
 
 /// Reads one table: `None` when it does not exist. One prepared statement,
@@ -231,7 +265,7 @@ pub async fn inspect_tables(
             constraints: true,
         })
         .collect();
-    one(read(session, &[schema], &wants).await?)
+    one(read_wants(session, &[schema], &wants).await?)
 }
 
 /// The one schema's result of a [`read`] of one schema.
@@ -261,7 +295,7 @@ pub type SchemaRead = Result<Vec<(Ident, Option<Table>)>>;
 /// grow by one per [`NAMES_PER_STATEMENT`] tables read, not per schema.
 /// A statement that fails fails the whole read; what one schema's rows
 /// cannot be read as (an unknown shape) fails that schema only.
-async fn read(
+async fn read_wants(
     session: &mut Session<'_>,
     schemas: &[&str],
     wants: &[Want],

@@ -1,4 +1,4 @@
-//! The regenerate-and-compare net (issue #20; Skeema verifies its
+//! The regenerate-and-compare net (Skeema verifies its
 //! introspection this way): a table's inspected model is compared with
 //! the server's own `SHOW CREATE TABLE`. A difference the model does not
 //! explain means the inspection missed something, and the table is then
@@ -57,28 +57,6 @@ impl Read {
         json_checks: true,
         constraints: true,
     };
-}
-
-/// Runs the net over `out`, the inspection of `wants` in `schema` (in
-/// that order), each table as its catalog shape had it read ([`read_for`]):
-/// see [`check`].
-pub(crate) async fn check_all(
-    session: &mut Session<'_>,
-    schema: &str,
-    wants: &[Table],
-    out: &mut [(Ident, Option<Table>)],
-) -> Result<()> {
-    let reads: Vec<Read> = wants.iter().map(read_for).collect();
-    check(session, schema, &reads, out).await
-}
-
-/// What the catalog-driven inspection reads for the catalog table `want`
-/// (see `super::inspect_catalog_schemas`).
-fn read_for(want: &Table) -> Read {
-    Read {
-        json_checks: super::needs_checks(want),
-        constraints: !want.checks.is_empty(),
-    }
 }
 
 /// Runs the net over `out` (inspected tables in `schema`, `reads[i]` what

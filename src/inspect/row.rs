@@ -1,11 +1,11 @@
 //! Reading inspection rows: every value decoded explicitly from the binary
-//! protocol, by alias, into the raw shapes [`crate::normalize`] takes.
+//! protocol, by alias, into the raw shapes [`super::normalize`] takes.
 
 use mysql_async::{Row, Value};
 
+use super::normalize::{RawColumn, RawIndexRow};
 use super::sql::SLOTS;
 use crate::error::{Error, Result};
-use crate::normalize::{RawColumn, RawIndexRow};
 
 /// Positional string parameters for the binary protocol.
 pub(crate) fn params(values: &[&str]) -> mysql_async::Params {

@@ -11,7 +11,7 @@ use super::sql;
 /// Tables per inspection statement of one-table groups ([`Shape::Each`]).
 /// A `UNION ALL` of five equality branches per table is planned and run
 /// in time that grows faster than its branch count on both servers
-/// (issue 22: 1,024 tables in one statement took 3-22 s), so such reads
+/// (docs/scale.md: 1,024 tables in one statement took 3-22 s), so such reads
 /// are chunked at this many tables, one round trip each; a catalog of up
 /// to this many tables is one statement and never reads the schema's size
 /// (tests/it/inspect_round_trips.rs pins 3, 50 and a chunked count).

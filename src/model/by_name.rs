@@ -1,6 +1,6 @@
 //! A table's columns, indexes, checks and foreign keys looked up by folded
 //! name: one map built for a comparison of two tables, then a map lookup per
-//! name, never a scan of the other table's entries per name (issue 22: a
+//! name, never a scan of the other table's entries per name (docs/scale.md: a
 //! comparison that scales with table width stays linear in it).
 
 use std::collections::HashMap;

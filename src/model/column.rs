@@ -73,7 +73,7 @@ pub struct Column {
     pub widen: Widen,
 }
 
-/// A column's widening opt-in (issue 24). Without one the contract is
+/// A column's widening opt-in (docs/catalog-format.md). Without one the contract is
 /// strictly additive: a live column of another shape is drift.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Widen {

@@ -1,4 +1,4 @@
-//! TiDB table features (catalog format v2, issue #12 point 4): the primary
+//! TiDB table features (catalog format v2): the primary
 //! key's CLUSTERED / NONCLUSTERED, `AUTO_RANDOM` on the primary key's bigint
 //! column, `SHARD_ROW_ID_BITS`, `PRE_SPLIT_REGIONS` and row TTL. The typed
 //! values ([`TidbOptions`], part of [`crate::model::Table`]) and their one

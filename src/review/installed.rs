@@ -1,6 +1,6 @@
 //! A catalog table as a server of one flavor holds it after the greenfield
 //! `CREATE TABLE`, derived from the model instead of rendered and read back
-//! (issue 22: reading OLD back through the SQL lexer and parser once per
+//! (docs/scale.md: reading OLD back through the SQL lexer and parser once per
 //! flavor was about a third of `catalog diff`).
 //!
 //! Only tables made of parts whose round trip is known are derived: plain

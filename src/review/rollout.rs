@@ -101,7 +101,7 @@ pub fn consumer_gates(new: &Catalog, installed: &Dump, flavor: Flavor) -> Vec<(S
 /// The rollout from OLD to NEW, from each consumer's gate
 /// ([`consumer_gates`]) and the whole catalog's diffs against the same
 /// installation (the upgrade's, [`crate::review::upgrade::diffs`], which a
-/// plain `verify` finds: not diffed a second time, issue 22).
+/// plain `verify` finds: not diffed a second time, docs/scale.md).
 pub fn rollout(
     old: &Catalog,
     new: &Catalog,

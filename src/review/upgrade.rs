@@ -53,7 +53,7 @@ pub struct UpgradeStep {
 /// OLD's tables as a server of `flavor` would hold them: what the
 /// greenfield renderer's text parsed back by the dump reader gives. A table
 /// of plain parts is derived from the model instead
-/// ([`super::installed::installed`]; issue 22: reading every table back was
+/// ([`super::installed::installed`]; docs/scale.md: reading every table back was
 /// a third of `catalog diff`); its statement is left out of the text read,
 /// as blank lines, so the lines of what is read (features, errors) stay
 /// those of the whole text. A large catalog is read in contiguous runs of

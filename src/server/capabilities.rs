@@ -152,22 +152,6 @@ impl Server {
         }
     }
 
-    /// The function a replica is asked with whether it has applied a GTID
-    /// position (`SELECT f(position, timeout)`), or `None` when the server
-    /// has no MySQL-protocol replication (TiDB replicates through TiCDC):
-    /// - MariaDB 10.0.9+: `MASTER_GTID_WAIT(gtid-list[, timeout])`, 0 when
-    ///   reached, -1 on timeout (KB "MASTER_GTID_WAIT");
-    /// - MySQL 5.7.5+: `WAIT_FOR_EXECUTED_GTID_SET(gtid_set[, timeout])`,
-    ///   0 when reached, 1 on timeout (Reference Manual 14.18.2 "Functions
-    ///   Used with GTIDs").
-    pub fn gtid_wait_function(&self) -> Option<&'static str> {
-        match self.flavor {
-            Flavor::MariaDb => Some("MASTER_GTID_WAIT"),
-            Flavor::MySql => Some("WAIT_FOR_EXECUTED_GTID_SET"),
-            Flavor::TiDb => None,
-        }
-    }
-
     /// The statement that shows a replica's threads and position, or `None`
     /// on TiDB (no MySQL-protocol replication):
     /// - MySQL 8.0.22+: `SHOW REPLICA STATUS`; `SHOW SLAVE STATUS` was
@@ -505,16 +489,6 @@ mod tests {
     #[test]
     fn replica_questions_by_release() {
         let s = server;
-        assert_eq!(
-            s("9.7.0").gtid_wait_function(),
-            Some("WAIT_FOR_EXECUTED_GTID_SET")
-        );
-        assert_eq!(
-            s("10.11.19-MariaDB").gtid_wait_function(),
-            Some("MASTER_GTID_WAIT")
-        );
-        assert_eq!(s("8.0.11-TiDB-v8.5.0").gtid_wait_function(), None);
-
         assert_eq!(
             s("8.0.21").replica_status_statement(),
             Some("SHOW SLAVE STATUS")

@@ -68,6 +68,13 @@ pub(crate) fn replica_position_statement(flavor: Flavor) -> &'static str {
 /// Waits on the replica until it has executed the position (first
 /// parameter) or the timeout (second, seconds, fractional) runs out.
 /// [`wait_reached`] reads its result.
+/// - MariaDB 10.0.9+: `MASTER_GTID_WAIT(gtid-list[, timeout])`, 0 when
+///   reached, -1 on timeout (KB "MASTER_GTID_WAIT");
+/// - MySQL 5.7.5+: `WAIT_FOR_EXECUTED_GTID_SET(gtid_set[, timeout])`,
+///   0 when reached, 1 on timeout (Reference Manual 14.18.2 "Functions
+///   Used with GTIDs").
+///
+/// TiDB has no MySQL-protocol replication (it replicates through TiCDC).
 pub(crate) fn wait_statement(flavor: Flavor) -> &'static str {
     match flavor {
         Flavor::MariaDb => "SELECT MASTER_GTID_WAIT(?, ?)",

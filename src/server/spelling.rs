@@ -1,5 +1,5 @@
 //! How each vendor spells what `information_schema` returns, so the
-//! normaliser (`normalize/columns.rs`) reads every server to one model
+//! normaliser (`inspect/normalize/columns.rs`) reads every server to one model
 //! without naming the vendor.
 
 use super::Flavor;

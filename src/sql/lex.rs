@@ -204,7 +204,7 @@ pub fn lex(sql: &str) -> Vec<Lexeme> {
 
 /// The lexemes of `sql`, the same as [`lex`] gives, read a piece at a time
 /// so that a large dump never holds all of its lexemes (and the
-/// tokenizer's buffer of them) at once (issue 22: that was most of the
+/// tokenizer's buffer of them) at once (docs/scale.md: that was most of the
 /// memory of `plan --against` and `diff` at 8,192 tables).
 pub fn lex_pieces(sql: &str) -> Pieces<'_> {
     Pieces::new(sql, PIECE)

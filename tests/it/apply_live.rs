@@ -18,7 +18,7 @@ use mysql_async::prelude::*;
 use schema_catalog::apply::{self, ApplyOptions, ApplyReport, Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::{db, verify, Table};
+use schema_catalog::{db, Table};
 
 const FILE_UPLOAD: &str = "_System_FileUploadOperation";
 /// The columns the legacy file-upload table already had (its retained data).
@@ -58,7 +58,7 @@ fn opts() -> ApplyOptions {
 
 async fn run(db: &TestDb, tables: &[Table], opts: &ApplyOptions) -> ApplyReport {
     let target = db::parse_url(&db.url()).expect("test URL parses");
-    apply::apply(&target, &target.schema, tables, opts)
+    apply::run(&target, &target.schema, tables, opts)
         .await
         .expect("apply runs (no database error)")
 }
@@ -280,9 +280,13 @@ async fn greenfield_apply_converges_and_a_second_apply_issues_no_ddl() {
 
     let target = db::parse_url(&db.url()).unwrap();
     let mut session = db::connect(&target, Duration::from_secs(10)).await.unwrap();
-    let verified = verify::verify(&mut session, &db.name, &cat, None)
-        .await
-        .unwrap();
+    let verified = schema_catalog::verify(
+        &mut session,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     assert!(verified.ok, "{:#?}", verified.problems);
 
     let before = db.snapshot().await;

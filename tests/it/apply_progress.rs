@@ -55,7 +55,7 @@ async fn long_add_index_reports_progress_from_the_server() {
         }))
         .progress_interval(Duration::from_millis(20));
     let target = db::parse_url(&db.url()).unwrap();
-    let report = apply::apply(&target, &target.schema, &[jobs()], &opts)
+    let report = apply::run(&target, &target.schema, &[jobs()], &opts)
         .await
         .unwrap();
     assert_eq!(report.outcome, Outcome::Converged);

@@ -56,7 +56,7 @@ async fn reads_cut_past_the_busy_budget_end_the_run_before_any_ddl() {
         .lock_timeout(Duration::from_secs(20))
         .read_timeout(Duration::from_secs(20))
         .busy_timeout(Duration::from_secs(1));
-    let err = schema_catalog::apply::apply(&target, &target.schema, &tables, &opts)
+    let err = schema_catalog::apply::run(&target, &target.schema, &tables, &opts)
         .await
         .expect_err("every read is cut short");
     let text = err.to_string();
@@ -83,9 +83,13 @@ async fn verify_does_not_retry_a_read_the_server_cut_short() {
     let mut session = schema_catalog::db::connect(&target, Duration::from_secs(20))
         .await
         .expect("connect");
-    let err = schema_catalog::verify::verify(&mut session, &target.schema, &cat, None)
-        .await
-        .expect_err("the cut read is the gate's answer");
+    let err = schema_catalog::verify(
+        &mut session,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&target.schema),
+    )
+    .await
+    .expect_err("the cut read is the gate's answer");
     assert!(
         err.to_string().contains("max_statement_time")
             || err.to_string().contains("maximum statement execution time"),

@@ -39,7 +39,7 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
     };
     let db = TestDb::new().await;
     let target = db::parse_url(&db.url()).unwrap();
-    let report = apply::apply(&target, &target.schema, &[t], &ApplyOptions::default())
+    let report = apply::run(&target, &target.schema, &[t], &ApplyOptions::default())
         .await
         .unwrap();
     match &report.outcome {

@@ -1,4 +1,4 @@
-//! The attribute list is complete on this server (issue #20): every
+//! The attribute list is complete on this server (docs/conformance.md): every
 //! column of the information_schema tables the inspection reads is either
 //! compared or outside the contract in `schema_catalog::attributes`, so a
 //! new server attribute cannot be silently ignored; and every table option
@@ -244,17 +244,19 @@ async fn show_create_attributes_are_listed_and_the_net_follows_their_rows() {
             .unwrap()
             .unwrap();
         assert_eq!(plain.kind, schema_catalog::TableKind::Base, "{name}");
-        let netted = schema_catalog::inspect::inspect_catalog_tables_with(
-            &mut s,
-            &db.name,
-            std::slice::from_ref(&plain),
-            true,
-        )
-        .await
-        .unwrap()
-        .pop()
-        .and_then(|(_, t)| t)
-        .unwrap();
+        let request = schema_catalog::inspect::Read::default()
+            .schema(&db.name)
+            .tables(std::slice::from_ref(&plain))
+            .net(true);
+        let netted = schema_catalog::inspect::read(&mut s, &request)
+            .await
+            .unwrap()
+            .pop()
+            .unwrap()
+            .unwrap()
+            .pop()
+            .and_then(|(_, t)| t)
+            .unwrap();
         match &netted.kind {
             schema_catalog::TableKind::Unrecognised(what) if at.refuses_the_table() => {
                 let fold = |s: &str| s.to_uppercase().replace([' ', '_', '`'], "");

@@ -29,12 +29,12 @@ async fn verify_capacity(db: &TestDb, cat: &Catalog) -> (VerifyReport, Option<u6
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .expect("connect");
-    let mut report = verify::verify(&mut s, &db.name, cat, None)
+    let opts = verify::VerifyOptions::default()
+        .schema(db.name.clone())
+        .capacity(true);
+    let report = verify::verify(&mut s, cat, &opts)
         .await
-        .expect("verify runs");
-    verify::add_auto_increment_capacity(&mut s, &db.name, cat, None, &mut report)
-        .await
-        .expect("the capacity read runs");
+        .expect("verify runs with the capacity read");
     let expiry: Option<u64> = if db.is_mariadb() {
         None
     } else {

@@ -54,7 +54,7 @@ async fn a_young_idle_transaction_that_read_the_table_is_seen_before_any_ddl() {
         .blocker_age(Duration::from_secs(1))
         .read_timeout(Duration::from_secs(20));
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
-    let report = apply::apply(&target, &db.name, &tables, &opts)
+    let report = apply::run(&target, &db.name, &tables, &opts)
         .await
         .expect("apply runs");
     match &report.outcome {

@@ -35,7 +35,7 @@ async fn apply_index(db: &TestDb, busy: u64) -> ApplyReport {
         .blocker_age(Duration::from_secs(1))
         .read_timeout(Duration::from_secs(20));
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
-    apply::apply(&target, &db.name, &jobs_catalog(), &opts)
+    apply::run(&target, &db.name, &jobs_catalog(), &opts)
         .await
         .expect("apply runs")
 }

@@ -125,7 +125,7 @@ async fn every_statement_goes_through_the_url_endpoint() {
     .unwrap();
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     let before = counters.connections.load(Ordering::SeqCst);
-    let report = apply::apply(&target, &target.schema, &tables, &ApplyOptions::default())
+    let report = apply::run(&target, &target.schema, &tables, &ApplyOptions::default())
         .await
         .unwrap();
     assert!(report.converged(), "{report:?}");

@@ -1,4 +1,4 @@
-//! Exact means exact (issue #20): each attribute a peer's test cases found
+//! Exact means exact: each attribute a peer's test cases found
 //! accepted as matching when it was not, against the real server (each
 //! flavor). Every case builds the live table with plain DDL, with one row,
 //! and requires apply to refuse it as typed drift that changed nothing

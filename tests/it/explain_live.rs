@@ -167,10 +167,9 @@ async fn live_mode_reads_only_and_never_runs_an_update() {
     let catalog = catalog::load(&root().join("catalog")).unwrap();
     let target = db::parse_url(&test.url()).unwrap();
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let applied =
-        schema_catalog::apply::apply(&target, &target.schema, &tables, &Default::default())
-            .await
-            .unwrap();
+    let applied = schema_catalog::apply::run(&target, &target.schema, &tables, &Default::default())
+        .await
+        .unwrap();
     assert!(matches!(
         applied.outcome,
         schema_catalog::apply::Outcome::Converged

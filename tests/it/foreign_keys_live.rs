@@ -13,7 +13,7 @@ use common::{catalog_tables, TestDb};
 use mysql_async::prelude::Queryable;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::{db, verify, Table};
+use schema_catalog::{db, Table};
 
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
@@ -223,9 +223,15 @@ async fn a_consumer_verify_needs_the_parent_of_its_foreign_key() {
     common::apply_converged(&db, &catalog_tables(&cat)).await;
     let target = db::parse_url(&db.url()).unwrap();
     let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, Some("svc"))
-        .await
-        .unwrap();
+    let v = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .consumer("svc"),
+    )
+    .await
+    .unwrap();
     assert!(v.ok, "{:#?}", v.problems);
 
     db.exec(&[
@@ -233,9 +239,15 @@ async fn a_consumer_verify_needs_the_parent_of_its_foreign_key() {
         "DROP TABLE scope_parent",
     ])
     .await;
-    let v = verify::verify(&mut s, &db.name, &cat, Some("svc"))
-        .await
-        .unwrap();
+    let v = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .consumer("svc"),
+    )
+    .await
+    .unwrap();
     let got: Vec<(&str, &str, ProblemKind)> = v
         .problems
         .iter()

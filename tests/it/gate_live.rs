@@ -15,8 +15,8 @@ use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::live::plan_within;
-use schema_catalog::verify::{self, VerifyReport};
-use schema_catalog::{Consumer, Error};
+use schema_catalog::verify::VerifyReport;
+use schema_catalog::Error;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -56,27 +56,51 @@ async fn verify_runs_on_a_pool_a_lent_conn_an_owned_conn_and_a_target() {
     let cat = all_but_work_item(&db).await;
     let schema = db.name.as_str();
 
-    let on_pool = verify::within(&db.pool, schema, &cat, None, DEADLINE)
-        .await
-        .unwrap();
+    let on_pool = schema_catalog::verify(
+        &db.pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(schema)
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     missing_work_item(&on_pool);
 
     let mut conn = db.pool.get_conn().await.unwrap();
     conn.query_drop("SET @caller_state = 42").await.unwrap();
-    let on_lent = verify::within(&mut conn, schema, &cat, None, DEADLINE)
-        .await
-        .unwrap();
+    let on_lent = schema_catalog::verify(
+        &mut conn,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(schema)
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     // The caller's connection is still theirs, session state intact.
     let state: Option<i64> = conn.query_first("SELECT @caller_state").await.unwrap();
     assert_eq!(state, Some(42));
 
-    let on_owned = verify::within(conn, schema, &cat, None, DEADLINE)
-        .await
-        .unwrap();
+    let on_owned = schema_catalog::verify(
+        conn,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(schema)
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     let target = db::parse_url(&db.url()).unwrap();
-    let on_target = verify::within(&target, schema, &cat, None, DEADLINE)
-        .await
-        .unwrap();
+    let on_target = schema_catalog::verify(
+        &target,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(schema)
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     assert_eq!(on_pool, on_lent);
     assert_eq!(on_pool, on_owned);
     assert_eq!(on_pool, on_target);
@@ -116,14 +140,20 @@ async fn apply_runs_on_the_callers_pool() {
     let db = TestDb::new().await;
     let cat = all_but_work_item(&db).await;
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let report = apply::apply(&db.pool, &db.name, &tables, &ApplyOptions::default())
+    let report = apply::run(&db.pool, &db.name, &tables, &ApplyOptions::default())
         .await
         .unwrap();
     created_work_item(&report);
     assert_eq!(db.snapshot().await.len(), cat.tables.len());
-    let after = verify::within(&db.pool, &db.name, &cat, None, DEADLINE)
-        .await
-        .unwrap();
+    let after = schema_catalog::verify(
+        &db.pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     assert!(after.ok, "{after:?}");
 }
 
@@ -133,23 +163,36 @@ async fn the_gate_takes_its_schema_from_the_pools_url() {
     // argument, the database the pool's URL names is the one read and changed.
     let db = TestDb::new().await;
     let cat = all_but_work_item(&db).await;
-    let before = schema_catalog::verify(&db.pool, &cat, Consumer::All, DEADLINE)
-        .await
-        .unwrap();
+    let before = schema_catalog::verify(
+        &db.pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default().deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     missing_work_item(&before);
     let report = schema_catalog::apply(&db.pool, &cat, &ApplyOptions::default())
         .await
         .unwrap();
     created_work_item(&report);
-    let after = schema_catalog::verify(&db.pool, &cat, Consumer::All, DEADLINE)
-        .await
-        .unwrap();
+    let after = schema_catalog::verify(
+        &db.pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default().deadline(DEADLINE),
+    )
+    .await
+    .unwrap();
     assert!(after.ok, "{after:?}");
 
     // A pool whose URL names no database: a usage error saying so, for
     // verify and apply alike, and nothing created anywhere.
     let bare = mysql_async::Pool::new(common::server_url().as_str());
-    let verified = schema_catalog::verify(&bare, &cat, Consumer::All, DEADLINE).await;
+    let verified = schema_catalog::verify(
+        &bare,
+        &cat,
+        &schema_catalog::VerifyOptions::default().deadline(DEADLINE),
+    )
+    .await;
     let applied = schema_catalog::apply(&bare, &cat, &ApplyOptions::default()).await;
     for err in [verified.unwrap_err(), applied.unwrap_err()] {
         assert!(matches!(err, Error::Usage(_)), "{err:?}");
@@ -176,9 +219,15 @@ async fn the_callers_deadline_bounds_the_whole_gate() {
     let pool = mysql_async::Pool::new(url.as_str());
     let deadline = Duration::from_millis(300);
     let started = Instant::now();
-    let err = verify::within(&pool, "x", &cat, None, deadline)
-        .await
-        .unwrap_err();
+    let err = schema_catalog::verify(
+        &pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema("x")
+            .deadline(deadline),
+    )
+    .await
+    .unwrap_err();
     let took = started.elapsed();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
     assert!(took < Duration::from_secs(3), "{took:?}");
@@ -210,9 +259,15 @@ async fn driver_errors_are_sources_and_server_codes_are_kept() {
     assert!(source.downcast_ref::<mysql_async::Error>().is_some());
 
     let target = db::parse_url("mysql://root:pw123456@127.0.0.1:1/x").unwrap();
-    let err = verify::within(&target, "x", &shipped(), None, DEADLINE)
-        .await
-        .unwrap_err();
+    let err = schema_catalog::verify(
+        &target,
+        &shipped(),
+        &schema_catalog::VerifyOptions::default()
+            .schema("x")
+            .deadline(DEADLINE),
+    )
+    .await
+    .unwrap_err();
     assert!(matches!(err, Error::Connect { .. }), "{err:?}");
     assert!(err.source().is_some(), "{err:?}");
     assert!(!err.to_string().contains("pw123456"));

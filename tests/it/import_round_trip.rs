@@ -218,7 +218,7 @@ proptest! {
     }
 }
 
-/// `import_gate::write_checked`: a catalog `check` refuses changes
+/// `import::write_checked`: a catalog `check` refuses changes
 /// nothing (a new output directory is not created, an existing one keeps
 /// what it held, no staging directory is left anywhere); a valid one is
 /// moved in whole, into a new directory or an existing empty one, and
@@ -247,14 +247,14 @@ fn a_refused_import_writes_nothing_and_a_valid_one_is_moved_in() {
 
     // A new directory (nested: its parent is created too).
     let out = dir.path().join("new").join("out");
-    let e = schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
+    let e = schema_catalog::import::write_checked(&refused, &out).unwrap_err();
     assert!(
         matches!(e, schema_catalog::Error::ImportFailsCheck { .. }),
         "{e}"
     );
     assert!(e.to_string().contains("t.yaml"), "{e}");
     assert!(!dir.path().join("new").exists(), "nothing is created");
-    let written = schema_catalog::import_gate::write_checked(&valid, &out).unwrap();
+    let written = schema_catalog::import::write_checked(&valid, &out).unwrap();
     assert_eq!(entries(&out), ["catalog.yaml", "t.yaml"]);
     assert_eq!(entries(&dir.path().join("new")), ["out"], "no staging left");
     assert_eq!(written, [out.join("catalog.yaml"), out.join("t.yaml")]);
@@ -264,9 +264,9 @@ fn a_refused_import_writes_nothing_and_a_valid_one_is_moved_in() {
     let out = dir.path().join("existing");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("README"), "kept").unwrap();
-    schema_catalog::import_gate::write_checked(&refused, &out).unwrap_err();
+    schema_catalog::import::write_checked(&refused, &out).unwrap_err();
     assert_eq!(entries(&out), ["README"]);
-    let written = schema_catalog::import_gate::write_checked(&valid, &out).unwrap();
+    let written = schema_catalog::import::write_checked(&valid, &out).unwrap();
     assert_eq!(entries(&out), ["README", "catalog.yaml", "t.yaml"]);
     assert_eq!(written, [out.join("catalog.yaml"), out.join("t.yaml")]);
     assert!(catalog::load(&out).is_ok());

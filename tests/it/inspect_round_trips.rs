@@ -14,7 +14,7 @@ use mysql_async::prelude::*;
 use schema_catalog::apply::Outcome;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db;
-use schema_catalog::verify::{verify, verify_with, VerifyOptions};
+use schema_catalog::verify::VerifyOptions;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -26,9 +26,13 @@ async fn verify_statements(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
     let mut s = session(db).await;
     let idle0 = status(&mut s, ROUND_TRIPS).await;
     let idle1 = status(&mut s, ROUND_TRIPS).await;
-    let report = verify(&mut s, &db.name, cat, None)
-        .await
-        .expect("verify runs");
+    let report = schema_catalog::verify(
+        &mut s,
+        cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .expect("verify runs");
     let after = status(&mut s, ROUND_TRIPS).await;
     assert!(report.ok, "{:#?}", report.problems);
     let show = deltas(&idle0, &idle1);
@@ -203,9 +207,21 @@ async fn the_check_clause_lookup_stays_flat_in_other_schemas() {
     // Tables opened by the second of two verifies on one session.
     let opened = async |db: &TestDb| {
         let mut s = session(db).await;
-        verify(&mut s, &db.name, &cat, None).await.unwrap();
+        schema_catalog::verify(
+            &mut s,
+            &cat,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .unwrap();
         let before = status(&mut s, &["Opened_tables"]).await;
-        let report = verify(&mut s, &db.name, &cat, None).await.unwrap();
+        let report = schema_catalog::verify(
+            &mut s,
+            &cat,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .unwrap();
         assert!(report.ok, "{:#?}", report.problems);
         let after = status(&mut s, &["Opened_tables"]).await;
         deltas(&before, &after)[0].1
@@ -277,7 +293,13 @@ async fn json_drift_is_found_with_checks_read_only_where_needed() {
     ])
     .await;
     let mut s = session(&db).await;
-    let report = verify(&mut s, &db.name, &cat, None).await.unwrap();
+    let report = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     let got: Vec<(&str, &str, schema_catalog::diff::ProblemKind)> = report
         .problems
         .iter()
@@ -487,9 +509,10 @@ async fn fixed_round_trips(run: Run) {
             match run {
                 Run::Verify { strict } => {
                     let opts = VerifyOptions::default().strict(strict);
-                    let report = verify_with(&mut s, &target.schema, &cat, None, &opts)
-                        .await
-                        .expect("verify runs");
+                    let report =
+                        schema_catalog::verify(&mut s, &cat, &opts.clone().schema(&target.schema))
+                            .await
+                            .expect("verify runs");
                     assert!(report.ok, "{:#?}", report.problems);
                 }
                 Run::Plan => {

@@ -1,4 +1,4 @@
-//! The two read shapes (issue 22): a read of more tables than one statement
+//! The two read shapes (docs/scale.md): a read of more tables than one statement
 //! of equality groups holds reads the schema's size first and, when the
 //! catalog is a large part of the schema, reads it listed (`TABLE_SCHEMA =
 //! ? AND TABLE_NAME IN (...)`). Both shapes find the same tables, exactly,
@@ -10,9 +10,10 @@ use crate::common;
 
 use common::counters::{create, generated, session, statement_work, status, verify_work};
 use common::TestDb;
+use schema_catalog::catalog::Catalog;
 use schema_catalog::db::Session;
+use schema_catalog::diff::TableDiff;
 use schema_catalog::inspect::{inspect_table, inspect_tables, NAMES_PER_STATEMENT};
-use schema_catalog::verify::{verify, verify_schemas};
 use schema_catalog::{Flavor, Ident};
 
 /// Tables with what each branch reads: a foreign key with its rules, a
@@ -108,7 +109,13 @@ async fn a_large_catalog_is_the_size_read_and_one_listed_statement_per_1024_tabl
     let present = generated(200);
     create(&db, &present).await;
     let (execs, prepares) = statements(&db, async |s| {
-        let report = verify(s, &db.name, &present, None).await.expect("verify");
+        let report = schema_catalog::verify(
+            s,
+            &present,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .expect("verify");
         assert!(report.ok, "{:#?}", report.problems);
     })
     .await;
@@ -120,7 +127,13 @@ async fn a_large_catalog_is_the_size_read_and_one_listed_statement_per_1024_tabl
     // 1,100 catalog tables (900 missing): 1,024 + 76 names.
     let larger = generated(1_100);
     let (execs, prepares) = statements(&db, async |s| {
-        let report = verify(s, &db.name, &larger, None).await.expect("verify");
+        let report = schema_catalog::verify(
+            s,
+            &larger,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .expect("verify");
         assert_eq!(report.problems.len(), 900, "the missing tables");
     })
     .await;
@@ -164,10 +177,35 @@ async fn a_listed_read_stays_flat_in_other_schemas() {
     );
 }
 
-/// Several schemas verified together share statements: 9 and 20 schemas
+/// `cat`'s tables diffed in each of `schemas`, read together
+/// (`live::diff_all` of a request naming them all; verify's and the
+/// fleet's read): each schema's diffs, in order.
+async fn diff_together(
+    s: &mut Session<'_>,
+    schemas: &[&str],
+    cat: &Catalog,
+) -> Vec<Vec<TableDiff>> {
+    let tables = cat.scoped(None);
+    let request = schema_catalog::inspect::Read::default()
+        .schemas(schemas)
+        .tables(&tables);
+    schema_catalog::live::diff_all(s, &request)
+        .await
+        .expect("read together")
+        .into_iter()
+        .map(|r| r.expect("this schema's read"))
+        .collect()
+}
+
+/// Whether a schema's diffs hold a problem verify fails on or reports.
+fn has_problems(diffs: &[TableDiff]) -> bool {
+    diffs.iter().any(|d| !d.problems.is_empty())
+}
+
+/// Several schemas read together share statements: 9 and 20 schemas
 /// of an 8-table catalog (more tables than one statement of equality
 /// groups) are each the size read plus one statement, and each
-/// schema's report is the one a verify of it alone gives, drift included.
+/// schema's diffs are the ones a read of it alone gives, drift included.
 #[tokio::test]
 async fn schemas_read_together_share_statements_and_report_as_alone() {
     let cat = generated(8);
@@ -188,16 +226,16 @@ async fn schemas_read_together_share_statements_and_report_as_alone() {
     let mut alone = Vec::new();
     for db in &dbs {
         let mut s = session(db).await;
-        alone.push(verify(&mut s, &db.name, &cat, None).await.expect("verify"));
+        let mut one = diff_together(&mut s, &[&db.name], &cat).await;
+        alone.push(one.pop().expect("one schema"));
     }
-    assert!(!alone[3].ok && alone.iter().filter(|r| r.ok).count() == 19);
+    assert!(has_problems(&alone[3]) && alone.iter().filter(|d| !has_problems(d)).count() == 19);
     for n in [9, 20] {
         let (execs, prepares) = statements(&dbs[0], async |s| {
-            let together = verify_schemas(s, &names[..n], &cat, None)
-                .await
-                .expect("verify together");
-            for (got, want) in together.into_iter().zip(&alone) {
-                assert_eq!(&got.expect("this schema's read"), want);
+            let together = diff_together(s, &names[..n], &cat).await;
+            assert_eq!(together.len(), n);
+            for (got, want) in together.iter().zip(&alone) {
+                assert_eq!(got, want);
             }
         })
         .await;
@@ -225,16 +263,10 @@ async fn schemas_read_together_stay_flat_in_other_schemas() {
     let names: Vec<&str> = dbs.iter().map(|d| d.name.as_str()).collect();
     let work = async || {
         let mut s = session(&dbs[0]).await;
-        verify_schemas(&mut s, &names, &cat, None)
-            .await
-            .expect("warm-up");
+        diff_together(&mut s, &names, &cat).await;
         statement_work(&dbs[0], &mut s, async |s| {
-            let reports = verify_schemas(s, &names, &cat, None)
-                .await
-                .expect("verify together");
-            for r in reports {
-                let r = r.expect("this schema's read");
-                assert!(r.ok, "{:#?}", r.problems);
+            for diffs in diff_together(s, &names, &cat).await {
+                assert!(!has_problems(&diffs), "{diffs:#?}");
             }
         })
         .await

@@ -1,4 +1,4 @@
-//! Property (issue #20 item 3): import never changes meaning. Random
+//! Property: import never changes meaning. Random
 //! strings with backslashes, both quotes, `%`, `_`, newlines, tabs,
 //! non-BMP characters and `*/` go into a string default, an expression
 //! default, a generated expression, a CHECK, an expression key part
@@ -34,7 +34,7 @@ use schema_catalog::diff::diff_table;
 use schema_catalog::dump::{parse_create_table_with, ParseOptions};
 use schema_catalog::import;
 use schema_catalog::model::{Check, Generated};
-use schema_catalog::verify::{verify_with, VerifyOptions};
+use schema_catalog::verify::VerifyOptions;
 use schema_catalog::{
     ddl, quote_str, Column, ColumnType, DefaultValue, Flavor, Ident, Index, IndexPart, Table,
 };
@@ -289,7 +289,7 @@ async fn live_paths(cat: &Catalog, flavor: Flavor) -> Result<(), TestCaseError> 
         .await
         .unwrap();
     let strict = VerifyOptions::default().strict(true);
-    let report = verify_with(&mut s, &src.name, cat, None, &strict)
+    let report = schema_catalog::verify(&mut s, cat, &strict.clone().schema(&src.name))
         .await
         .unwrap();
     prop_assert!(report.ok, "{:#?}\n{rendered}", report.problems);

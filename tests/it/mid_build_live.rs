@@ -109,7 +109,7 @@ fn opts() -> ApplyOptions {
 
 async fn run(db: &TestDb, opts: &ApplyOptions) -> ApplyReport {
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
-    apply::apply(&target, &db.name, &tables(), opts)
+    apply::run(&target, &db.name, &tables(), opts)
         .await
         .expect("apply runs")
 }
@@ -187,7 +187,7 @@ async fn apply_with_write_during_build(db: &TestDb, write: &str) -> ApplyReport 
     let done = std::sync::atomic::AtomicBool::new(false);
     let finished = || done.load(std::sync::atomic::Ordering::SeqCst);
     let run = async {
-        let report = apply::apply(&target, &db.name, &tables, &opts)
+        let report = apply::run(&target, &db.name, &tables, &opts)
             .await
             .expect("apply runs");
         done.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -16,7 +16,6 @@ use schema_catalog::catalog;
 use schema_catalog::db;
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::inspect::inspect_table;
-use schema_catalog::verify::verify;
 use schema_catalog::{Error, Flavor};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -40,7 +39,13 @@ indexes:
 async fn verify_t(db: &TestDb) -> Vec<(String, ProblemKind)> {
     let cat = catalog::load(catalog_dir(&[("t.yaml", T_YAML)]).path()).unwrap();
     let mut s = session(db).await;
-    let r = verify(&mut s, &db.name, &cat, None).await.unwrap();
+    let r = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     r.problems
         .iter()
         .map(|p| (p.object.clone(), p.kind))
@@ -170,7 +175,13 @@ async fn expression_default_literal_case_and_backslash_are_drift() {
         .await;
         assert_eq!(default_tag(&db).await, stored);
         let mut s = session(&db).await;
-        let r = verify(&mut s, &db.name, &cat, None).await.unwrap();
+        let r = schema_catalog::verify(
+            &mut s,
+            &cat,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .unwrap();
         let kinds: Vec<_> = r
             .problems
             .iter()

@@ -1,4 +1,4 @@
-//! The regenerate-and-compare net (issue #20), against the real server
+//! The regenerate-and-compare net, against the real server
 //! (each flavor): a live table with an attribute only `SHOW CREATE TABLE`
 //! shows (information_schema has no trace of it, so the inspected model
 //! matches the catalog exactly and plain verify passes) is refused as
@@ -22,7 +22,7 @@ use schema_catalog::apply::{Outcome, StepStatus};
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
-use schema_catalog::verify::{verify_with, VerifyOptions};
+use schema_catalog::verify::VerifyOptions;
 
 const SETTINGS: &str =
     "defaults:\n  engine: InnoDB\n  charset: utf8mb4\n  collation: utf8mb4_bin\n";
@@ -122,12 +122,10 @@ async fn verify(db: &TestDb, cat: &Catalog, strict: bool) -> schema_catalog::ver
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(
+    schema_catalog::verify(
         &mut s,
-        &db.name,
         cat,
-        None,
-        &VerifyOptions::default().strict(strict),
+        &VerifyOptions::default().strict(strict).schema(&db.name),
     )
     .await
     .expect("verify runs")
@@ -258,7 +256,7 @@ async fn apply_with(
         .read_timeout(budget)
         .progress(hook);
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
-    schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
+    schema_catalog::apply::run(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
 }

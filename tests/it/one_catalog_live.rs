@@ -107,7 +107,7 @@ async fn no_action_and_restrict_are_one_catalog_on_every_server() {
     // The imported catalog verifies against every spelling, and so does
     // one that says `no action` explicitly.
     let out = scratch.path().join("imported");
-    schema_catalog::import_gate::write_checked(&live, &out).expect("import passes check");
+    schema_catalog::import::write_checked(&live, &out).expect("import passes check");
     let cat = catalog::load(&out).expect("the import loads");
     common::assert_verified_and_idle(&db, &cat).await;
     let spelled = scratch.path().join("spelled");

@@ -1,4 +1,4 @@
-//! Partitioned tables stay out of catalog format v2 (issue #12, point 5):
+//! Partitioned tables stay out of catalog format v2:
 //! live inspection and the dump parser both see the partitioning, import
 //! refuses the table naming it, and verify / apply refuse a catalog table
 //! that is partitioned on the server, issuing no DDL and changing nothing.
@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::TestDb;
 use schema_catalog::diff::ProblemKind;
 use schema_catalog::import::{self, ImportOptions};
-use schema_catalog::{db, dump, verify, Error, TableKind};
+use schema_catalog::{db, dump, Error, TableKind};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -87,7 +87,13 @@ async fn partitioned_tables_are_refused_by_import_verify_and_apply() {
         ),
     ]);
     let cat = schema_catalog::catalog::load(dir.path()).unwrap();
-    let v = verify::verify(&mut s, &db.name, &cat, None).await.unwrap();
+    let v = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     assert!(!v.ok);
     assert!(
         v.problems

@@ -101,7 +101,15 @@ async fn snapshot_shape(name: &str, legacy: Option<&str>) -> Vec<Plan> {
     let mut session = db::connect(&target, Duration::from_secs(10)).await.unwrap();
     assert_eq!(session.flavor(), db.flavor);
     let live = plan_live(&mut session, &db.name, &tables).await.unwrap();
-    let diffs = diff_all(&mut session, &db.name, &tables).await.unwrap();
+    let request = schema_catalog::inspect::Read::default()
+        .schema(&db.name)
+        .tables(&tables);
+    let diffs = diff_all(&mut session, &request)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap()
+        .unwrap();
     // The live plan is the offline plan of the same diffs, plus the server it read.
     let mut offline = plan::plan(&diffs, db.flavor);
     assert_eq!(offline.server, None);

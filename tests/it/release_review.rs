@@ -391,7 +391,7 @@ fn only_the_flavors_new_targets() {
     );
 }
 
-/// Issue 24: an opted-in widening's upgrade SQL is the one MODIFY COLUMN
+/// An opted-in widening's upgrade SQL is the one MODIFY COLUMN
 /// step per flavor, with the rule's online clause, and its from/to types.
 #[test]
 fn a_widening_upgrade_shows_its_step_per_flavor() {

@@ -29,7 +29,7 @@ async fn apply(db: &TestDb, r: &Revision) -> ApplyReport {
     let opts = ApplyOptions::default()
         .lock_timeout(Duration::from_secs(20))
         .read_timeout(Duration::from_secs(20));
-    apply::apply(&target, &target.schema, &tables(r), &opts)
+    apply::run(&target, &target.schema, &tables(r), &opts)
         .await
         .expect("apply runs")
 }

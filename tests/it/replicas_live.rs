@@ -17,7 +17,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use mysql_async::prelude::*;
 use schema_catalog::apply::{self, ApplyOptions, ApplyReport, Outcome, StepStatus};
 use schema_catalog::replica::ReadBack;
-use schema_catalog::{catalog, db, verify, Flavor, Table};
+use schema_catalog::{catalog, db, Flavor, Table};
 
 /// One test at a time on the pair: the tests stop the applier, delay it,
 /// and wait for the replica.
@@ -108,7 +108,7 @@ impl PairDb {
     /// Applies `tables` with the replica named and `opts`' budgets.
     pub(crate) async fn apply(&self, tables: &[Table], opts: ApplyOptions) -> ApplyReport {
         let target = db::parse_url(&self.primary_url()).unwrap();
-        apply::apply(&target, &self.name, tables, &opts)
+        apply::run(&target, &self.name, tables, &opts)
             .await
             .expect("apply runs")
     }
@@ -307,9 +307,13 @@ async fn an_index_on_200k_rows_is_on_the_replica_when_apply_returns() {
     let cat =
         catalog::load(common::catalog_dir(&[("jobs.yaml", common::UNINDEXED_JOBS_CATALOG)]).path())
             .unwrap();
-    let on_replica = verify::verify(&mut session, &db.name, &cat, None)
-        .await
-        .unwrap();
+    let on_replica = schema_catalog::verify(
+        &mut session,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     assert!(on_replica.ok, "{on_replica:#?}");
     assert!(db.index_on_replica("Jobs", "idx_jobs_state_created").await);
     // The report names the replica, its check and the read-back.

@@ -290,7 +290,7 @@ async fn two_phase_alter_follows_the_replicas_applier_and_reaches_the_binlog_in_
         // (before any replica is connected), `auto` is off and says why.
         let opts = opts_with(&db, 30).two_phase_alter(TwoPhaseAlter::On);
         let target = schema_catalog::db::parse_url(&db.primary_url()).unwrap();
-        let err = schema_catalog::apply::apply(&target, &db.name, &tables, &opts)
+        let err = schema_catalog::apply::run(&target, &db.name, &tables, &opts)
             .await
             .expect_err("on is refused on MySQL");
         let text = err.to_string();

@@ -109,7 +109,7 @@ async fn explicit_dynamic_row_format_imports_and_verifies_with_a_note() {
 
     // Verify and apply accept the legacy table as the catalog's.
     let out = scratch.path().join("imported");
-    schema_catalog::import_gate::write_checked(&live, &out).expect("passes check");
+    schema_catalog::import::write_checked(&live, &out).expect("passes check");
     let cat = catalog::load(&out).expect("loads");
     let before = db.snapshot().await;
     common::assert_verified_and_idle(&db, &cat).await;

@@ -16,7 +16,7 @@ use mysql_async::{Conn, Pool, PoolConstraints, PoolOpts};
 use schema_catalog::apply::{self, Outcome};
 use schema_catalog::db::Session;
 use schema_catalog::explain::{self, ExplainOptions};
-use schema_catalog::{catalog, db, verify, Flavor};
+use schema_catalog::{catalog, db, Flavor};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -73,7 +73,7 @@ async fn a_pooled_connection_comes_back_as_it_was_lent() {
     let db = TestDb::new().await;
     let cat = catalog::load(&common::repo_root().join("catalog")).unwrap();
     let target = db::parse_url(&db.url()).unwrap();
-    let created = apply::apply(
+    let created = apply::run(
         &target,
         &target.schema,
         &catalog_tables(&cat),
@@ -96,9 +96,15 @@ async fn a_pooled_connection_comes_back_as_it_was_lent() {
     let before = state(&mut conn, &lock).await;
     drop(conn);
 
-    let v = verify::within(&pool, &db.name, &cat, None, TIMEOUT)
-        .await
-        .unwrap();
+    let v = schema_catalog::verify(
+        &pool,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .deadline(TIMEOUT),
+    )
+    .await
+    .unwrap();
     assert!(v.ok, "{:#?}", v.problems);
     let mut conn = pool.get_conn().await.unwrap();
     assert_eq!(state(&mut conn, &lock).await, before, "after verify");
@@ -127,7 +133,7 @@ async fn a_pooled_connection_comes_back_as_it_was_lent() {
 
     // Apply sets its budgets on the session it takes and closes it after
     // the run: the pool opens a fresh connection, with the server's defaults.
-    let again = apply::apply(&pool, &db.name, &catalog_tables(&cat), &Default::default())
+    let again = apply::run(&pool, &db.name, &catalog_tables(&cat), &Default::default())
         .await
         .unwrap();
     assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");

@@ -1,4 +1,4 @@
-//! TiDB table features (issue #12 point 4) offline: `clustered`,
+//! TiDB table features offline: `clustered`,
 //! `auto_random`, `shard_row_id_bits`, `pre_split_regions` and `ttl`
 //! (fixtures/format-v2/tidb). No TiDB server exists here: TiDB's side is
 //! proven on TiDB's documented `SHOW CREATE TABLE` text and on the DDL the

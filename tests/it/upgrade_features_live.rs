@@ -12,13 +12,13 @@ use crate::common;
 use common::TestDb;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::diff::ProblemKind;
-use schema_catalog::verify::{verify_with, VerifyOptions, VerifyReport};
+use schema_catalog::verify::{VerifyOptions, VerifyReport};
 
 /// A catalog of `tables` as loaded from files (through the import gate).
 fn catalog_of(tables: &[schema_catalog::Table]) -> Catalog {
     let dir = tempfile::tempdir().unwrap();
     let imported = common::generated_import(tables.to_vec());
-    schema_catalog::import_gate::write_checked(&imported, dir.path()).expect("passes check");
+    schema_catalog::import::write_checked(&imported, dir.path()).expect("passes check");
     catalog::load(dir.path()).expect("loads")
 }
 
@@ -28,12 +28,10 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> VerifyReport {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(
+    schema_catalog::verify(
         &mut s,
-        &db.name,
         cat,
-        None,
-        &VerifyOptions::default().strict(true),
+        &VerifyOptions::default().strict(true).schema(&db.name),
     )
     .await
     .expect("verify runs")
@@ -487,5 +485,5 @@ async fn skip_unsupported_names_every_object_it_leaves_out() {
     assert_eq!(skipped.len(), want.len(), "{skipped:#?}");
     // What is written passes check.
     let dir = tempfile::tempdir().unwrap();
-    schema_catalog::import_gate::write_checked(&imported, dir.path()).expect("passes check");
+    schema_catalog::import::write_checked(&imported, dir.path()).expect("passes check");
 }

@@ -269,7 +269,7 @@ async fn imported(db: &TestDb) -> Vec<Table> {
     assert!(live.skipped.is_empty(), "{:#?}", live.skipped);
     let dir = common::scratch_dir("upgrade-show-create");
     let _ = std::fs::remove_dir_all(&dir);
-    schema_catalog::import_gate::write_checked(&live, &dir).expect("import passes check");
+    schema_catalog::import::write_checked(&live, &dir).expect("import passes check");
     let cat = schema_catalog::catalog::load(&dir).expect("the import loads");
     let _ = std::fs::remove_dir_all(&dir);
     catalog_tables(&cat)

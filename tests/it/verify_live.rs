@@ -15,7 +15,7 @@ use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
 use schema_catalog::diff::{ProblemKind, Value};
-use schema_catalog::verify::{verify, VerifyReport};
+use schema_catalog::verify::VerifyReport;
 use schema_catalog::Error;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -92,9 +92,15 @@ async fn run(db: &TestDb, consumer: Option<&str>) -> VerifyReport {
     let before = db.snapshot().await;
     let mut s = session(db).await;
     let c0 = counters(&mut s).await;
-    let report = verify(&mut s, &db.name, &cat, consumer)
-        .await
-        .expect("verify runs");
+    let report = schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .consumer(consumer),
+    )
+    .await
+    .expect("verify runs");
     let c1 = counters(&mut s).await;
     for name in COUNTERS.iter().filter(|n| **n != "Com_stmt_execute") {
         assert_eq!(
@@ -163,7 +169,13 @@ async fn full_verify_is_one_statement_whatever_the_catalog_size() {
     let cat = shipped();
     let mut s = session(&db).await;
     let c0 = counters(&mut s).await;
-    verify(&mut s, &db.name, &cat, None).await.unwrap();
+    schema_catalog::verify(
+        &mut s,
+        &cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .unwrap();
     let c1 = counters(&mut s).await;
     assert_eq!(
         get(&c1, "Com_stmt_execute") - get(&c0, "Com_stmt_execute"),
@@ -532,9 +544,15 @@ async fn consumer_scoping_the_other_way_round() {
 async fn unknown_consumer_is_a_usage_error_listing_the_known_ones() {
     let db = shipped_schema_with(&[]).await;
     let mut s = session(&db).await;
-    let err = verify(&mut s, &db.name, &shipped(), Some("no-such-worker"))
-        .await
-        .unwrap_err();
+    let err = schema_catalog::verify(
+        &mut s,
+        &shipped(),
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .consumer("no-such-worker"),
+    )
+    .await
+    .unwrap_err();
     let Error::Usage(msg) = &err else {
         panic!("expected a usage error, got {err:?}");
     };

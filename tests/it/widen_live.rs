@@ -1,4 +1,4 @@
-//! Online widenings (issue 24), live on the test server (MariaDB 10.11 at
+//! Online widenings, live on the test server (MariaDB 10.11 at
 //! 3306, MySQL 9.7 at 3307: run with each `CATALOG_TEST_DATABASE_URL`).
 //!
 //! - `allowed_widenings_touch_no_row_of_a_million_row_table`: every rule of
@@ -142,9 +142,15 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
     assert_eq!(v.problems.len(), widened.len(), "{:#?}", v.problems);
     let target = db::parse_url(&db.url()).unwrap();
     let mut session = db::connect(&target, Duration::from_secs(20)).await.unwrap();
-    let worker = schema_catalog::verify::verify(&mut session, &db.name, &cat, Some("worker"))
-        .await
-        .unwrap();
+    let worker = schema_catalog::verify(
+        &mut session,
+        &cat,
+        &schema_catalog::VerifyOptions::default()
+            .schema(&db.name)
+            .consumer("worker"),
+    )
+    .await
+    .unwrap();
     let objects: Vec<&str> = worker.problems.iter().map(|p| p.object.as_str()).collect();
     assert!(
         objects.contains(&"E") && !objects.contains(&"S"),
@@ -183,7 +189,7 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
-    let report = apply::apply(&target, &target.schema, &tables, &opts())
+    let report = apply::run(&target, &target.schema, &tables, &opts())
         .await
         .expect("apply runs");
     let took = started.elapsed();
@@ -390,7 +396,7 @@ primary_key: [Id]
         .read_timeout(Duration::from_secs(20));
     let target = db::parse_url(&db.url()).unwrap();
     let (mut holder, id) = common::holding(&db, "SELECT COUNT(*) FROM Wide").await;
-    let report = apply::apply(&target, &db.name, &tables, &opts)
+    let report = apply::run(&target, &db.name, &tables, &opts)
         .await
         .expect("apply runs");
     match &report.outcome {
@@ -402,7 +408,7 @@ primary_key: [Id]
     }
     assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
     holder.query_drop("COMMIT").await.unwrap();
-    let again = apply::apply(&target, &db.name, &tables, &opts)
+    let again = apply::run(&target, &db.name, &tables, &opts)
         .await
         .expect("apply runs");
     assert_eq!(again.outcome, Outcome::Converged, "{again:#?}");

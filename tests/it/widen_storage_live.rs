@@ -1,5 +1,5 @@
-//! Online widenings and the live table's storage (issue 24's row-format
-//! rule, issue 20's table options), live on the test server (MariaDB 10.11
+//! Online widenings and the live table's storage (the widening's row-format
+//! rule, the table options), live on the test server (MariaDB 10.11
 //! at 3306, MySQL 9.7 at 3307: run with each `CATALOG_TEST_DATABASE_URL`).
 //!
 //! - `the_row_format_is_read_and_explicit_ones_are_refused`: inspection

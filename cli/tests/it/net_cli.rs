@@ -1,5 +1,5 @@
 //! `catalog plan`, `catalog apply` and `catalog verify --strict` agree on
-//! the regenerate-and-compare net (issue #20): on the shipped catalog's
+//! the regenerate-and-compare net: on the shipped catalog's
 //! schema with one table given an attribute only `SHOW CREATE TABLE` shows
 //! (MariaDB: `WITH SYSTEM VERSIONING`; MySQL: `AUTOEXTEND_SIZE`, with
 //! CREATE_OPTIONS empty) and one index of another table dropped, all three

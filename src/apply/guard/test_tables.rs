@@ -1,20 +1,13 @@
 //! The tables and indexes the guard's unit tests check steps for.
 
-use crate::coltype::ColumnType;
-use crate::model::{Column, Index, Table};
+use crate::model::{Index, Table};
 
 /// A base table `T`: `Id bigint unsigned` primary key, `Note varchar(8)`.
 pub(super) fn table() -> Table {
-    let mut t = Table::not_a_table("T".into(), "");
-    t.kind = crate::model::TableKind::Base;
-    let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
-    id.nullable = false;
-    t.columns = vec![id, Column::new("Note", ColumnType::Varchar(8))];
-    t.primary_key = vec![crate::model::IndexPart::column("Id")];
-    t.charset = "utf8mb4".into();
-    t.collation = "utf8mb4_bin".into();
-    t.engine = Some("InnoDB".into());
-    t
+    crate::dump::table(
+        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL, `Note` varchar(8), \
+         PRIMARY KEY (`Id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+    )
 }
 
 /// Format v2 shapes: a descending part, a declared prefix, an expression,

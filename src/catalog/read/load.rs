@@ -55,7 +55,7 @@ pub fn check_files(dir: impl AsRef<Path>, files: &[(&str, &str)]) -> CheckReport
     let dir = dir.as_ref();
     let mut problems = Vec::new();
     // The texts by file name: the first of a name (a map, not a search of
-    // the list per file: issue 22, a git revision of 8,192 files).
+    // the list per file: docs/scale.md, a git revision of 8,192 files).
     let mut texts: HashMap<&str, &str> = HashMap::with_capacity(files.len());
     for (name, text) in files {
         let mut sink = Sink::new(&dir.join(name), &mut problems);

@@ -1,7 +1,7 @@
 //! Text the servers cannot hand back: characters outside the Basic
 //! Multilingual Plane (4-byte UTF-8, such as emoji) in a comment, a
 //! string default or an expression. Probed on MariaDB 10.11 and MySQL 9.7
-//! (issue #20, found by tests/it/meaning_property.rs):
+//! (found by tests/it/meaning_property.rs):
 //!
 //! - comments (table, column, index) are stored in utf8mb3 on both: the
 //!   character is stored as `?`;

@@ -6,7 +6,7 @@
 //! `catalog plan`'s read: the inspection and the net, then the plan).
 //! `apply --fleet` reads first, with
 //! apply's own preflight read (the inspection and the net,
-//! [`crate::live::diff_all_schemas_with`]): a target whose plan from that
+//! [`crate::live::diff_all`] with [`crate::inspect::Read::net`]): a target whose plan from that
 //! read has no step and no drift is `already_converged` (what apply would
 //! find under its lock; one inspection, no lock, no DDL), every other
 //! target goes through apply.
@@ -220,7 +220,11 @@ async fn plans(
     schemas: &[&str],
     tables: &[crate::model::Table],
 ) -> crate::Result<Vec<crate::Result<crate::plan::Plan>>> {
-    let diffs = crate::live::diff_all_schemas_with(session, schemas, tables, true).await?;
+    let request = crate::inspect::Read::default()
+        .schemas(schemas)
+        .tables(tables)
+        .net(true);
+    let diffs = crate::live::diff_all(session, &request).await?;
     let flavor = session.flavor();
     let identity = session.identity().clone();
     Ok(diffs

@@ -67,7 +67,7 @@ pub(crate) const CONSTRAINT_FIELDS: &[&str] = &[
 ///   opened for one table's three rows beside 40 other schemas), and bound
 ///   to the group's list it still read the whole list's checks per row,
 ///   so a listed group cost its tables squared (a live import of 1,024
-///   tables: 28.9 s and 10.6 s; one branch of its own: 0.66 s; issue 22).
+///   tables: 28.9 s and 10.6 s; one branch of its own: 0.66 s; docs/scale.md).
 /// - MySQL/TiDB: TABLE_CONSTRAINTS, with its `ENFORCED` column (TiDB read
 ///   as MySQL, an assumption not runnable here: TiDB 7.2+ takes `NOT
 ///   ENFORCED`; level `Table`: MySQL keeps none) and the CHECK clause by a lookup of CHECK_CONSTRAINTS,

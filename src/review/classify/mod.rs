@@ -290,7 +290,7 @@ pub(super) fn apply_problems(i: usize, installed: &[Installed]) -> Vec<(Problem,
 pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Finding> {
     let olds: Vec<&Table> = old.tables.iter().map(|t| &t.table).collect();
     let news: Vec<&Table> = new.tables.iter().map(|t| &t.table).collect();
-    // Looked up by folded name, not searched (issue 22).
+    // Looked up by folded name, not searched (docs/scale.md).
     let old_by_name: HashMap<&str, &Table> = olds.iter().map(|t| (t.name.folded(), *t)).collect();
     let new_names: HashSet<&str> = news.iter().map(|t| t.name.folded()).collect();
     let mut out = Out(Vec::new());
@@ -361,7 +361,7 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         name,
         kind: _, // catalogs declare base tables only
         comment,
-        // Apply's diff: exact since issue #20 (table_engine, table_collation).
+        // Apply's diff is exact here (table_engine, table_collation).
         engine: _,
         row_format: _,
         charset: _,

@@ -29,7 +29,7 @@ pub async fn apply_tables_at(url: &str, tables: &[Table]) -> ApplyReport {
         .lock_timeout(budget)
         .read_timeout(budget);
     let target = schema_catalog::db::parse_url(url).expect("test URL parses");
-    schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
+    schema_catalog::apply::run(&target, &target.schema, tables, &opts)
         .await
         .expect("apply runs")
 }
@@ -60,9 +60,13 @@ pub async fn verify_schema(db: &TestDb, cat: &Catalog) -> VerifyReport {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .expect("connect");
-    schema_catalog::verify::verify(&mut s, &db.name, cat, None)
-        .await
-        .expect("verify runs")
+    schema_catalog::verify(
+        &mut s,
+        cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .expect("verify runs")
 }
 
 /// Verify of `cat` fails naming `kind` on `object`.

@@ -8,7 +8,6 @@ use std::time::Duration;
 use mysql_async::prelude::*;
 use schema_catalog::catalog::{self, Catalog};
 use schema_catalog::db::{self, Session};
-use schema_catalog::verify::verify;
 use schema_catalog::Flavor;
 
 use super::TestDb;
@@ -48,11 +47,21 @@ pub async fn session(db: &TestDb) -> Session<'static> {
 /// statement cache. The second must find the schema satisfying `cat`.
 pub async fn verify_work(db: &TestDb, cat: &Catalog) -> Vec<(String, u64)> {
     let mut s = session(db).await;
-    verify(&mut s, &db.name, cat, None)
-        .await
-        .expect("warm-up verify");
+    schema_catalog::verify(
+        &mut s,
+        cat,
+        &schema_catalog::VerifyOptions::default().schema(&db.name),
+    )
+    .await
+    .expect("warm-up verify");
     statement_work(db, &mut s, async |s| {
-        let report = verify(s, &db.name, cat, None).await.expect("verify");
+        let report = schema_catalog::verify(
+            s,
+            cat,
+            &schema_catalog::VerifyOptions::default().schema(&db.name),
+        )
+        .await
+        .expect("verify");
         assert!(report.ok, "{:#?}", report.problems);
     })
     .await

@@ -407,7 +407,7 @@ pub async fn import_three_ways(
     let live = import::build(&target.display, sources, &ImportOptions::default()).expect("import");
     assert!(live.skipped.is_empty(), "{:#?}", live.skipped);
     let out = dir.join("imported");
-    schema_catalog::import_gate::write_checked(&live, &out).expect("import passes check");
+    schema_catalog::import::write_checked(&live, &out).expect("import passes check");
     let reloaded = schema_catalog::catalog::load(&out).expect("the import loads");
     let file = dir.join("dump.sql");
     db.dump_no_data(&file);

@@ -260,7 +260,7 @@ pub fn cases() -> Vec<Case> {
             edit("default: \"''\"", "default: \"'x'\""),
             vec![P::ColumnDefault.into()],
         ),
-        // Issue 24: opted-in widenings. utf8mb4 varchar(32) -> varchar(63)
+        // Opted-in widenings. utf8mb4 varchar(32) -> varchar(63)
         // is 128 -> 252 bytes: in the rule table of every flavor.
         case(
             "widen varchar (defaults: widen)",

@@ -230,7 +230,7 @@ pub(crate) struct RawDefaults {
     pub charset: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collation: Option<String>,
-    /// Online widenings for every column (types only; issue 24).
+    /// Online widenings for every column (types only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub widen: Option<bool>,
 }
@@ -472,7 +472,7 @@ pub(crate) struct RawColumn {
     pub comment: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_by: Vec<String>,
-    /// Online widenings of this column (types and default; issue 24).
+    /// Online widenings of this column (types and default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub widen: Option<bool>,
 }

@@ -1,7 +1,7 @@
 //! Import never writes a catalog its own `check` refuses: the files' texts
 //! are checked with [`crate::catalog::check_files`] (the rules of `catalog
 //! check`, on the very texts written, sorted by file name as `check` reads
-//! a directory; issue 22: reading 8,193 files back cost their opens), then
+//! a directory; docs/scale.md: reading 8,193 files back cost their opens), then
 //! written to a staging directory (beside a new output directory, renamed
 //! into place whole; inside an existing one, each file moved into place).
 //! A refused catalog leaves the output directory as it was (a new one is
@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{self as import, Imported};
 use crate::catalog;
 use crate::error::{Error, Result};
-use crate::import::{self, Imported};
 
 /// Staging directory name (hidden, and not a `*.yaml` file, so never read
 /// as part of a catalog).
@@ -73,7 +73,7 @@ pub fn write_checked(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// A directory that does not exist yet is written whole beside it (a
 /// hidden sibling) and then renamed into place: one rename, not one per
-/// file, and no moment at which it holds part of the catalog (issue 22: at
+/// file, and no moment at which it holds part of the catalog (docs/scale.md: at
 /// 8,192 tables the per-file renames were a tenth of `import --from`).
 /// `None` (nothing left behind) when that cannot be done here (no parent
 /// to write in, or the path appeared meanwhile): the caller stages inside
