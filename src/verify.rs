@@ -159,7 +159,7 @@ pub async fn verify_with(
         return verify(session, schema, catalog, consumer).await;
     }
     let tables = scope(catalog, consumer)?;
-    let diffs = crate::live::diff_all_with(session, schema, &tables, true).await?;
+    let diffs = crate::live::diff_all_strict(session, schema, &tables).await?;
     Ok(report(session, schema, catalog, consumer, diffs))
 }
 

@@ -185,6 +185,24 @@ pub(crate) async fn inspect_catalog_schemas_with(
     Ok(reads)
 }
 
+/// [`inspect_catalog_tables_with`] with the net (`verify --strict`),
+/// also returning the columns whose text states a collation where the
+/// server's own text of the regenerated table would not, or the reverse
+/// (`net::stated_collations`): a finding the net reports on its own,
+/// leaving the table recognised.
+pub(crate) async fn inspect_catalog_tables_strict(
+    session: &mut Session<'_>,
+    schema: &str,
+    wants: &[Table],
+) -> Result<(SchemaRead, Vec<net::StatedCollation>)> {
+    let mut read = one(inspect_catalog_schemas(session, &[schema], wants).await?);
+    let mut stated = Vec::new();
+    if let Ok(out) = &mut read {
+        stated = net::check_all(session, schema, wants, out).await?;
+    }
+    Ok((read, stated))
+}
+
 /// Reads one table: `None` when it does not exist. One prepared statement,
 /// bounded by the session's timeout. Used by apply's per-step re-reads.
 pub async fn inspect_table(
