@@ -26,6 +26,7 @@ mod conformance_vitess;
 mod diff_cli;
 mod explain_cli;
 mod fix_cli;
+mod fix_flavors_cli;
 mod fleet_cli;
 mod fleet_stop_cli;
 mod fleet_verify_cli;

@@ -206,5 +206,6 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         reason,
         only_on: on,
         fix: p.fix.clone(),
+        fixes: Vec::new(),
     }
 }
