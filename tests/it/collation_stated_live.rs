@@ -58,9 +58,15 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> VerifyReport {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(&mut s, &db.name, cat, None, &VerifyOptions { strict: true })
-        .await
-        .expect("verify runs")
+    verify_with(
+        &mut s,
+        &db.name,
+        cat,
+        None,
+        &VerifyOptions::default().strict(true),
+    )
+    .await
+    .expect("verify runs")
 }
 
 /// The statement a fix ends with (`...: `ALTER TABLE ...``).

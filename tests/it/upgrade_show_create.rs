@@ -133,7 +133,7 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> schema_catalog::verify::Ve
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    let opts = schema_catalog::verify::VerifyOptions { strict: true };
+    let opts = schema_catalog::verify::VerifyOptions::default().strict(true);
     schema_catalog::verify::verify_with(&mut s, &db.name, cat, None, &opts)
         .await
         .expect("verify runs")
