@@ -524,15 +524,7 @@ mod tests {
     use crate::dump::parse_create_table_with;
 
     fn parse(text: &str, flavor: Flavor) -> Table {
-        parse_create_table_with(
-            text,
-            ParseOptions {
-                flavor: Some(flavor),
-                keep_other_types: true,
-            },
-        )
-        .unwrap()
-        .table
+        parsed(text, flavor).table
     }
 
     const MYSQL: &str = "CREATE TABLE `t` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT,\n  \

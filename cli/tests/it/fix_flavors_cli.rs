@@ -18,23 +18,8 @@ use crate::cli_support;
 use std::path::Path;
 use std::process::Output;
 
+use crate::fix_cli::{show, write};
 use cli_support::{catalog, json};
-
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    std::fs::create_dir_all(dir).unwrap();
-    for (name, text) in files {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 const JOB_V1: &str = "table: job
 columns:
