@@ -271,6 +271,23 @@ pub fn column_definition_in(column: &Column, defaults: &TableDefaults) -> String
     column_definition_with(column, Some(defaults), None)
 }
 
+/// Whether [`column_definition_in`] states `column`'s `CHARACTER SET` /
+/// `COLLATE` inside a table of `defaults`: it has them and they are not
+/// the table's own. A server's own `SHOW CREATE TABLE` of a column so
+/// written states them exactly then (MySQL: also wherever DDL stated
+/// them; the net compares that fact).
+pub(crate) fn states_collation(column: &Column, defaults: &TableDefaults) -> bool {
+    let inherited = column
+        .charset
+        .as_deref()
+        .is_some_and(|cs| cs.eq_ignore_ascii_case(&defaults.charset))
+        && column
+            .collation
+            .as_deref()
+            .is_some_and(|co| co.eq_ignore_ascii_case(&defaults.collation));
+    !inherited && (column.charset.is_some() || column.collation.is_some())
+}
+
 /// [`column_definition`] inside a table of `defaults` (`None`: stating
 /// the charset and collation always), with TiDB's `AUTO_RANDOM(..)`
 /// clause where AUTO_INCREMENT would be (a new table's auto-random column
@@ -281,11 +298,7 @@ fn column_definition_with(
     auto_random: Option<&str>,
 ) -> String {
     let mut out = format!("{} {}", quote_ident(column.name.as_str()), column.ty);
-    let inherited = defaults.is_some_and(|d| {
-        column.charset.as_deref() == Some(d.charset.as_str())
-            && column.collation.as_deref() == Some(d.collation.as_str())
-    });
-    if !inherited {
+    if defaults.is_none_or(|d| states_collation(column, d)) {
         if let Some(cs) = &column.charset {
             out.push_str(&format!(" CHARACTER SET {}", charset_name(cs)));
         }

@@ -55,6 +55,55 @@ pub(crate) async fn diff_schema(
     out.pop().unwrap_or_else(|| Ok(Vec::new()))
 }
 
+/// [`diff_schema`] with the net (`verify --strict`), also reporting each
+/// catalog column whose `SHOW CREATE TABLE` text states a collation where
+/// the server's own text of the catalog's table would not, or the reverse
+/// ([`crate::diff::ProblemKind::ColumnCollationStated`]): the net's own
+/// finding, which plan and apply leave aside.
+pub(crate) async fn diff_all_strict(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+) -> Result<Vec<TableDiff>> {
+    let request = inspect::Read::default()
+        .schema(schema)
+        .tables(tables)
+        .net(true);
+    let (mut reads, mut stated) = inspect::read_stated(session, &request).await?;
+    let read = reads.pop().unwrap_or_else(|| Ok(Vec::new()))?;
+    let stated = stated.pop().unwrap_or_default();
+    let flavor = Some(session.flavor());
+    let mut diffs: Vec<TableDiff> = tables
+        .iter()
+        .zip(read)
+        .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
+        .collect();
+    for s in stated {
+        let Some((want, d)) = tables
+            .iter()
+            .zip(&mut diffs)
+            .find(|(t, _)| t.name == s.table)
+        else {
+            continue;
+        };
+        // A column drifted otherwise already has a fix restating it.
+        let drifted = d.problems.iter().any(|p| {
+            p.kind.subject() == crate::diff::Subject::Column
+                && p.object.eq_ignore_ascii_case(s.column.as_str())
+        });
+        let live = d.live.as_ref().and_then(|l| l.column(&s.column));
+        if let (false, Some(live), Some(_)) = (drifted, live, want.column(&s.column)) {
+            d.problems.push(crate::diff::collation_stated(
+                want,
+                live,
+                s.shown,
+                s.regenerated,
+            ));
+        }
+    }
+    Ok(diffs)
+}
+
 /// Inspects, diffs and plans (issues no DDL). The read is netted as
 /// apply's preflight is ([`inspect::Read::net`]: one more round trip per 64
 /// existing tables), so a table apply refuses as `unrecognised` is drift

@@ -266,6 +266,11 @@ pub struct ErrorDoc {
     /// An invalid catalog's findings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problems: Option<Vec<catalog::Problem>>,
+    /// What would make the command pass, where the CLI knows (`pass
+    /// --flavor mariadb, mysql or tidb` for a dump that does not say
+    /// which server it comes from; `raise --timeout ...`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// Every document's name and JSON Schema, in the order the docs list them.

@@ -352,7 +352,11 @@ async fn verify_on(
 ) -> Result<VerifyReport> {
     let consumer = opts.consumer.name();
     let tables = scope(catalog, consumer)?;
-    let diffs = crate::live::diff_schema(session, schema, &tables, opts.strict).await?;
+    let diffs = if opts.strict {
+        crate::live::diff_all_strict(session, schema, &tables).await?
+    } else {
+        crate::live::diff_schema(session, schema, &tables, false).await?
+    };
     Ok(report(session, schema, catalog, consumer, diffs))
 }
 

@@ -119,6 +119,7 @@ fn usage_error(mut e: clap::Error) -> ExitCode {
             error: if first.is_empty() { text } else { first },
             exit_code: exit::USAGE,
             problems: None,
+            fix: None,
         });
     } else {
         let rendered = e.render();

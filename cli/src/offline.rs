@@ -34,8 +34,8 @@ pub fn plan_against(
     let (catalog, dump) = (catalog?, dump?);
     // Never a silent guess: the steps' SQL is per flavor.
     let Some(flavor) = flavor.or(dump.flavor) else {
-        return Err(schema_catalog::Error::Usage(format!(
-            "{}: the dump does not say which server it comes from (no mysqldump / mariadb-dump header, nothing only one server writes); pass --flavor mariadb, mysql or tidb",
+        return Err(crate::print::FlavorUnknown(format!(
+            "{}: the dump does not say which server it comes from (no mysqldump / mariadb-dump header, nothing only one server writes)",
             file.display()
         ))
         .into());

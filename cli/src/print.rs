@@ -43,9 +43,46 @@ pub fn error(format: Format, err: &anyhow::Error, code: u8) {
                 error: describe(err),
                 exit_code: code,
                 problems,
+                fix: fix_of(err),
             })
         }
     }
+}
+
+/// A command line that cannot go on without knowing the server's flavor
+/// (an offline run over a dump that does not say): what to pass is the
+/// error's `fix`.
+#[derive(Debug)]
+pub struct FlavorUnknown(pub String);
+
+/// What to pass, as the fix of a [`FlavorUnknown`].
+pub const FLAVOR_FIX: &str = "pass --flavor mariadb, mysql or tidb";
+
+impl std::fmt::Display for FlavorUnknown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {FLAVOR_FIX}", self.0)
+    }
+}
+
+impl std::error::Error for FlavorUnknown {}
+
+/// What would make the command pass, for JSON's `fix`: the flavor to
+/// pass, or the command-line advice for a library error.
+fn fix_of(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|cause| {
+        if cause.downcast_ref::<FlavorUnknown>().is_some() {
+            return Some(FLAVOR_FIX.to_string());
+        }
+        cause
+            .downcast_ref::<schema_catalog::Error>()
+            .and_then(|lib| {
+                let a = advice(lib)
+                    .trim_start_matches("; ")
+                    .trim_start_matches(" (")
+                    .trim_end_matches(')');
+                (!a.is_empty()).then(|| a.to_string())
+            })
+    })
 }
 
 /// The error as one line: the CLI's contexts, then the library error's own

@@ -72,6 +72,18 @@ pub(super) fn fix(want: &Table, object: &str, kind: ProblemKind) -> Option<Strin
             )),
             None => "declare the live shape in the catalog".to_string(),
         },
+        ColumnCollationStated => match column() {
+            Some(c) => format!(
+                "restate the column as the catalog writes it; on MySQL this changes only the column's text (no table rebuild, rows unchanged; ALGORITHM=INSTANT makes the server refuse rather than copy): `{}`",
+                crate::ddl::widen_column(
+                    &want.name,
+                    c,
+                    &want.defaults(),
+                    Some(crate::ddl::ColumnAlgorithm::Instant)
+                )
+            ),
+            None => "declare the column in the catalog".to_string(),
+        },
         ColumnNotOnline => match column() {
             Some(c) => format!(
                 "add it by hand at a quiet time (a table copy): `ALTER TABLE {t} ADD COLUMN {}`; or declare it VIRTUAL",

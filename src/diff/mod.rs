@@ -308,6 +308,31 @@ pub(super) fn problem(
     }
 }
 
+/// The net's finding that the live column `live` of the catalog table
+/// `want` writes the collation clauses `shown` in `SHOW CREATE TABLE`
+/// where the server's own text of the catalog's table writes
+/// `regenerated` (`verify --strict` only): a
+/// [`ProblemKind::ColumnCollationStated`] whose fix restates the column.
+pub(crate) fn collation_stated(
+    want: &Table,
+    live: &crate::model::Column,
+    shown: crate::model::CollationClauses,
+    regenerated: crate::model::CollationClauses,
+) -> Problem {
+    let side = |clauses| Value::CollationClauses {
+        clauses,
+        charset: live.charset.clone().unwrap_or_default(),
+        collation: live.collation.clone().unwrap_or_default(),
+    };
+    problem(
+        want,
+        live.name.as_str(),
+        ProblemKind::ColumnCollationStated,
+        side(regenerated),
+        side(shown),
+    )
+}
+
 /// The catalog's CHECK constraints against the live table's (by name, case
 /// -insensitively; conditions after normalisation). A missing one is not
 /// added: validating the rows copies the table.

@@ -104,11 +104,15 @@ impl TableBuilder {
             tidb: self.tidb.take(),
             required_by: Vec::new(),
         };
-        self.finish_columns(&mut table);
+        let collation_clauses = self.finish_columns(&mut table);
         table.normalize();
         let mut features = std::mem::take(&mut self.features);
         features.sort();
-        Ok(ParsedTable { table, features })
+        Ok(ParsedTable {
+            table,
+            features,
+            collation_clauses,
+        })
     }
 
     /// Table default charset and collation, each derived from the other when absent.
@@ -122,8 +126,10 @@ impl TableBuilder {
     }
 
     /// Applies table-level facts to columns: JSON checks, primary-key
-    /// NOT NULL, inherited charsets and collations.
-    fn finish_columns(&self, table: &mut Table) {
+    /// NOT NULL, inherited charsets and collations. Returns the textual
+    /// columns whose definition writes a charset or collation, with which.
+    fn finish_columns(&self, table: &mut Table) -> Vec<(Ident, crate::model::CollationClauses)> {
+        let mut stated = Vec::new();
         let pk: Vec<Ident> = table
             .primary_key
             .iter()
@@ -139,6 +145,13 @@ impl TableBuilder {
                 c.nullable = false;
             }
             if c.ty.is_textual() {
+                let clauses = crate::model::CollationClauses {
+                    charset: c.charset.is_some(),
+                    collation: c.collation.is_some(),
+                };
+                if clauses != crate::model::CollationClauses::default() {
+                    stated.push((c.name.clone(), clauses));
+                }
                 let bare = |cs: &str| self.charset_collation(cs);
                 let (cs, co) = match (self.options.flavor, c.charset.take(), c.collation.take()) {
                     // With a known server, a bare CHARACTER SET means its default collation.
@@ -152,6 +165,7 @@ impl TableBuilder {
                 c.collation = Some(co);
             }
         }
+        stated
     }
 }
 

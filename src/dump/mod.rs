@@ -42,6 +42,7 @@ use sqlparser::parser::Parser;
 
 #[cfg(doc)]
 use crate::collation::default_collation;
+use crate::ident::Ident;
 use crate::model::Table;
 use crate::server::Flavor;
 use crate::sql::lex::{lex, Kind, Lexeme};
@@ -132,6 +133,12 @@ pub struct ParsedTable {
     pub table: Table,
     /// Declarations the model does not carry.
     pub features: Vec<Feature>,
+    /// The textual columns whose definition writes `CHARACTER SET` or
+    /// `COLLATE`, in column order, with which. The model carries the
+    /// resulting collation only; MySQL also remembers that one was stated
+    /// in DDL and prints it ever after, even when it is the table's own
+    /// (the net compares the text: see `inspect::net`).
+    pub collation_clauses: Vec<(Ident, crate::model::CollationClauses)>,
 }
 
 /// [`parse_create_table`] with options, also returning the [`Feature`]s

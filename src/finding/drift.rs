@@ -48,6 +48,14 @@ pub enum ProblemKind {
     ColumnNullability,
     /// Character set or collation differs.
     ColumnCollation,
+    /// MySQL: the column's `SHOW CREATE TABLE` text writes other `CHARACTER
+    /// SET` / `COLLATE` clauses than the server's own text of the table
+    /// created from the catalog (a collation stated in DDL, even the
+    /// table's own, is remembered and printed ever after), or the reverse.
+    /// The column is exact (same collation); only its text differs. Found
+    /// by the regenerate-and-compare net only (`verify --strict`); plan and
+    /// apply leave it aside.
+    ColumnCollationStated,
     /// Default differs.
     ColumnDefault,
     /// AUTO_INCREMENT differs.
@@ -199,6 +207,7 @@ impl ProblemKind {
             | ColumnType
             | ColumnNullability
             | ColumnCollation
+            | ColumnCollationStated
             | ColumnDefault
             | ColumnAutoIncrement
             | ColumnGenerated
@@ -234,6 +243,7 @@ impl ProblemKind {
             | ColumnType
             | ColumnNullability
             | ColumnCollation
+            | ColumnCollationStated
             | ColumnDefault
             | ColumnAutoIncrement
             | ColumnInvisible

@@ -84,6 +84,18 @@ pub enum Value {
         /// The collation.
         collation: Option<String>,
     },
+    /// The `CHARACTER SET` / `COLLATE` clauses a column's `SHOW CREATE
+    /// TABLE` text writes: `SHOW CREATE TABLE writes CHARACTER SET cs
+    /// COLLATE co` (or one of them), or `SHOW CREATE TABLE writes no
+    /// CHARACTER SET or COLLATE (co)`.
+    CollationClauses {
+        /// Which clauses.
+        clauses: crate::model::CollationClauses,
+        /// The column's character set.
+        charset: String,
+        /// The column's collation.
+        collation: String,
+    },
     /// A column's default (`default_value_text`).
     Default {
         /// The default, if any.
@@ -208,6 +220,17 @@ impl fmt::Display for Value {
             Value::Collation { charset, collation } => {
                 f.write_str(&charset_text(charset.as_deref(), collation.as_deref()))
             }
+            Value::CollationClauses {
+                clauses,
+                charset,
+                collation,
+            } => match clauses.text(charset, collation) {
+                t if t.is_empty() => write!(
+                    f,
+                    "SHOW CREATE TABLE writes no CHARACTER SET or COLLATE ({collation})"
+                ),
+                t => write!(f, "SHOW CREATE TABLE writes {t}"),
+            },
             Value::Default { default, numeric } => {
                 f.write_str(&default_value_text(default.as_ref(), *numeric))
             }

@@ -169,6 +169,18 @@ impl<'a> Read<'a> {
 /// time; a schema whose rows cannot be read (an unknown shape) gets its
 /// own error, a failed statement fails the call.
 pub async fn read(session: &mut Session<'_>, request: &Read<'_>) -> Result<Vec<SchemaRead>> {
+    Ok(read_stated(session, request).await?.0)
+}
+
+/// [`read`], also returning per schema the columns whose `SHOW CREATE
+/// TABLE` text states a collation where the server's own text of the
+/// regenerated table would not, or the reverse (with [`Read::net`] only;
+/// `net::stated_collations`): a finding `verify --strict` reports on its
+/// own, leaving the table recognised.
+pub(crate) async fn read_stated(
+    session: &mut Session<'_>,
+    request: &Read<'_>,
+) -> Result<(Vec<SchemaRead>, Vec<Vec<net::StatedCollation>>)> {
     let wants: Vec<Want> = request
         .tables
         .iter()
@@ -179,6 +191,7 @@ pub async fn read(session: &mut Session<'_>, request: &Read<'_>) -> Result<Vec<S
         })
         .collect();
     let mut reads = read_wants(session, &request.schemas, &wants).await?;
+    let mut stated = Vec::new();
     if request.net {
         let net_reads: Vec<net::Read> = wants
             .iter()
@@ -188,12 +201,13 @@ pub async fn read(session: &mut Session<'_>, request: &Read<'_>) -> Result<Vec<S
             })
             .collect();
         for (schema, read) in request.schemas.iter().zip(&mut reads) {
-            if let Ok(out) = read {
-                net::check(session, schema, &net_reads, out).await?;
-            }
+            stated.push(match read {
+                Ok(out) => net::check(session, schema, &net_reads, out).await?,
+                Err(_) => Vec::new(),
+            });
         }
     }
-    Ok(reads)
+    Ok((reads, stated))
 }
 
 /// Why `have`, inspected with everything read (as [`inspect_tables`]

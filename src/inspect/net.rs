@@ -39,7 +39,7 @@ use crate::dump::{parse_create_table_with, ParseOptions, ParsedTable};
 use crate::error::Result;
 use crate::ident::{quote_ident, Ident};
 use crate::model::shape::same_expression;
-use crate::model::{Column, DefaultValue, IndexPart, Table, TableKind};
+use crate::model::{CollationClauses, Column, DefaultValue, IndexPart, Table, TableKind};
 use crate::server::Flavor;
 
 /// What the inspection read for a table beyond its columns and indexes.
@@ -59,21 +59,42 @@ impl Read {
     };
 }
 
+/// A column whose `SHOW CREATE TABLE` text writes other `CHARACTER SET`
+/// / `COLLATE` clauses than the server's own text of the table
+/// regenerated from its model would ([`stated_collations`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StatedCollation {
+    /// The table.
+    pub(crate) table: Ident,
+    /// The column.
+    pub(crate) column: Ident,
+    /// What the text writes.
+    pub(crate) shown: CollationClauses,
+    /// What the regeneration's text would.
+    pub(crate) regenerated: CollationClauses,
+}
+
 /// Runs the net over `out` (inspected tables in `schema`, `reads[i]` what
 /// was read for `out[i]`): the texts of every existing base table read
 /// together ([`ShowCreate::prefetch`]: one round trip per
 /// [`super::TABLES_PER_STATEMENT`] tables, none when no table exists),
 /// each compared; a difference makes the table
 /// [`TableKind::Unrecognised`]. Nothing on TiDB.
+///
+/// Returns the columns of the recognised tables whose stated collation
+/// differs from the regeneration's ([`stated_collations`]): a finding of
+/// `verify --strict` only, which plan and apply leave aside (the column
+/// is exact; only its text differs).
 pub(crate) async fn check(
     session: &mut Session<'_>,
     schema: &str,
     reads: &[Read],
     out: &mut [(Ident, Option<Table>)],
-) -> Result<()> {
+) -> Result<Vec<StatedCollation>> {
     let flavor = session.flavor();
+    let mut stated = Vec::new();
     if !flavor.show_create_net_runs() {
-        return Ok(());
+        return Ok(stated);
     }
     let base: Vec<Ident> = out
         .iter()
@@ -82,7 +103,7 @@ pub(crate) async fn check(
         .map(|t| t.name.clone())
         .collect();
     if base.is_empty() {
-        return Ok(());
+        return Ok(stated);
     }
     let mut shown = ShowCreate::default();
     shown.prefetch(session, schema, &base).await?;
@@ -91,19 +112,42 @@ pub(crate) async fn check(
             continue;
         };
         let text = shown.text(session, schema, &t.name).await?;
-        if let Some(what) = difference(t, &text, flavor, *read) {
-            t.kind = TableKind::Unrecognised(what);
+        match compare(t, &text, flavor, *read) {
+            Ok(columns) => {
+                stated.extend(columns.into_iter().map(|(column, shown, regenerated)| {
+                    StatedCollation {
+                        table: t.name.clone(),
+                        column,
+                        shown,
+                        regenerated,
+                    }
+                }))
+            }
+            Err(what) => t.kind = TableKind::Unrecognised(what),
         }
     }
-    Ok(())
+    Ok(stated)
 }
 
 /// Why `have` (inspected, a base table) is not what the server's `SHOW
 /// CREATE TABLE` `text` shows, naming the clause; `None` when the two
 /// agree.
+#[cfg(test)]
 pub(crate) fn difference(have: &Table, text: &str, flavor: Flavor, read: Read) -> Option<String> {
+    compare(have, text, flavor, read).err()
+}
+
+/// [`difference`] as an `Err`; when the two agree, the columns whose
+/// stated collation differs from the regeneration's
+/// ([`stated_collations`]).
+fn compare(
+    have: &Table,
+    text: &str,
+    flavor: Flavor,
+    read: Read,
+) -> std::result::Result<Vec<(Ident, CollationClauses, CollationClauses)>, String> {
     if !flavor.show_create_net_runs() {
-        return None;
+        return Ok(Vec::new());
     }
     let options = ParseOptions {
         flavor: Some(flavor),
@@ -116,12 +160,56 @@ pub(crate) fn difference(have: &Table, text: &str, flavor: Flavor, read: Read) -
         text.to_string()
     };
     match parse_create_table_with(&text, options) {
-        Ok(parsed) => difference_from(have, &parsed, flavor, read),
-        Err(e) => Some(format!(
+        Ok(parsed) => match difference_from(have, &parsed, flavor, read) {
+            Some(what) => Err(what),
+            None => Ok(stated_collations(&parsed, flavor)),
+        },
+        Err(e) => Err(format!(
             "SHOW CREATE TABLE shows what the inspection does not read: {}",
             with_line(&text, &e.message)
         )),
     }
+}
+
+/// The textual columns of `parsed` whose definition writes other
+/// `CHARACTER SET` / `COLLATE` clauses than the server's own text of the
+/// table regenerated from its model would: (column, written,
+/// regenerated). The regeneration states a column's charset and
+/// collation only where they are not the table's
+/// ([`ddl::states_collation`]); what the server then prints is its rule
+/// ([`Flavor::shown_collation_clauses`]). MariaDB keeps no more than the
+/// collation, so its text always agrees; MySQL remembers a collation
+/// stated in DDL, even the table's own, and prints it ever after
+/// (information_schema does not show the fact, and `mysql.columns` is not
+/// readable, error 3554), so a column made by DDL that stated it reads
+/// otherwise than a fresh install's.
+pub(crate) fn stated_collations(
+    parsed: &ParsedTable,
+    flavor: Flavor,
+) -> Vec<(Ident, CollationClauses, CollationClauses)> {
+    let defaults = parsed.table.defaults();
+    parsed
+        .table
+        .columns
+        .iter()
+        .filter(|c| c.ty.is_textual())
+        .filter_map(|c| {
+            let shown = parsed
+                .collation_clauses
+                .iter()
+                .find(|(n, _)| *n == c.name)
+                .map(|(_, w)| *w)
+                .unwrap_or_default();
+            let (charset, collation) = flavor.shown_collation_clauses(
+                c.charset.as_deref().unwrap_or_default(),
+                c.collation.as_deref().unwrap_or_default(),
+                &defaults.collation,
+                ddl::states_collation(c, &defaults),
+            );
+            let regenerated = CollationClauses { charset, collation };
+            (shown != regenerated).then(|| (c.name.clone(), shown, regenerated))
+        })
+        .collect()
 }
 
 /// A parser `message` about `text`, with the line it points at.
@@ -414,15 +502,7 @@ mod tests {
     use crate::dump::parse_create_table_with;
 
     fn parse(text: &str, flavor: Flavor) -> Table {
-        parse_create_table_with(
-            text,
-            ParseOptions {
-                flavor: Some(flavor),
-                keep_other_types: true,
-            },
-        )
-        .unwrap()
-        .table
+        parsed(text, flavor).table
     }
 
     const MYSQL: &str = "CREATE TABLE `t` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT,\n  \
@@ -509,6 +589,105 @@ mod tests {
         json.columns[1].ty = crate::coltype::ColumnType::Json;
         json.checks.clear();
         assert!(difference(&json, text, Flavor::MySql, Read::ALL).is_some());
+    }
+
+    fn parsed(text: &str, flavor: Flavor) -> ParsedTable {
+        parse_create_table_with(
+            text,
+            ParseOptions {
+                flavor: Some(flavor),
+                keep_other_types: true,
+            },
+        )
+        .unwrap()
+    }
+
+    /// (column, written, regenerated) as text.
+    fn stated(p: &ParsedTable, flavor: Flavor) -> Vec<(String, String, String)> {
+        let text = |w: CollationClauses| w.text("cs", "co");
+        stated_collations(p, flavor)
+            .into_iter()
+            .map(|(c, w, r)| (c.to_string(), text(w), text(r)))
+            .collect()
+    }
+
+    /// MySQL prints a collation stated in DDL even when it is the table's
+    /// own, and `COLLATE` alone for a non-primary collation that is the
+    /// table's; the regeneration states one only where it is not the
+    /// table's: the net names a column whose clauses differ (either way),
+    /// and nothing else, leaving the table recognised.
+    #[test]
+    fn stated_collations_are_compared_with_the_regeneration() {
+        let ai = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  \
+            `a` varchar(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci NOT NULL,\n  \
+            `b` varchar(16) DEFAULT NULL,\n  \
+            `c` varchar(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL,\n  \
+            `d` enum('x','y') CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci DEFAULT NULL,\n  \
+            `e` varbinary(8) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n\
+            ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";
+        let p = parsed(ai, Flavor::MySql);
+        let both = "CHARACTER SET cs COLLATE co".to_string();
+        assert_eq!(
+            stated(&p, Flavor::MySql),
+            [
+                ("a".into(), both.clone(), String::new()),
+                ("d".into(), both.clone(), String::new())
+            ]
+        );
+        assert_eq!(
+            compare(&p.table, ai, Flavor::MySql, Read::ALL).map(|v| v.len()),
+            Ok(2)
+        );
+        // A fresh install's text of the same table: nothing to report.
+        let fresh = ai
+            .replace(
+                " CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci NOT",
+                " NOT",
+            )
+            .replace(
+                " CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci DEFAULT",
+                " DEFAULT",
+            );
+        assert_eq!(
+            compare(&p.table, &fresh, Flavor::MySql, Read::ALL),
+            Ok(vec![])
+        );
+
+        // A `utf8mb4_bin` table: MySQL writes `COLLATE utf8mb4_bin` on a
+        // column that inherits it (not the charset's primary collation).
+        let bin = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  \
+            `a` varchar(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n  \
+            `b` varchar(16) COLLATE utf8mb4_bin DEFAULT NULL,\n  \
+            `c` varchar(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci DEFAULT NULL,\n  \
+            PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        assert_eq!(
+            stated(&parsed(bin, Flavor::MySql), Flavor::MySql),
+            [("a".into(), both.clone(), "COLLATE co".into())]
+        );
+        // The reverse: a column of another collation than its table's
+        // written without one (no server prints that; the net would say).
+        let bare = fresh.replace(
+            " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT",
+            " DEFAULT",
+        );
+        let mut odd = parsed(&bare, Flavor::MySql);
+        odd.table.columns[3].collation = Some("utf8mb4_bin".into());
+        assert_eq!(
+            stated(&odd, Flavor::MySql),
+            [("c".into(), String::new(), both.clone())]
+        );
+
+        // MariaDB writes both clauses where the collation is not the
+        // table's and neither otherwise, stated or not: its text agrees.
+        let mariadb = "CREATE TABLE `t` (\n  `id` int(11) NOT NULL,\n  \
+            `a` varchar(16) NOT NULL,\n  \
+            `c` varchar(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,\n  \
+            `l` varchar(8) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n  \
+            PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        assert_eq!(
+            stated(&parsed(mariadb, Flavor::MariaDb), Flavor::MariaDb),
+            []
+        );
     }
 
     /// MariaDB: a column-level CHECK is printed in its column; a model

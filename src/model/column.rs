@@ -148,3 +148,30 @@ impl Column {
         self.default = self.default.as_ref().map(|d| d.canonical(numeric));
     }
 }
+
+/// Which of `CHARACTER SET` and `COLLATE` a textual column's definition
+/// writes (in `SHOW CREATE TABLE` or a dump). The column's collation is the
+/// same either way; MySQL also prints the clauses wherever DDL stated them,
+/// so the text tells a column made by such DDL from a fresh one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct CollationClauses {
+    /// `CHARACTER SET cs` is written.
+    pub charset: bool,
+    /// `COLLATE co` is written.
+    pub collation: bool,
+}
+
+impl CollationClauses {
+    /// The clauses as written for `charset` / `collation`: `CHARACTER SET
+    /// cs COLLATE co`, one of them, or empty.
+    pub fn text(self, charset: &str, collation: &str) -> String {
+        let mut out = Vec::new();
+        if self.charset {
+            out.push(format!("CHARACTER SET {charset}"));
+        }
+        if self.collation {
+            out.push(format!("COLLATE {collation}"));
+        }
+        out.join(" ")
+    }
+}

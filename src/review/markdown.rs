@@ -52,13 +52,16 @@ fn review(s: &mut String, r: &Review) {
     if !r.changes.is_empty() {
         let _ = writeln!(
             s,
-            "| class | change | table | object | old | new | reason |"
+            "| class | change | table | object | old | new | reason | fix |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
         for c in &r.changes {
+            // What would make it pass, where something must (as the human
+            // output gives it): each flavor's where they differ.
+            let fix = c.fix.as_deref().filter(|_| c.class != Class::Deployable);
             let _ = writeln!(
                 s,
-                "| {} | {} | `{}` | {} | {} | {} | {} |",
+                "| {} | {} | `{}` | {} | {} | {} | {} | {} |",
                 c.class.name(),
                 c.kind_text(),
                 cell(&c.table),
@@ -68,7 +71,8 @@ fn review(s: &mut String, r: &Review) {
                     .unwrap_or_default(),
                 cell(c.old.as_deref().unwrap_or("")),
                 cell(c.new.as_deref().unwrap_or("")),
-                cell(&c.reason)
+                cell(&c.reason),
+                cell(fix.unwrap_or(""))
             );
         }
         s.push('\n');

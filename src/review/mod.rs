@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::server::{Flavor, Server, Version};
 use crate::textdiff::TableText;
 
-pub use classify::{Class, Finding, FindingKind, ReviewKind};
+pub use classify::{Class, Finding, FindingKind, FlavorFix, ReviewKind};
 pub use rollout::{Loss, Rollout};
 pub use source::{GitPath, Revision, Source};
 pub use upgrade::{Upgrade, UpgradeStep};

@@ -20,6 +20,7 @@ mod busy_live;
 mod catalog_check;
 mod catalog_embedded;
 mod checks_live;
+mod collation_stated_live;
 mod connect_endpoint;
 mod ddl_property;
 mod ddl_render;

@@ -1,7 +1,10 @@
 //! Upgraded tables read as fresh installs (live, each flavor): after apply,
 //! `SHOW CREATE TABLE` of every upgraded table equals what the server's
 //! own DDL produced for the same catalog in a fresh, empty schema. Only
-//! `AUTO_INCREMENT=N` is normalised.
+//! `AUTO_INCREMENT=N` is normalised. On MySQL a column an earlier release
+//! made with a stated collation keeps that text through apply; `verify
+//! --strict` names it, and after its fix (text only) the table is a fresh
+//! install's too, line for line.
 //!
 //! Three histories: the shipped catalog over an older shape of each of its
 //! tables (nullable columns and B-tree indexes still missing, built with
@@ -24,6 +27,8 @@ use crate::common;
 
 use common::applied::apply_converged;
 use common::{catalog_tables, repo_root, shipped_catalog, TestDb};
+use schema_catalog::catalog::Catalog;
+use schema_catalog::diff::ProblemKind;
 use schema_catalog::model::{IndexKind, Table};
 use schema_catalog::Flavor;
 
@@ -59,50 +64,81 @@ async fn fresh(tables: &[Table]) -> Vec<(String, String)> {
     shown(&db, tables).await
 }
 
-/// Applies `tables` to `db` (an older release), which must converge, and
+/// Applies `cat` to `db` (an older release), which must converge, and
 /// requires every table to read as in `fresh`, naming the first that
-/// does not.
-async fn assert_upgrades_to(db: &TestDb, tables: &[Table], fresh: &[(String, String)], what: &str) {
-    let before = shown(db, tables).await;
-    let report = apply_converged(db, tables).await;
+/// does not. MySQL remembers a collation stated when a column was made
+/// and prints it ever after, and apply never rewrites an existing column:
+/// a column an earlier release made that way (the `_System_WorkItem` of
+/// fixtures/legacy/*-mysql.sql: every string column states `CHARACTER SET
+/// utf8mb4 COLLATE utf8mb4_bin`) keeps that text, and `verify --strict`
+/// names each such column (`column_collation_stated`, nothing else) with
+/// a fix; the fixes, run as given, leave the rows and the InnoDB table id
+/// as they were (text only, no rebuild). Then every line, added columns
+/// and keys included, is a fresh install's: nothing is left out of the
+/// comparison.
+async fn assert_upgrades_to(db: &TestDb, cat: &Catalog, fresh: &[(String, String)], what: &str) {
+    let tables = catalog_tables(cat);
+    let report = apply_converged(db, &tables).await;
     assert!(!report.steps.is_empty(), "{what}: nothing was upgraded");
-    let upgraded = shown(db, tables).await;
-    for (((name, want), (_, got)), (_, old)) in fresh.iter().zip(&upgraded).zip(&before) {
-        let want = &with_stated_collations(want, old);
+    let strict = strict_verify(db, cat).await;
+    let mut fixes: Vec<(String, String)> = Vec::new();
+    for p in &strict.problems {
+        assert_eq!(
+            p.kind,
+            ProblemKind::ColumnCollationStated,
+            "{what} on {}: {p:#?}",
+            db.flavor
+        );
+        assert_ne!(db.flavor, Flavor::MariaDb, "{what}: {p:#?}");
+        let fix = p.fix.as_deref().expect("a fix");
+        let sql = fix
+            .split_once(": `")
+            .and_then(|(_, sql)| sql.strip_suffix('`'))
+            .expect("the fix ends with its statement");
+        assert!(sql.ends_with(", ALGORITHM=INSTANT"), "{sql}");
+        fixes.push((p.table.clone(), sql.to_string()));
+    }
+    for (table, sql) in &fixes {
+        let columns: Vec<String> = tables
+            .iter()
+            .find(|t| t.name.as_str() == table)
+            .expect("a catalog table")
+            .columns
+            .iter()
+            .filter(|c| c.generated.is_none())
+            .map(|c| c.name.to_string())
+            .collect();
+        let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let rows = db.checksum(table, &columns).await;
+        let id = db.innodb_table_id(table).await;
+        db.exec(&[sql]).await;
+        assert_eq!(db.checksum(table, &columns).await, rows, "{sql}");
+        assert_eq!(db.innodb_table_id(table).await, id, "{sql} rebuilt");
+    }
+    let upgraded = shown(db, &tables).await;
+    for ((name, want), (_, got)) in fresh.iter().zip(&upgraded) {
         assert_eq!(
             got, want,
             "{what} on {}: `{name}` after apply differs from a fresh install",
             db.flavor
         );
     }
+    let strict = strict_verify(db, cat).await;
+    assert!(strict.ok, "{what}: {:#?}", strict.problems);
 }
 
-/// `fresh` with each column line that `old` (the table before the
-/// upgrade) prints with a stated `CHARACTER SET` taken from `old`: MySQL
-/// remembers a collation stated when the column was made and prints it
-/// ever after, and apply never rewrites an existing column, so a column
-/// an earlier release made that way (the `_System_WorkItem` of
-/// fixtures/legacy/*-mysql.sql: every string column states
-/// `CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`) keeps that text. Every
-/// other line, the added columns and keys included, must be a fresh
-/// install's.
-fn with_stated_collations(fresh: &str, old: &str) -> String {
-    let column = |line: &str| {
-        let line = line.trim_start();
-        line.starts_with('`')
-            .then(|| line[1..].split('`').next().unwrap_or("").to_string())
-    };
-    fresh
-        .lines()
-        .map(|line| {
-            let name = column(line);
-            old.lines()
-                .find(|o| o.contains(" CHARACTER SET ") && name.is_some() && column(o) == name)
-                .unwrap_or(line)
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+/// `verify --strict` of `cat` against `db`.
+async fn strict_verify(db: &TestDb, cat: &Catalog) -> schema_catalog::verify::VerifyReport {
+    let target = schema_catalog::db::parse_url(&db.url()).unwrap();
+    let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
+        .await
+        .unwrap();
+    let opts = schema_catalog::verify::VerifyOptions::default()
+        .schema(db.name.clone())
+        .strict(true);
+    schema_catalog::verify::verify(&mut s, cat, &opts)
+        .await
+        .expect("verify runs")
 }
 
 /// An older shape of `t`: without its plain B-tree indexes and without
@@ -153,7 +189,8 @@ fn older(t: &Table) -> Table {
 /// The shipped catalog over an older shape of each of its tables.
 #[tokio::test]
 async fn the_shipped_catalog_upgrades_to_a_fresh_install() {
-    let tables = catalog_tables(&shipped_catalog());
+    let cat = shipped_catalog();
+    let tables = catalog_tables(&cat);
     let want = fresh(&tables).await;
     let db = TestDb::new().await;
     let creates: Vec<String> = tables
@@ -162,7 +199,7 @@ async fn the_shipped_catalog_upgrades_to_a_fresh_install() {
         .collect();
     db.exec(&creates.iter().map(String::as_str).collect::<Vec<_>>())
         .await;
-    assert_upgrades_to(&db, &tables, &want, "the shipped catalog").await;
+    assert_upgrades_to(&db, &cat, &want, "the shipped catalog").await;
 }
 
 /// Every release in `fixtures/legacy` for the flavor (built by earlier
@@ -170,8 +207,8 @@ async fn the_shipped_catalog_upgrades_to_a_fresh_install() {
 /// shipped catalog.
 #[tokio::test]
 async fn legacy_releases_upgrade_to_a_fresh_install() {
-    let tables = catalog_tables(&shipped_catalog());
-    let want = fresh(&tables).await;
+    let cat = shipped_catalog();
+    let want = fresh(&catalog_tables(&cat)).await;
     for release in ["r1", "r2"] {
         let db = TestDb::new().await;
         let file = repo_root().join(format!(
@@ -180,7 +217,7 @@ async fn legacy_releases_upgrade_to_a_fresh_install() {
         ));
         db.exec_batch(&std::fs::read_to_string(&file).unwrap())
             .await;
-        assert_upgrades_to(&db, &tables, &want, release).await;
+        assert_upgrades_to(&db, &cat, &want, release).await;
     }
 }
 
@@ -258,7 +295,7 @@ fn newer_release(flavor: Flavor) -> String {
 
 /// The catalog `catalog import` writes from `db` (live), through the
 /// import gate (`catalog check`) and loaded back.
-async fn imported(db: &TestDb) -> Vec<Table> {
+async fn imported(db: &TestDb) -> Catalog {
     use schema_catalog::import::{self, ImportOptions};
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
@@ -272,7 +309,7 @@ async fn imported(db: &TestDb) -> Vec<Table> {
     schema_catalog::import::write_checked(&live, &dir).expect("import passes check");
     let cat = schema_catalog::catalog::load(&dir).expect("the import loads");
     let _ = std::fs::remove_dir_all(&dir);
-    catalog_tables(&cat)
+    cat
 }
 
 /// A project's history with CHECKs at both levels, generated columns and
@@ -283,7 +320,8 @@ async fn imported(db: &TestDb) -> Vec<Table> {
 async fn a_release_history_with_checks_and_generated_columns_upgrades_exactly() {
     let newer = TestDb::new().await;
     newer.exec_batch(&newer_release(newer.flavor)).await;
-    let tables = imported(&newer).await;
+    let cat = imported(&newer).await;
+    let tables = catalog_tables(&cat);
     let upstream = shown(&newer, &tables).await;
     if newer.flavor == Flavor::MariaDb {
         // The level survives import: two column-level checks, one table-level.
@@ -312,7 +350,7 @@ async fn a_release_history_with_checks_and_generated_columns_upgrades_exactly() 
     );
     let older = TestDb::new().await;
     older.exec_batch(&older_release(older.flavor)).await;
-    assert_upgrades_to(&older, &tables, &want, "the release history").await;
+    assert_upgrades_to(&older, &cat, &want, "the release history").await;
     // Rows kept, and the verify net agrees: a second apply is idle.
     let sum = older
         .checksum("executions", &["id", "kind", "amount"])

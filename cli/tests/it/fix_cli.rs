@@ -18,14 +18,14 @@ use std::process::Output;
 
 use cli_support::{catalog, json};
 
-fn write(dir: &Path, files: &[(&str, &str)]) {
+pub(crate) fn write(dir: &Path, files: &[(&str, &str)]) {
     std::fs::create_dir_all(dir).unwrap();
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
 }
 
-fn show(out: &Output) -> String {
+pub(crate) fn show(out: &Output) -> String {
     format!(
         "exit {:?}\nstdout:\n{}\nstderr:\n{}",
         out.status.code(),

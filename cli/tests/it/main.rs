@@ -27,6 +27,7 @@ mod diff_cli;
 mod duplicate_probe_cli;
 mod explain_cli;
 mod fix_cli;
+mod fix_flavors_cli;
 mod fleet_cli;
 mod fleet_stop_cli;
 mod fleet_verify_cli;

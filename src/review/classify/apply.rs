@@ -136,6 +136,11 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             want,
             "apply never changes a table's default charset or collation: a warm installation keeps OLD's, apply refuses it as drift and every verify fails there".into(),
         ),
+        ColumnCollationStated => (
+            was,
+            want,
+            "the column is exact (same collation) and apply leaves it as it is; only its SHOW CREATE TABLE text differs, which `verify --strict` reports (MySQL)".into(),
+        ),
         ColumnType | ColumnNullability | ColumnCollation | ColumnDefault
         | ColumnAutoIncrement | ColumnInvisible | ColumnGenerated | ColumnGeneratedExpression
         | ColumnGeneratedStored | ColumnOnUpdate | PrimaryKey => (was, want, REFUSED.into()),
@@ -208,6 +213,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         only_on: on,
         fix: p.fix.clone(),
         data_dependent,
+        fixes: Vec::new(),
     }
 }
 

@@ -150,7 +150,9 @@ pub struct Finding {
     pub only_on: Vec<Flavor>,
     /// What would make it deployable (a catalog change such as `widen:
     /// true`, or the statement to run by hand); `None` where nothing is
-    /// needed.
+    /// needed. Where the flavors that find it give different fixes, each
+    /// flavor's (`on mysql: ...; on tidb: ...`, and apart in `fixes`);
+    /// where only some of the flavors reviewed find it, also `--flavor`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
     /// Whether it deploys only on some data: a UNIQUE index added to an
@@ -159,6 +161,19 @@ pub struct Finding {
     /// where it finds some). Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub data_dependent: bool,
+    /// Each flavor's fix, where the flavors that find it give different
+    /// ones (empty when they agree: `fix` is then every flavor's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<FlavorFix>,
+}
+
+/// One flavor's fix of a [`Finding`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct FlavorFix {
+    /// The flavor.
+    pub flavor: Flavor,
+    /// Its fix; `None` where nothing is needed there.
+    pub fix: Option<String>,
 }
 
 impl Finding {
@@ -242,6 +257,7 @@ impl Out {
             only_on: Vec::new(),
             fix: review_fix(kind),
             data_dependent: false,
+            fixes: Vec::new(),
         });
     }
 }
@@ -333,6 +349,11 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
                 .extend(found.into_iter().map(|(p, on)| apply::finding(&p, n, on)));
         }
     }
+    for f in &mut out.0 {
+        if let Some(i) = news.iter().position(|n| n.name.as_str() == f.table) {
+            flavor_fixes(f, i, installed);
+        }
+    }
     for o in removed {
         out.push(
             ReviewKind::TableRemoved,
@@ -344,6 +365,61 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
         );
     }
     out.0
+}
+
+/// Gives `f` (of NEW's table `i`) each flavor's fix where the flavors
+/// that find it give different ones (apply's diff judges each flavor by
+/// its own rules: an ENUM append is `widen: true` on MySQL and MariaDB, a
+/// statement by hand on TiDB), and, where it is refused on only some of
+/// the flavors reviewed, the `--flavor` way out.
+fn flavor_fixes(f: &mut Finding, i: usize, installed: &[Installed]) {
+    let FindingKind::Apply(kind) = f.kind else {
+        return;
+    };
+    let mut fixes: Vec<FlavorFix> = Vec::new();
+    for (flavor, found) in installed {
+        let same = |p: &&Problem| {
+            p.kind == kind
+                && (kind == ProblemKind::MissingTable || Some(&p.object) == f.object.as_ref())
+        };
+        if let Some(p) = found.get(i).into_iter().flatten().find(same) {
+            fixes.push(FlavorFix {
+                flavor: *flavor,
+                fix: p.fix.clone(),
+            });
+        }
+    }
+    if fixes.iter().any(|x| x.fix != fixes[0].fix) {
+        let each: Vec<String> = fixes
+            .iter()
+            .map(|x| {
+                format!(
+                    "on {}: {}",
+                    x.flavor,
+                    x.fix.as_deref().unwrap_or("nothing is needed")
+                )
+            })
+            .collect();
+        f.fix = Some(each.join("; "));
+        f.fixes = fixes;
+    }
+    if f.class == Class::NotDeployable && !f.only_on.is_empty() {
+        let on: Vec<String> = f.only_on.iter().map(|x| x.to_string()).collect();
+        let on = on.join(", ");
+        let others: Vec<String> = Flavor::ALL
+            .iter()
+            .filter(|x| !f.only_on.contains(x))
+            .map(|x| format!("--flavor {x}"))
+            .collect();
+        let flavor = format!(
+            "it is refused only on {on}: if none of your servers is {on}, review for yours alone (`{}`) or list only theirs under `flavors:` in catalog.yaml",
+            others.join(" ")
+        );
+        f.fix = Some(match f.fix.take() {
+            Some(fix) => format!("{fix}; or {flavor}"),
+            None => flavor,
+        });
+    }
 }
 
 /// Same column names and shapes (the one column-match rule,
