@@ -108,7 +108,8 @@ pub(in crate::catalog) fn read(
 mod tests {
     use crate::catalog::check_files;
 
-    const TABLE: &str = "table: T\ncolumns:\n  - {name: Id, type: bigint, nullable: false}\nprimary_key: [Id]\n";
+    const TABLE: &str =
+        "table: T\ncolumns:\n  - {name: Id, type: bigint, nullable: false}\nprimary_key: [Id]\n";
 
     fn settings_findings(settings: &str) -> Vec<(String, Option<usize>, Option<usize>, String)> {
         check_files("settings", &[("catalog.yaml", settings), ("t.yaml", TABLE)])
@@ -121,11 +122,22 @@ mod tests {
 
     #[test]
     fn an_unknown_rule_id_or_level_is_an_error_on_its_key() {
-        let found = settings_findings("lint:\n  rules:\n    reserved-words: error\n    has-float: loud\n");
+        let found =
+            settings_findings("lint:\n  rules:\n    reserved-words: error\n    has-float: loud\n");
         assert_eq!(found.len(), 2, "{found:?}");
-        assert_eq!((found[0].0.as_str(), found[0].1, found[0].2), ("lint.rules.reserved-words", Some(3), Some(5)));
-        assert!(found[0].3.contains("did you mean `reserved-word`"), "{}", found[0].3);
-        assert_eq!((found[1].0.as_str(), found[1].1), ("lint.rules.has-float", Some(4)));
+        assert_eq!(
+            (found[0].0.as_str(), found[0].1, found[0].2),
+            ("lint.rules.reserved-words", Some(3), Some(5))
+        );
+        assert!(
+            found[0].3.contains("did you mean `reserved-word`"),
+            "{}",
+            found[0].3
+        );
+        assert_eq!(
+            (found[1].0.as_str(), found[1].1),
+            ("lint.rules.has-float", Some(4))
+        );
         assert!(found[1].3.contains("`error`, `warning` or `off`"));
     }
 
@@ -134,10 +146,19 @@ mod tests {
         let found = settings_findings("lint:\n  rules: {key-width: warning}\n");
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].3.contains("cannot be lowered"));
-        assert!(settings_findings("lint:\n  rules: {key-width: error, prefix-key: off, duplicate-index: error}\n").is_empty());
+        assert!(settings_findings(
+            "lint:\n  rules: {key-width: error, prefix-key: off, duplicate-index: error}\n"
+        )
+        .is_empty());
         // A default-warning rule raised to error makes its findings errors.
         let t = "table: T\ncolumns:\n  - {name: Id, type: bigint, nullable: false}\n  - {name: P, type: double}\nprimary_key: [Id]\n";
-        let report = check_files("raise", &[("catalog.yaml", "lint: {rules: {has-float: error}}\n"), ("t.yaml", t)]);
+        let report = check_files(
+            "raise",
+            &[
+                ("catalog.yaml", "lint: {rules: {has-float: error}}\n"),
+                ("t.yaml", t),
+            ],
+        );
         assert!(!report.is_valid());
         assert_eq!(report.errors().next().map(|p| p.rule), Some("has-float"));
     }
@@ -146,7 +167,13 @@ mod tests {
     fn the_share_is_a_percentage() {
         let found = settings_findings("lint: {auto_increment_max_share: 0}\n");
         assert_eq!(found[0].0, "lint.auto_increment_max_share");
-        let ok = check_files("share", &[("catalog.yaml", "lint: {auto_increment_max_share: 95}\n"), ("t.yaml", TABLE)]);
+        let ok = check_files(
+            "share",
+            &[
+                ("catalog.yaml", "lint: {auto_increment_max_share: 95}\n"),
+                ("t.yaml", TABLE),
+            ],
+        );
         assert_eq!(ok.catalog.unwrap().lint.auto_increment_max_share, 95);
     }
 }

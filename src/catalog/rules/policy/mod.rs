@@ -83,7 +83,10 @@ pub(crate) fn fix_hint(rule: &str) -> Option<&'static str> {
         (&ids::TIDB_IGNORED, tidb_ignored::FIX),
         (&ids::AUTO_INCREMENT_CAPACITY, AUTO_INCREMENT_CAPACITY_FIX),
     ];
-    fixes.iter().find(|(r, _)| r.id == rule).map(|(_, fix)| *fix)
+    fixes
+        .iter()
+        .find(|(r, _)| r.id == rule)
+        .map(|(_, fix)| *fix)
 }
 
 /// The fix of an `auto-increment-capacity` finding (`catalog verify`).
