@@ -104,9 +104,18 @@ fn write_catalog(dir: &Path, yaml: &str) {
         (false, true) => Some("[mysql, mariadb]"),
         (false, false) => None,
     };
-    // A catalog.yaml already there (copied from a fixture) decides.
-    if let Some(flavors) = flavors.filter(|_| !dir.join("catalog.yaml").exists()) {
-        std::fs::write(dir.join("catalog.yaml"), format!("flavors: {flavors}\n")).unwrap();
+    // A catalog.yaml already there (copied from a fixture) decides; one
+    // this function wrote is written again for this table.
+    const MARK: &str = "# flavors for this table (write_catalog)\n";
+    let path = dir.join("catalog.yaml");
+    let ours = std::fs::read_to_string(&path).map_or(true, |t| t.starts_with(MARK));
+    if ours {
+        match flavors {
+            Some(flavors) => std::fs::write(&path, format!("{MARK}flavors: {flavors}\n")).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
     }
 }
 
