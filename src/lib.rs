@@ -85,7 +85,9 @@ pub(crate) mod yaml_pos;
 
 pub use acquire::{Acquire, Connector, Opener};
 pub use catalog::{AsCatalog, Embedded};
-pub use coltype::{ColumnType, IntKind, SpatialKind, UnknownType};
+pub use coltype::{
+    auto_increment_use, AutoIncrementUse, ColumnType, IntKind, SpatialKind, UnknownType,
+};
 pub use ddl::ColumnAlgorithm;
 pub use dump::{parse_create_table, parse_dump, read_dump, Dump, DumpParseError};
 pub use error::{Error, Result};

@@ -205,6 +205,12 @@ pub struct ApplyDoc {
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.
     pub discovery: Option<String>,
+    /// What the run does with two-phase ALTER (`--two-phase-alter`), and why.
+    pub two_phase: Option<crate::apply::replica::TwoPhase>,
+    /// Each UNIQUE index added to an existing table, probed for duplicate
+    /// keys before the first DDL (`status`: clean, duplicates, timed_out,
+    /// skipped, not_probed); key values only with `--show-duplicates`.
+    pub duplicate_probes: Vec<crate::apply::probe::DuplicateProbe>,
 }
 
 impl From<&ApplyReport> for ApplyDoc {
@@ -224,6 +230,8 @@ impl From<&ApplyReport> for ApplyDoc {
             replicas: r.replicas.clone(),
             unguarded: r.unguarded.clone(),
             discovery: r.discovery.clone(),
+            two_phase: r.two_phase.clone(),
+            duplicate_probes: r.duplicate_probes.clone(),
         }
     }
 }

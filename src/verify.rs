@@ -20,6 +20,8 @@
 
 use std::time::Duration;
 
+mod capacity;
+
 use crate::acquire::Acquire;
 use crate::catalog::Catalog;
 use crate::db::{bounded, Session};
@@ -55,6 +57,47 @@ pub struct VerifyReport {
     /// of the JSON when no replica was named.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replicas: Vec<ReplicaVerify>,
+    /// `auto-increment-capacity`: tables whose AUTO_INCREMENT has used more
+    /// than the catalog's share of its column's range (read by
+    /// [`add_auto_increment_capacity`]). A warning leaves
+    /// `ok` alone; set to `error` in `lint: rules:`, it makes `ok` false.
+    /// Left out of the JSON when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity: Vec<CapacityFinding>,
+}
+
+/// One table whose auto_increment column has used more than the catalog's
+/// share of its range (`lint: auto_increment_max_share`, default 80%).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CapacityFinding {
+    /// `auto-increment-capacity`.
+    pub rule: &'static str,
+    /// The level the catalog sets the rule to.
+    pub severity: crate::catalog::Severity,
+    /// The table.
+    pub table: String,
+    /// Its auto_increment column.
+    pub column: String,
+    /// The column's type.
+    #[serde(rename = "type")]
+    pub column_type: String,
+    /// The use of the column's range.
+    pub usage: crate::coltype::AutoIncrementUse,
+    /// The share (percent) the catalog allows.
+    pub max_share: u8,
+    /// What it means and what to do.
+    pub message: String,
+}
+
+impl std::fmt::Display for CapacityFinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}[{}]: table `{}`, column `{}`: {}",
+            self.severity, self.rule, self.table, self.column, self.message
+        )
+    }
 }
 
 /// The verify of one replica: the same schema read on it.
@@ -149,6 +192,24 @@ pub struct VerifyOptions {
     pub strict: bool,
 }
 
+/// Adds the `auto-increment-capacity` rule to a verify `report` of
+/// `schema` ([`VerifyReport::capacity`]; `ok` turns false only when the
+/// catalog sets the rule to `error`): each catalog table's next
+/// AUTO_INCREMENT value in one bounded read of `information_schema.TABLES`
+/// (on MySQL between two statements that set and restore the session's
+/// `information_schema_stats_expiry`, whose cache would show a stale
+/// value). Nothing is read when the rule is `off`. `catalog verify` runs
+/// it; the startup gate ([`within`]) does not.
+pub async fn add_auto_increment_capacity(
+    session: &mut Session<'_>,
+    schema: &str,
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    report: &mut VerifyReport,
+) -> Result<()> {
+    capacity::add(session, schema, catalog, consumer, report).await
+}
+
 impl VerifyOptions {
     /// Sets [`VerifyOptions::strict`].
     pub fn strict(mut self, yes: bool) -> Self {
@@ -229,6 +290,7 @@ fn report(
             .filter_map(|d| d.live)
             .collect(),
         replicas: Vec::new(),
+        capacity: Vec::new(),
     }
 }
 

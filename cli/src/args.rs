@@ -303,6 +303,28 @@ pub struct Used<'a> {
     pub formats: &'static [Format],
 }
 
+/// `--two-phase-alter` (docs/replicas.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TwoPhaseArg {
+    /// On for INPLACE steps on MariaDB 10.8+ when every --replica has
+    /// parallel applier threads; off otherwise.
+    Auto,
+    /// On for every INPLACE step (MariaDB 10.8+ only).
+    On,
+    /// Never.
+    Off,
+}
+
+impl From<TwoPhaseArg> for schema_catalog::replica::TwoPhaseAlter {
+    fn from(a: TwoPhaseArg) -> Self {
+        match a {
+            TwoPhaseArg::Auto => Self::Auto,
+            TwoPhaseArg::On => Self::On,
+            TwoPhaseArg::Off => Self::Off,
+        }
+    }
+}
+
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -420,6 +442,16 @@ pub enum Command {
         fleet: Option<PathBuf>,
         #[command(flatten)]
         replicas: ReplicaOpts,
+        /// What apply would do with MariaDB 10.8+ two-phase ALTER
+        /// (binlog_alter_two_phase): the plan says on or off, and why.
+        #[arg(
+            long,
+            value_enum,
+            value_name = "MODE",
+            default_value = "auto",
+            conflicts_with = "against"
+        )]
+        two_phase_alter: TwoPhaseArg,
         #[command(flatten)]
         shared: FleetLiveOpts,
     },
@@ -487,6 +519,31 @@ pub enum Command {
         /// before apply exits 4 (`replicas_pending`; default: --busy-timeout).
         #[arg(long, value_name = "SECONDS")]
         replica_timeout: Option<u64>,
+        /// Before each step, the server's and every --replica's
+        /// Threads_running must be at most N; while one is above, the step
+        /// waits within --busy-timeout, then exit 4 (default: not checked).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_threads_running: Option<u64>,
+        /// MariaDB 10.8+ two-phase ALTER (binlog_alter_two_phase) for
+        /// INPLACE steps: auto turns it on when every --replica has
+        /// parallel applier threads; on is refused on servers without it.
+        #[arg(long, value_enum, value_name = "MODE", default_value = "auto")]
+        two_phase_alter: TwoPhaseArg,
+        /// Before the first DDL, each UNIQUE index added to an existing
+        /// table is probed for duplicate keys under this statement time
+        /// limit (seconds, fractions allowed); a probe that finds
+        /// duplicates or times out refuses the run (exit 1, no DDL).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
+        probe_timeout: f64,
+        /// Do not probe UNIQUE indexes for duplicates (after a probe timed
+        /// out): the report lists them as skipped; a duplicate then fails
+        /// the build with error 1062.
+        #[arg(long)]
+        skip_duplicate_probe: bool,
+        /// Print the key values of the duplicate groups a probe finds (by
+        /// default only their number: the values may be personal data).
+        #[arg(long)]
+        show_duplicates: bool,
         #[command(flatten)]
         shared: FleetLiveOpts,
     },

@@ -66,12 +66,14 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         Command::Plan {
             against: None,
             replicas,
+            two_phase_alter,
             ..
         } => {
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
                 replicas.require_replicas,
+                (*two_phase_alter).into(),
             )
             .await
         }
@@ -98,9 +100,19 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replicas,
             max_replica_lag,
             replica_timeout,
+            max_threads_running,
+            two_phase_alter,
+            probe_timeout,
+            skip_duplicate_probe,
+            show_duplicates,
             ..
         } => {
             let opts = ApplyOptions::default()
+                .max_threads_running(*max_threads_running)
+                .two_phase_alter((*two_phase_alter).into())
+                .probe_timeout(Duration::from_secs_f64(*probe_timeout))
+                .skip_duplicate_probe(*skip_duplicate_probe)
+                .show_duplicates(*show_duplicates)
                 .replicas(replica_targets(&replicas.replica)?)
                 .require_replicas(replicas.require_replicas)
                 .max_replica_lag(Duration::from_secs_f64(*max_replica_lag))
@@ -204,8 +216,14 @@ fn replica_targets(urls: &[String]) -> Result<Vec<db::Target>> {
         .collect::<schema_catalog::Result<_>>()?)
 }
 
-async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Result<u8> {
+async fn plan(
+    cli: &Cli,
+    replicas: &[db::Target],
+    require_replicas: bool,
+    two_phase_alter: schema_catalog::replica::TwoPhaseAlter,
+) -> Result<u8> {
     let catalog = load(cli)?;
+    let require_replicas = require_replicas || catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
@@ -220,6 +238,7 @@ async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Res
                 &mut session,
                 replicas,
                 require_replicas,
+                two_phase_alter,
                 timeout(cli),
             )
             .await
@@ -260,6 +279,15 @@ async fn verify_cmd(
             let mut session = db::connect(&target, timeout(cli)).await?;
             let mut report =
                 verify::verify_with(&mut session, &target.schema, &catalog, consumer, opts).await?;
+            // `auto-increment-capacity` (a warning unless the catalog says error).
+            verify::add_auto_increment_capacity(
+                &mut session,
+                &target.schema,
+                &catalog,
+                consumer,
+                &mut report,
+            )
+            .await?;
             verify::verify_replicas(
                 &mut report,
                 replicas,
@@ -305,6 +333,8 @@ async fn verify_cmd(
 
 async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     let catalog = load(cli)?;
+    // `replicas: required` in catalog.yaml is --require-replicas.
+    opts.require_replicas |= catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     opts.progress = progress_for(cli.format);
@@ -326,14 +356,15 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     print::apply(cli.format, &target.display, &report, header_printed);
     Ok(match &report.outcome {
         Outcome::Converged | Outcome::DryRun => exit::OK,
-        Outcome::RefusedDrift => exit::DRIFT,
+        Outcome::RefusedDrift | Outcome::RefusedDuplicates { .. } => exit::DRIFT,
         Outcome::Stopped {
             ddl_issued: false, ..
         } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
         Outcome::Deferred { .. }
         | Outcome::ReplicaDeferred { .. }
-        | Outcome::ReplicasPending { .. } => exit::DEFERRED,
+        | Outcome::ReplicasPending { .. }
+        | Outcome::Overloaded { .. } => exit::DEFERRED,
         // A rerun cannot fix it: the command line names a wrong replica,
         // or --require-replicas found unnamed ones.
         Outcome::RefusedReplica { .. } => exit::USAGE,

@@ -50,14 +50,27 @@ fn detail(t: &TargetReport) -> String {
 /// One line for a finished target: outcome, name, stage, steps, time, why.
 pub fn target_line(t: &TargetReport, command: FleetCommand) -> String {
     let why = detail(t);
+    let replicas = if t.replicas.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = t.replicas.iter().map(|r| r.replica.as_str()).collect();
+        format!(", replicas {}", names.join(" "))
+    };
     let mut line = format!(
-        "{:<17} {}  (stage {}, {} step(s), {} ms)",
+        "{:<17} {}  (stage {}, {} step(s){replicas}, {} ms)",
         outcome_name(t.outcome, command),
         t.name,
         t.stage,
         t.steps.len(),
         t.ms
     );
+    if !t.unguarded.is_empty() {
+        line.push_str(&format!(
+            "; {} connected and not guarded: {}",
+            t.unguarded.len(),
+            t.unguarded.join(", ")
+        ));
+    }
     if !why.is_empty() {
         line.push_str(": ");
         line.push_str(&why);

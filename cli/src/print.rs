@@ -269,6 +269,9 @@ fn survey_lines(s: &schema_catalog::replica::Survey) {
         );
     }
     unguarded_lines(&s.unguarded, s.discovery.as_deref());
+    if let Some(t) = &s.two_phase {
+        outln!("two-phase ALTER: {}", t.reason);
+    }
     if let Some(message) = &s.refused {
         errln!("refused: {message}");
     }
@@ -319,6 +322,9 @@ pub fn verify(format: Format, target: &str, report: &VerifyReport) {
                 problem_lines("problems", &report.problems);
             }
             problem_lines("unmanaged (informational)", &report.unmanaged);
+            for c in &report.capacity {
+                outln!("{c}");
+            }
             for r in &report.replicas {
                 if r.ok {
                     outln!(
@@ -358,9 +364,23 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                 );
             }
             unguarded_lines(&report.unguarded, report.discovery.as_deref());
+            if let Some(t) = report
+                .two_phase
+                .as_ref()
+                .filter(|t| t.on || !report.replicas.is_empty())
+            {
+                outln!("two-phase ALTER: {}", t.reason);
+            }
+            for p in &report.duplicate_probes {
+                outln!("duplicate probe: {}", p.describe());
+                // Present only with --show-duplicates.
+                for g in &p.values {
+                    outln!("      key ({}): {} rows", g.key.join(", "), g.rows);
+                }
+            }
             for (i, s) in report.steps.iter().enumerate() {
                 outln!(
-                    "  {:>2}. {:<15} {:<12} {} ({} ms)",
+                    "  {:>2}. {:<15} {:<12} {} ({} ms{})",
                     i + 1,
                     serde_json::to_value(s.status)
                         .ok()
@@ -368,7 +388,8 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                         .unwrap_or_default(),
                     s.kind,
                     step_object(s.kind, &s.table, &s.object),
-                    s.ms
+                    s.ms,
+                    if s.two_phase { ", two-phase ALTER" } else { "" }
                 );
                 for r in &s.replicas {
                     outln!(
@@ -405,6 +426,9 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                     "dry run: preflight passed; nothing to do: the schema already satisfies the catalog"
                 ),
                 Outcome::DryRun => outln!("dry run: preflight passed; no DDL issued"),
+                Outcome::RefusedDuplicates { message } => {
+                    errln!("refused: {message}");
+                }
                 Outcome::RefusedDrift => {
                     problem_lines("drift", &report.drift);
                     errln!("refused: drift found before any DDL; nothing was changed. Fix the drift by hand, then rerun.");
@@ -438,6 +462,14 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                     }
                     for b in replicas {
                         errln!("  {b}");
+                    }
+                }
+                Outcome::Overloaded { servers, .. } => {
+                    if let Some(Stopped::Overloaded { message, .. }) = report.stopped() {
+                        errln!("{message}");
+                    }
+                    for l in servers {
+                        errln!("  {l}");
                     }
                 }
                 Outcome::Interrupted { message, .. } => errln!("interrupted: {message}"),

@@ -12,6 +12,8 @@ mod cancel;
 #[doc(hidden)]
 pub mod guard;
 mod lock;
+/// The duplicate probe run before the first DDL (docs/apply.md).
+pub mod probe;
 mod progress;
 /// Guarding named replicas: checked before any DDL, waited for and read
 /// back after each step (docs/replicas.md).
@@ -35,7 +37,7 @@ pub use tokio_util::sync::CancellationToken;
 use crate::acquire::{Connector, Opener};
 use crate::db::Session;
 use crate::diff;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::live::diff_all_with;
 use crate::model::Table;
 use crate::plan;
@@ -118,6 +120,26 @@ pub struct ApplyOptions {
     /// Refuse before any DDL when the primary lists connected replicas that
     /// are not among `replicas`.
     pub require_replicas: bool,
+    /// Before each step, the primary's and each named replica's
+    /// `Threads_running` must be at most this (`--max-threads-running`;
+    /// `None`, the default: not checked); waited for within
+    /// `busy_timeout`, then the run is deferred.
+    pub max_threads_running: Option<u64>,
+    /// Two-phase ALTER (`--two-phase-alter`, MariaDB 10.8.1+; default
+    /// `auto`; docs/replicas.md).
+    pub two_phase_alter: replica::TwoPhaseAlter,
+    /// The statement time limit of each duplicate probe (a UNIQUE index
+    /// added to an existing table is probed for duplicate keys before the
+    /// first DDL), default 30 s. A probe the server ends at it refuses the
+    /// run before any DDL, unless `skip_duplicate_probe`.
+    pub probe_timeout: Duration,
+    /// Do not probe for duplicates (`--skip-duplicate-probe`): each
+    /// UNIQUE index is listed as skipped in the report.
+    pub skip_duplicate_probe: bool,
+    /// A probe that finds duplicates reports their key values too
+    /// (`--show-duplicates`); by default only the number of groups, as the
+    /// values may be personal data.
+    pub show_duplicates: bool,
 }
 
 impl Default for ApplyOptions {
@@ -140,6 +162,11 @@ impl Default for ApplyOptions {
             max_replica_lag: Duration::from_secs(2),
             replica_timeout: None,
             require_replicas: false,
+            max_threads_running: None,
+            two_phase_alter: replica::TwoPhaseAlter::Auto,
+            probe_timeout: Duration::from_secs(30),
+            skip_duplicate_probe: false,
+            show_duplicates: false,
         }
     }
 }
@@ -231,6 +258,31 @@ impl ApplyOptions {
         self.require_replicas = yes;
         self
     }
+    /// Sets [`ApplyOptions::max_threads_running`] (`None`: no load guard).
+    pub fn max_threads_running(mut self, n: impl Into<Option<u64>>) -> Self {
+        self.max_threads_running = n.into();
+        self
+    }
+    /// Sets [`ApplyOptions::probe_timeout`].
+    pub fn probe_timeout(mut self, d: Duration) -> Self {
+        self.probe_timeout = d;
+        self
+    }
+    /// Sets [`ApplyOptions::skip_duplicate_probe`].
+    pub fn skip_duplicate_probe(mut self, yes: bool) -> Self {
+        self.skip_duplicate_probe = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::show_duplicates`].
+    pub fn show_duplicates(mut self, yes: bool) -> Self {
+        self.show_duplicates = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::two_phase_alter`].
+    pub fn two_phase_alter(mut self, mode: replica::TwoPhaseAlter) -> Self {
+        self.two_phase_alter = mode;
+        self
+    }
 }
 
 impl std::fmt::Debug for ApplyOptions {
@@ -260,6 +312,11 @@ impl std::fmt::Debug for ApplyOptions {
             .field("max_replica_lag", &self.max_replica_lag)
             .field("replica_timeout", &self.replica_timeout)
             .field("require_replicas", &self.require_replicas)
+            .field("max_threads_running", &self.max_threads_running)
+            .field("two_phase_alter", &self.two_phase_alter)
+            .field("probe_timeout", &self.probe_timeout)
+            .field("skip_duplicate_probe", &self.skip_duplicate_probe)
+            .field("show_duplicates", &self.show_duplicates)
             .finish()
     }
 }
@@ -347,6 +404,8 @@ pub(crate) async fn apply_on(
                 replicas: Vec::new(),
                 unguarded: Vec::new(),
                 discovery: None,
+                two_phase: None,
+                duplicate_probes: Vec::new(),
             };
             // The GET_LOCK was abandoned mid-statement: not reusable.
             return (Ok(report), session, false);
@@ -377,7 +436,7 @@ pub(crate) async fn apply_on(
     let clean = released
         && matches!(
             &result,
-            Ok(r) if matches!(r.outcome, Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun)
+            Ok(r) if matches!(r.outcome, Outcome::Converged | Outcome::RefusedDrift | Outcome::RefusedDuplicates { .. } | Outcome::DryRun)
         );
     (result, session, clean)
 }
@@ -411,9 +470,40 @@ async fn run(
         replicas: Vec::new(),
         unguarded: Vec::new(),
         discovery: None,
+        two_phase: None,
+        duplicate_probes: Vec::new(),
     };
     if plan.is_refused() {
         report.outcome = Outcome::RefusedDrift;
+        report.server_ddl_count = count_since(session, flavor, counter_before).await?;
+        return Ok(report);
+    }
+    // Duplicates before a UNIQUE index: known before the first DDL, so
+    // refused before it (also in a dry run: it is part of the preflight).
+    report.duplicate_probes = probe::probe_all(session, schema, &plan, &diffs, opts).await?;
+    let refusing: Vec<String> = report
+        .duplicate_probes
+        .iter()
+        .filter(|p| p.refuses())
+        .map(probe::DuplicateProbe::describe)
+        .collect();
+    if !refusing.is_empty() {
+        let timed_out = report
+            .duplicate_probes
+            .iter()
+            .any(|p| p.status == probe::ProbeStatus::TimedOut);
+        report.outcome = Outcome::RefusedDuplicates {
+            message: format!(
+                "{}; no DDL was issued. {}",
+                refusing.join("; "),
+                if timed_out {
+                    "Rerun with a longer --probe-timeout, or with --skip-duplicate-probe to \
+                     build without knowing (a duplicate fails the build with error 1062)"
+                } else {
+                    "Remove the duplicate rows (--show-duplicates lists their keys), then rerun"
+                }
+            ),
+        };
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
@@ -431,6 +521,21 @@ async fn run(
             ));
         }
     };
+    // Options the server cannot honour are refused before any replica is
+    // connected and before any DDL.
+    let server = session.server().clone();
+    if opts.two_phase_alter == replica::TwoPhaseAlter::On && !server.has_binlog_alter_two_phase() {
+        return Err(Error::Usage(
+            replica::two_phase(opts.two_phase_alter, &server, &[])
+                .expect_err("`on` without the capability is refused"),
+        ));
+    }
+    if opts.max_threads_running.is_some() && server.threads_running_statement().is_none() {
+        return Err(Error::Usage(format!(
+            "--max-threads-running: the server is {server}, which has no Threads_running \
+             status variable to read; leave the option out"
+        )));
+    }
     let mut guard = match Guard::start(session, opts, &tell_first).await {
         Ok(g) => g,
         Err(e) => {
@@ -445,6 +550,7 @@ async fn run(
     report.replicas = guard.checks.clone();
     report.unguarded = guard.unguarded.clone();
     report.discovery = guard.discovery.clone();
+    report.two_phase = replica::two_phase(opts.two_phase_alter, &server, &guard.checks).ok();
     let result = run_steps(
         session,
         opener,
@@ -470,6 +576,11 @@ fn guard_outcome(e: GuardError, step: Option<String>) -> Result<Outcome> {
         GuardError::Behind { replicas, waited } => Outcome::ReplicaDeferred {
             step,
             replicas,
+            waited_ms: waited.as_millis() as u64,
+        },
+        GuardError::Overloaded { servers, waited } => Outcome::Overloaded {
+            step,
+            servers,
             waited_ms: waited.as_millis() as u64,
         },
         GuardError::Interrupted(message) => Outcome::Interrupted {
@@ -589,8 +700,32 @@ async fn run_steps(
         } else {
             0
         };
-        if held_ms > 0 || lag.iter().any(|ms| *ms > 0) {
+        // The load guard: the primary's and every replica's Threads_running
+        // at most the limit, waited for like a busy table.
+        let loaded_ms = match opts.max_threads_running {
+            Some(limit) => match guard.load(session, limit, opts, &tell).await {
+                Ok(ms) => ms,
+                Err(e) => {
+                    return stop_before_step(report, session, counter_before, step, started, e)
+                        .await;
+                }
+            },
+            None => 0,
+        };
+        if held_ms > 0 || loaded_ms > 0 || lag.iter().any(|ms| *ms > 0) {
             fresh.clear();
+        }
+        // Two-phase ALTER: set for every ALTER on a server that has it, so a
+        // reused session never carries an earlier step's setting.
+        let two_phase = report.two_phase.as_ref().is_some_and(|t| t.on) && inplace_alter(step);
+        if session.server().has_binlog_alter_two_phase()
+            && !matches!(step.change, diff::Change::AddTable(_))
+            && opts.two_phase_alter != replica::TwoPhaseAlter::Off
+        {
+            let sql = crate::server::replica::two_phase_statement(two_phase);
+            session
+                .run("setting binlog_alter_two_phase", |c| c.query_drop(sql))
+                .await?;
         }
         let mut waits = Waits::default();
         let reads = Reads {
@@ -608,6 +743,7 @@ async fn run_steps(
                 fresh.insert(want.name.folded().to_string(), done.last);
                 final_read = done.all;
                 let mut step_rep = step_report(step, done.sql, done.status, ms, waits);
+                step_rep.two_phase = two_phase && done.status == StepStatus::Applied;
                 let after =
                     on_replicas(session, schema, want, step, opts, guard, &lag, &tell).await;
                 let (replicas, stop) = match after {
@@ -904,6 +1040,19 @@ async fn stop_before_step(
     Ok(())
 }
 
+/// Whether the step is an ALTER the server builds INPLACE, not INSTANT (an
+/// index, an INPLACE widening): the ones a replica replays for about as
+/// long as the primary built them. A new column is tried INSTANT first.
+fn inplace_alter(step: &plan::Step) -> bool {
+    match &step.change {
+        diff::Change::AddIndex { .. } => true,
+        diff::Change::WidenColumn { how, .. } => {
+            how.algorithm == crate::diff::WidenAlgorithm::InplaceNoLock
+        }
+        diff::Change::AddTable(_) | diff::Change::AddColumn { .. } => false,
+    }
+}
+
 /// `table`.`object` (just `table` for a new table), for messages.
 fn step_name(step: &plan::Step) -> String {
     let table = crate::ident::quote_ident(step.change.table().as_str());
@@ -928,6 +1077,7 @@ fn step_report(
         waited_ms: waits.waited.as_millis() as u64,
         blocked_by: waits.blockers,
         replicas: Vec::new(),
+        two_phase: false,
         table: step.change.table().to_string(),
         kind: step.change.kind(),
         object: step.change.object().to_string(),

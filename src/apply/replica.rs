@@ -30,6 +30,61 @@ pub struct ReplicaCheck {
     /// The source it replicates from, as its replication status names it
     /// (`host:port`).
     pub source: String,
+    /// Its parallel applier threads (MariaDB `slave_parallel_threads`,
+    /// MySQL `replica_parallel_workers`; 0: single-threaded), when read.
+    pub parallel_workers: Option<u64>,
+}
+
+/// `--two-phase-alter`: whether an INPLACE ALTER is binlogged in two phases
+/// (MariaDB 10.8.1+ `binlog_alter_two_phase`, MDEV-11675), so a replica with
+/// parallel applier threads builds it alongside the primary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoPhaseAlter {
+    /// On for INPLACE (not INSTANT) ALTER steps on MariaDB 10.8.1+ when
+    /// every named replica has parallel applier threads; off otherwise.
+    #[default]
+    Auto,
+    /// On for every INPLACE ALTER step; refused before any DDL where the
+    /// server has no two-phase ALTER (MySQL, TiDB, MariaDB before 10.8.1).
+    On,
+    /// Never set (the server's own setting is left alone).
+    Off,
+}
+
+/// What a run does with two-phase ALTER, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct TwoPhase {
+    /// The mode asked for.
+    pub mode: TwoPhaseAlter,
+    /// Whether INPLACE ALTER steps run with `binlog_alter_two_phase` on.
+    pub on: bool,
+    /// Why, for people.
+    pub reason: String,
+}
+
+/// A server whose `Threads_running` was above `--max-threads-running` at
+/// the last look.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Loaded {
+    /// `primary` or `replica`.
+    pub role: String,
+    /// The server (`host:port`, never the password).
+    pub server: String,
+    /// Its `Threads_running`.
+    pub threads_running: u64,
+    /// The limit (`--max-threads-running`).
+    pub limit: u64,
+}
+
+impl std::fmt::Display for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: Threads_running {} > {}",
+            self.role, self.server, self.threads_running, self.limit
+        )
+    }
 }
 
 /// What `catalog plan` says of replicas: the named ones as checked, the
@@ -49,6 +104,8 @@ pub struct Survey {
     /// Why apply would refuse before any DDL (a named replica that is not
     /// this primary's, or `require_replicas` with unnamed ones).
     pub refused: Option<String>,
+    /// What apply would do with two-phase ALTER, and why.
+    pub two_phase: Option<TwoPhase>,
 }
 
 /// A replica behind the position a step waits for.
@@ -109,4 +166,112 @@ pub struct StepReplica {
     pub position: String,
     /// The step's object on the replica.
     pub read_back: ReadBack,
+}
+
+/// Decides what the run does with two-phase ALTER on `server` with the
+/// named replicas as `checks` read them; `Err` is the refusal of `on`
+/// where the server has none (before any DDL).
+pub(crate) fn two_phase(
+    mode: TwoPhaseAlter,
+    server: &crate::server::Server,
+    checks: &[ReplicaCheck],
+) -> Result<TwoPhase, String> {
+    let capable = server.has_binlog_alter_two_phase();
+    let done = |on: bool, reason: String| Ok(TwoPhase { mode, on, reason });
+    match mode {
+        TwoPhaseAlter::Off => done(false, "off: --two-phase-alter off".into()),
+        TwoPhaseAlter::On if !capable => Err(format!(
+            "--two-phase-alter on: the server is {server}, which has no two-phase ALTER \
+             (binlog_alter_two_phase is MariaDB 10.8.1+, MDEV-11675); use auto or off"
+        )),
+        TwoPhaseAlter::On => done(
+            true,
+            "on for INPLACE ALTER steps: --two-phase-alter on".into(),
+        ),
+        TwoPhaseAlter::Auto if !capable => done(
+            false,
+            format!("off: the server is {server}; binlog_alter_two_phase is MariaDB 10.8.1+ only"),
+        ),
+        TwoPhaseAlter::Auto if checks.is_empty() => done(
+            false,
+            "off: no replica is named (--replica), so none is known to apply in parallel".into(),
+        ),
+        TwoPhaseAlter::Auto => {
+            let single: Vec<String> = checks
+                .iter()
+                .filter(|c| c.parallel_workers.unwrap_or(0) == 0)
+                .map(|c| c.replica.clone())
+                .collect();
+            let var = crate::server::replica::parallel_variable(server.flavor());
+            if single.is_empty() {
+                let each: Vec<String> = checks
+                    .iter()
+                    .map(|c| format!("{} {var} = {}", c.replica, c.parallel_workers.unwrap_or(0)))
+                    .collect();
+                done(
+                    true,
+                    format!(
+                        "on for INPLACE ALTER steps: every named replica applies in parallel ({})",
+                        each.join(", ")
+                    ),
+                )
+            } else {
+                done(
+                    false,
+                    format!(
+                        "off: {} single-threaded ({var} = 0): it replays a two-phase ALTER \
+                         serially all the same, so it would not help",
+                        if single.len() == 1 {
+                            format!("replica {} is", single[0])
+                        } else {
+                            format!("replicas {} are", single.join(", "))
+                        }
+                    ),
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::Server;
+
+    fn check(name: &str, workers: Option<u64>) -> ReplicaCheck {
+        ReplicaCheck {
+            replica: name.into(),
+            server: crate::server::ServerIdentity::default(),
+            server_id: 2,
+            source: "p:1".into(),
+            parallel_workers: workers,
+        }
+    }
+
+    #[test]
+    fn two_phase_auto_needs_mariadb_10_8_and_parallel_replicas() {
+        let maria = Server::from_version_text("10.11.19-MariaDB").unwrap();
+        let old = Server::from_version_text("10.6.20-MariaDB").unwrap();
+        let mysql = Server::from_version_text("9.7.0").unwrap();
+        let auto = TwoPhaseAlter::Auto;
+        let par = [check("r1:3306", Some(4)), check("r2:3306", Some(2))];
+        let one_single = [check("r1:3306", Some(4)), check("r2:3306", Some(0))];
+        assert!(two_phase(auto, &maria, &par).unwrap().on);
+        let off = two_phase(auto, &maria, &one_single).unwrap();
+        assert!(!off.on);
+        assert!(off.reason.contains("r2:3306"), "{}", off.reason);
+        assert!(
+            off.reason.contains("slave_parallel_threads = 0"),
+            "{}",
+            off.reason
+        );
+        assert!(!two_phase(auto, &maria, &[]).unwrap().on);
+        assert!(!two_phase(auto, &old, &par).unwrap().on);
+        assert!(!two_phase(auto, &mysql, &par).unwrap().on);
+        assert!(two_phase(TwoPhaseAlter::On, &maria, &[]).unwrap().on);
+        let refused = two_phase(TwoPhaseAlter::On, &mysql, &par).unwrap_err();
+        assert!(refused.contains("mysql 9.7.0"), "{refused}");
+        assert!(two_phase(TwoPhaseAlter::On, &old, &par).is_err());
+        assert!(!two_phase(TwoPhaseAlter::Off, &maria, &par).unwrap().on);
+    }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use mysql_async::prelude::*;
 use mysql_async::Row;
 
-use super::replica::{Behind, ReplicaCheck, Survey};
+use super::replica::{Behind, Loaded, ReplicaCheck, Survey};
 use super::ApplyOptions;
 use crate::db::{Session, Target};
 use crate::error::{Error, Result};
@@ -19,12 +19,14 @@ use crate::server::Flavor;
 use crate::server::ServerIdentity;
 
 /// Checks `replicas` of the server `primary` is connected to, as apply
-/// does before any DDL, without waiting: for `catalog plan`. `timeout`
-/// bounds each connection and read.
+/// does before any DDL, without waiting, and says what apply would do
+/// with two-phase ALTER under `two_phase_alter`: for `catalog plan`.
+/// `timeout` bounds each connection and read.
 pub async fn survey(
     primary: &mut Session<'_>,
     replicas: &[Target],
     require_replicas: bool,
+    two_phase_alter: super::replica::TwoPhaseAlter,
     timeout: Duration,
 ) -> Result<Survey> {
     let opts = ApplyOptions {
@@ -40,11 +42,15 @@ pub async fn survey(
             survey.guarded = guard.checks.clone();
             survey.unguarded = guard.unguarded.clone();
             survey.discovery = guard.discovery.clone();
+            match super::replica::two_phase(two_phase_alter, primary.server(), &guard.checks) {
+                Ok(t) => survey.two_phase = Some(t),
+                Err(refused) => survey.refused = Some(refused),
+            }
             guard.close().await;
         }
         Err(GuardError::Refused { message, .. }) => survey.refused = Some(message),
         Err(GuardError::Behind { replicas, .. }) => survey.not_ready = replicas,
-        Err(GuardError::Interrupted(_)) => {}
+        Err(GuardError::Interrupted(_) | GuardError::Overloaded { .. }) => {}
         Err(GuardError::Db(e)) => return Err(e),
     }
     Ok(survey)
@@ -67,6 +73,14 @@ pub(crate) enum GuardError {
     Behind {
         /// Each replica that was not ready at the last look.
         replicas: Vec<Behind>,
+        /// How long it was waited for.
+        waited: Duration,
+    },
+    /// A server's `Threads_running` stayed above `max_threads_running` for
+    /// the whole budget (exit 4; the step not started).
+    Overloaded {
+        /// Each server above the limit at the last look.
+        servers: Vec<super::replica::Loaded>,
         /// How long it was waited for.
         waited: Duration,
     },
@@ -503,6 +517,82 @@ impl Guard {
         }
     }
 
+    /// Before a step, with `--max-threads-running`: the primary's and each
+    /// named replica's `Threads_running` must be at most `limit`; while one
+    /// is above, waits with backoff within `opts.busy_timeout`, naming the
+    /// server, its value and the limit, then [`GuardError::Overloaded`].
+    /// The reading session counts itself (it runs the statement). Returns
+    /// the milliseconds waited (0 when the first look passed).
+    pub(crate) async fn load(
+        &mut self,
+        primary: &mut Session<'_>,
+        limit: u64,
+        opts: &ApplyOptions,
+        waiting: &(dyn Fn(String) + Sync),
+    ) -> std::result::Result<u64, GuardError> {
+        let started = Instant::now();
+        let deadline = started + opts.busy_timeout;
+        let mut attempt = 0u32;
+        let primary_name = {
+            let id = primary.identity();
+            format!("{}:{}", id.hostname, id.port)
+        };
+        loop {
+            let mut over = Vec::new();
+            let n = threads_running(primary).await?;
+            if n > limit {
+                over.push(Loaded {
+                    role: "primary".into(),
+                    server: primary_name.clone(),
+                    threads_running: n,
+                    limit,
+                });
+            }
+            for l in &mut self.linked {
+                let n = threads_running(&mut l.session)
+                    .await
+                    .map_err(|e| e.with_context(&format!(" (on replica {})", l.display)))?;
+                if n > limit {
+                    over.push(Loaded {
+                        role: "replica".into(),
+                        server: l.display.clone(),
+                        threads_running: n,
+                        limit,
+                    });
+                }
+            }
+            if over.is_empty() {
+                return Ok(if attempt == 0 {
+                    0
+                } else {
+                    started.elapsed().as_millis() as u64
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(GuardError::Overloaded {
+                    servers: over,
+                    waited: now - started,
+                });
+            }
+            waiting(format!(
+                "waiting ({} s) for the load to drop to --max-threads-running {limit}: {}",
+                (now - started).as_secs(),
+                over.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+            pause(
+                opts,
+                &mut attempt,
+                deadline - now,
+                "waiting for the load to drop",
+            )
+            .await?;
+        }
+    }
+
     /// Closes the replicas' connections.
     pub(crate) async fn close(self) {
         for l in self.linked {
@@ -671,11 +761,23 @@ async fn link(
                 .unwrap_or_default()
         )));
     }
+    let parallel_workers = match vendor::parallel_statement(flavor) {
+        Some(sql) => session
+            .run("reading the replica's parallel applier threads", |c| {
+                c.query_first::<Option<u64>, _>(sql)
+            })
+            .await
+            .ok()
+            .flatten()
+            .flatten(),
+        None => None,
+    };
     let check = ReplicaCheck {
         replica: name.clone(),
         server,
         server_id: me.server_id,
         source: link.source(),
+        parallel_workers,
     };
     Ok(Linking::Ready(Box::new((
         Linked {
@@ -696,6 +798,17 @@ fn login_refused(e: &Error) -> bool {
             ..
         } if crate::server::code::access_denied(server.code)
     )
+}
+
+/// The server's `Threads_running` now (the reading session included).
+async fn threads_running(session: &mut Session<'_>) -> Result<u64> {
+    let Some(sql) = session.server().threads_running_statement() else {
+        return Ok(0);
+    };
+    let row: Option<(String, String)> = session
+        .run("reading Threads_running", |c| c.query_first(sql))
+        .await?;
+    Ok(row.and_then(|(_, v)| v.trim().parse().ok()).unwrap_or(0))
 }
 
 /// `@@server_id`, the server uuid and whether GTIDs are on.

@@ -1,7 +1,7 @@
 //! What apply returns: every step with its status and time, and why it stopped.
 
 use super::busy::Blocker;
-use super::replica::{Behind, ReplicaCheck, StepReplica};
+use super::replica::{Behind, Loaded, ReplicaCheck, StepReplica, TwoPhase};
 use crate::diff::Problem;
 use crate::server::Flavor;
 
@@ -51,6 +51,9 @@ pub struct StepReport {
     /// for the step's GTID position after it, the read-back (empty
     /// without `--replica`).
     pub replicas: Vec<StepReplica>,
+    /// Whether the step's ALTER ran with `binlog_alter_two_phase` on
+    /// (MariaDB 10.8.1+, `--two-phase-alter`).
+    pub two_phase: bool,
 }
 
 /// How the run ended.
@@ -62,6 +65,14 @@ pub enum Outcome {
     RefusedDrift,
     /// Dry run: preflight passed; the steps are what a real run would do.
     DryRun,
+    /// A UNIQUE index to be added to an existing table was probed before
+    /// any DDL and found duplicate keys, or its probe timed out: no DDL
+    /// issued (exit 1). The report's `duplicate_probes` say which.
+    RefusedDuplicates {
+        /// What was found, naming table and index (never the values), and
+        /// what to do.
+        message: String,
+    },
     /// Stopped mid-run (new drift, a failed step, a race lost to another
     /// shape). `ddl_issued` says whether this run had changed anything.
     Stopped {
@@ -110,6 +121,18 @@ pub enum Outcome {
         step: Option<String>,
         /// Each replica still behind, with the position it has to execute.
         replicas: Vec<Behind>,
+    },
+    /// A server's `Threads_running` stayed above `max_threads_running` for
+    /// the whole busy budget: the step was not started; steps before it
+    /// stay applied (exit 4).
+    Overloaded {
+        /// The step that waited.
+        step: Option<String>,
+        /// Each server above the limit at the last look (which, its
+        /// `Threads_running`, the limit).
+        servers: Vec<Loaded>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
     },
     /// Interrupted (a cancel request: SIGINT/SIGTERM in the CLI).
     Interrupted {
@@ -172,6 +195,18 @@ pub enum Stopped {
         /// What to do.
         message: String,
     },
+    /// A server's `Threads_running` stayed above `--max-threads-running`
+    /// for the whole budget; the step was not started (exit 4).
+    Overloaded {
+        /// The step that waited.
+        step: Option<String>,
+        /// Each server above the limit at the last look.
+        servers: Vec<Loaded>,
+        /// How long it waited, in milliseconds.
+        waited_ms: u64,
+        /// What to do.
+        message: String,
+    },
     /// A step ran on the primary; not every replica executed it in time
     /// (exit 4, `replicas_pending`).
     ReplicasPending {
@@ -180,6 +215,12 @@ pub enum Stopped {
         /// Each replica still behind.
         replicas: Vec<Behind>,
         /// What to do.
+        message: String,
+    },
+    /// A UNIQUE index's duplicate probe found duplicates or timed out:
+    /// refused before any DDL (exit 1).
+    Duplicates {
+        /// What was found (never the values) and what to do.
         message: String,
     },
     /// A step failed, drift appeared, or the connection was lost.
@@ -220,6 +261,12 @@ pub struct ApplyReport {
     pub unguarded: Vec<String>,
     /// Why the primary's connected replicas could not be listed, if so.
     pub discovery: Option<String>,
+    /// What the run does with two-phase ALTER, and why (`None` when it
+    /// stopped before deciding).
+    pub two_phase: Option<TwoPhase>,
+    /// Each UNIQUE index added to an existing table, probed for duplicate
+    /// keys before the first DDL.
+    pub duplicate_probes: Vec<super::probe::DuplicateProbe>,
 }
 
 impl ApplyReport {
@@ -232,6 +279,9 @@ impl ApplyReport {
     pub fn stopped(&self) -> Option<Stopped> {
         match &self.outcome {
             Outcome::Converged | Outcome::RefusedDrift | Outcome::DryRun => None,
+            Outcome::RefusedDuplicates { message } => Some(Stopped::Duplicates {
+                message: message.clone(),
+            }),
             Outcome::Stopped {
                 message,
                 ddl_issued,
@@ -269,6 +319,28 @@ impl ApplyReport {
                     "deferred: {} not ready for {} s{}; no DDL was sent for it, nothing is \
                      half-done, earlier steps stay applied; rerun later",
                     names(replicas),
+                    waited_ms / 1000,
+                    step.as_deref()
+                        .map(|s| format!(" before step {s}"))
+                        .unwrap_or_default()
+                ),
+            }),
+            Outcome::Overloaded {
+                step,
+                servers,
+                waited_ms,
+            } => Some(Stopped::Overloaded {
+                step: step.clone(),
+                servers: servers.clone(),
+                waited_ms: *waited_ms,
+                message: format!(
+                    "deferred: {} for {} s{}; no DDL was sent for it, nothing is half-done, \
+                     earlier steps stay applied; rerun later",
+                    servers
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
                     waited_ms / 1000,
                     step.as_deref()
                         .map(|s| format!(" before step {s}"))

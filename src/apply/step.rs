@@ -254,12 +254,15 @@ pub(crate) async fn run_step(
             ))
             .into())
         }
-        Err((code, message)) => {
+        Err((c, message)) => {
+            if let Some(failure) = code::build_failure(c) {
+                return Err(mid_build(ctx, session, want, step, c, &message, failure).await);
+            }
             return Err(StepError::Failed(format!(
-                "`{}` failed: error {code}: {message}",
+                "`{}` failed: error {c}: {message}",
                 shown(&sql)
             ))
-            .into())
+            .into());
         }
     };
     let ddl_ran = status == StepStatus::Applied;
@@ -291,6 +294,77 @@ pub(crate) async fn run_step(
         last: after,
         all,
     })
+}
+
+/// A step the server failed in the middle of its build (1062, 1878, 1799,
+/// 1114: `code::build_failure`): the message names the step, the cause
+/// and the server setting involved, and says whether the object is absent
+/// afterwards, as InnoDB's rollback leaves it (read back to be sure). The
+/// server's own message is shown unless it carries row values (1062's
+/// duplicate key).
+async fn mid_build(
+    ctx: &StepCtx<'_>,
+    session: &mut Session<'_>,
+    want: &Table,
+    step: &Step,
+    c: u16,
+    message: &str,
+    failure: code::BuildFailure,
+) -> StepFailure {
+    let server_said = if failure.message_has_values {
+        "the server's message is not shown: it holds the key's value".to_string()
+    } else {
+        format!("the server said: {message}")
+    };
+    let (left, ddl_ran) = match read_diff(session, ctx.schema, want).await {
+        Ok(after) if matches!(needs(&after, &step.change), Ok(true)) => (
+            format!(
+                "nothing of it is left: `{}` has no {} `{}`",
+                step.change.table(),
+                subject_word(&step.change),
+                step.change.object()
+            ),
+            false,
+        ),
+        Ok(_) => (
+            format!(
+                "`{}` {} `{}` is present or changed after the failure; rerun apply to read it \
+                 back",
+                step.change.table(),
+                subject_word(&step.change),
+                step.change.object()
+            ),
+            true,
+        ),
+        Err(e) => (
+            format!("the table could not be read back after the failure ({e})"),
+            true,
+        ),
+    };
+    StepFailure {
+        error: StepError::Failed(format!(
+            "step {}/{} {} `{}`.`{}` failed mid-build: error {c} ({}): {}. Setting: {}. {left}; \
+             {server_said}",
+            ctx.number,
+            ctx.total,
+            step.change.kind(),
+            step.change.table(),
+            step.change.object(),
+            failure.name,
+            failure.cause,
+            failure.setting,
+        )),
+        ddl_ran,
+    }
+}
+
+/// `table`, `column` or `index`.
+fn subject_word(change: &Change) -> &'static str {
+    match change.subject() {
+        crate::diff::Subject::Table => "table",
+        crate::diff::Subject::Column => "column",
+        crate::diff::Subject::Index => "index",
+    }
 }
 
 /// Longest statement text an error message carries (characters).

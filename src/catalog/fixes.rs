@@ -22,6 +22,51 @@ pub(crate) enum Allow {
     WarningsOnly,
 }
 
+/// The fix hints of the policy rules, quoted in their messages too.
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const PRIMARY_KEY_FIX: &str =
+    "declare `primary_key: [Id]` (a NOT NULL column, e.g. `{name: Id, type: bigint unsigned, nullable: false, auto_increment: true}`)";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const PK_TYPE_FIX: &str =
+    "widen the column (e.g. `type: bigint unsigned`), or set `lint: { min_pk_type: int }` in catalog.yaml";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const NAMING_FIX: &str =
+    "rename the object to match the pattern, or change `lint: naming:` in catalog.yaml";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const RESERVED_WORD_FIX: &str =
+    "rename it (e.g. `OrderNo` for `Order`), or quote it with backticks in every hand-written query";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const REDUNDANT_INDEX_FIX: &str =
+    "remove the shorter index (queries on its columns use the longer one), or set `redundant-index: off`";
+
+/// The fix a finding of these rules suggests.
+pub(in crate::catalog) const ALLOWED_FIX: &str =
+    "use one the catalog allows, or add it to the list in catalog.yaml `lint:`";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const HAS_FLOAT_FIX: &str =
+    "use `decimal(p,s)` for exact values (e.g. `decimal(12,2)` for money), or set `has-float: off` when approximate values are meant";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const ZERO_DATE_FIX: &str =
+    "make the column nullable and default to NULL, or default to a real date";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const TIDB_CHECK_FIX: &str =
+    "declare `tidb: { check_constraints: enforced }` in catalog.yaml (and `SET GLOBAL tidb_enable_check_constraint = ON` on the servers), or list only `flavors: [mysql, mariadb]`";
+
+/// The fix a finding of this rule suggests.
+pub(in crate::catalog) const TIDB_IGNORED_FIX: &str =
+    "remove `order: desc` (TiDB scans an ascending index backwards), or list only `flavors: [mysql, mariadb]` in catalog.yaml";
+
+/// The fix of an `auto-increment-capacity` finding (`catalog verify`).
+pub(crate) const AUTO_INCREMENT_CAPACITY_FIX: &str =
+    "widen the column (e.g. `type: bigint unsigned`) before it runs out, or raise `lint: auto_increment_max_share`";
+
 /// Rule id, fix hint, whether its errors may be allowed.
 const FIXES: &[(&Rule, &str, Allow)] = &[
     (&ids::CATALOG_FILES, "keep one `<table>.yaml` per table and at most one catalog.yaml in the directory given by --catalog, each readable", Allow::WarningsOnly),
@@ -57,6 +102,18 @@ const FIXES: &[(&Rule, &str, Allow)] = &[
     (&ids::TIDB_ONLY, "keep the option if TiDB is the reason for it (MySQL and MariaDB ignore it), or remove it", Allow::Policy),
     (&ids::QUERY, "name each query once and write SQL over catalog tables and columns, with parameters and fixtures that fit", Allow::WarningsOnly),
     (&ids::ALLOW_COMMENT, "name a rule id of `catalog check`'s list after `# catalog: allow` (a rule whose errors may be allowed), or remove the comment", Allow::WarningsOnly),
+    (&ids::PRIMARY_KEY, PRIMARY_KEY_FIX, Allow::Policy),
+    (&ids::PK_TYPE, PK_TYPE_FIX, Allow::Policy),
+    (&ids::NAMING, NAMING_FIX, Allow::Policy),
+    (&ids::RESERVED_WORD, RESERVED_WORD_FIX, Allow::Policy),
+    (&ids::REDUNDANT_INDEX, REDUNDANT_INDEX_FIX, Allow::Policy),
+    (&ids::ALLOWED_CHARSET, ALLOWED_FIX, Allow::Policy),
+    (&ids::ALLOWED_COLLATION, ALLOWED_FIX, Allow::Policy),
+    (&ids::HAS_FLOAT, HAS_FLOAT_FIX, Allow::Policy),
+    (&ids::ZERO_DATE, ZERO_DATE_FIX, Allow::Policy),
+    (&ids::TIDB_CHECK, TIDB_CHECK_FIX, Allow::Policy),
+    (&ids::TIDB_IGNORED, TIDB_IGNORED_FIX, Allow::WarningsOnly),
+    (&ids::AUTO_INCREMENT_CAPACITY, AUTO_INCREMENT_CAPACITY_FIX, Allow::Policy),
 ];
 
 /// The fix hint of the rule `id` (empty for an id that is no catalog rule).

@@ -22,10 +22,12 @@ pub(crate) use read::raw;
 pub(crate) use read::raw::indent_hint;
 pub(crate) use rules::defaults::default_problem;
 pub use rules::flavored::flavors_for;
+mod lint_settings;
+pub use lint_settings::{Level, LintSettings, Naming};
 pub(crate) mod fixes;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
-pub use rule_ids::RULES;
+pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
 mod sink;
 
 pub use read::load::{check, check_files, from_files, load};
@@ -81,8 +83,14 @@ pub struct Catalog {
     pub defaults: Defaults,
     /// Limits.
     pub limits: Limits,
+    /// `replicas: required` in `catalog.yaml`: apply and plan refuse before
+    /// any DDL when the primary lists connected replicas that are not named
+    /// (as `--require-replicas` does).
+    pub require_replicas: bool,
     /// Tables, sorted by name.
     pub tables: Vec<CatalogTable>,
+    /// Lint settings (`catalog.yaml` `lint:` and `tidb:`).
+    pub lint: LintSettings,
     /// Warnings found while loading (the catalog is still valid).
     pub warnings: Vec<Problem>,
 }
@@ -227,6 +235,12 @@ impl CheckReport {
         out.push('\n');
         out
     }
+}
+
+/// The fix hint of a catalog rule (src/catalog/fixes.rs, docs/lint.md),
+/// as each finding carries it; `None` for an id that is no catalog rule.
+pub fn fix_hint(rule: &str) -> Option<&'static str> {
+    Some(fixes::hint(rule)).filter(|h| !h.is_empty())
 }
 
 /// Index key bytes of `parts` on `table` (InnoDB / TiDB accounting: n x the

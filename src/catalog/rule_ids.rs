@@ -51,8 +51,8 @@ pub const YAML_SHAPE: Rule = error(
 /// `catalog.yaml`: `flavors`, `external_tables`, `limits`.
 pub const SETTINGS: Rule = error(
     "settings",
-    "catalog.yaml: known flavors each once, external tables each once, a positive `max_index_bytes`",
-    &["flavors", "external_tables", "max_index_bytes"],
+    "catalog.yaml: known flavors each once, external tables each once, a positive `max_index_bytes`, `replicas` only `required`",
+    &["flavors", "external_tables", "max_index_bytes", "replicas"],
 );
 /// Identifiers.
 pub const IDENTIFIER: Rule = error(
@@ -224,6 +224,104 @@ pub const ALLOW_COMMENT: Rule = error(
     &[],
 );
 
+/// Policy rules (`rules/policy/`, docs/lint.md): house rules a catalog
+/// may set to any level in `lint: rules:`.
+/// Every table has a primary key.
+pub const PRIMARY_KEY: Rule = error(
+    "primary-key",
+    "every table declares a primary key",
+    &["primary_key", "table"],
+);
+/// Auto-increment primary keys wide enough.
+pub const PK_TYPE: Rule = warning(
+    "pk-type",
+    "an auto_increment primary-key column is at least `lint: min_pk_type` wide (default bigint)",
+    &["type"],
+);
+/// `lint: naming:` patterns.
+pub const NAMING: Rule = error(
+    "naming",
+    "table, column, index, foreign key and check names match `lint: naming:` (when set)",
+    &["name", "table"],
+);
+/// Reserved words of a targeted flavor.
+pub const RESERVED_WORD: Rule = warning(
+    "reserved-word",
+    "no name is a reserved word of a flavor the catalog targets (MySQL 8.4/9.x, MariaDB 10.11, TiDB 8.5 lists)",
+    &["name", "table"],
+);
+/// Left-prefix indexes.
+pub const REDUNDANT_INDEX: Rule = warning(
+    "redundant-index",
+    "a non-unique index is not a left prefix of another index of its kind or of the primary key (never a UNIQUE key, the primary key, or a foreign key's index)",
+    &["columns"],
+);
+/// `lint: allowed_charsets:`.
+pub const ALLOWED_CHARSET: Rule = error(
+    "allowed-charset",
+    "table and column charsets are in `lint: allowed_charsets` (when set)",
+    &["charset", "collation"],
+);
+/// `lint: allowed_collations:`.
+pub const ALLOWED_COLLATION: Rule = error(
+    "allowed-collation",
+    "table and column collations are in `lint: allowed_collations` (when set)",
+    &["collation", "charset"],
+);
+/// FLOAT and DOUBLE columns.
+pub const HAS_FLOAT: Rule = warning(
+    "has-float",
+    "no FLOAT or DOUBLE column (approximate values where DECIMAL was likely meant)",
+    &["type"],
+);
+/// Zero-date defaults.
+pub const ZERO_DATE: Rule = warning(
+    "zero-date",
+    "no date default with a zero month or day on a catalog whose servers accept one (MariaDB; elsewhere `flavor` refuses it)",
+    &["default"],
+);
+/// CHECK constraints on TiDB.
+pub const TIDB_CHECK: Rule = error(
+    "tidb-check",
+    "a catalog that targets TiDB has CHECK constraints only with `tidb: { check_constraints: enforced }`",
+    &["expression", "name"],
+);
+/// What TiDB parses and ignores.
+pub const TIDB_IGNORED: Rule = error(
+    "tidb-ignored",
+    "a catalog that targets TiDB uses nothing TiDB parses and ignores (descending key parts; FULLTEXT and SPATIAL are `flavor`)",
+    &["columns"],
+);
+/// Auto-increment use, read by `catalog verify`.
+pub const AUTO_INCREMENT_CAPACITY: Rule = warning(
+    "auto-increment-capacity",
+    "`catalog verify`: a table's next AUTO_INCREMENT value is within `lint: auto_increment_max_share` (default 80%) of its column's range",
+    &["auto_increment", "type"],
+);
+
+/// The rules a catalog may set to any level (`lint: rules:`): the policy
+/// rules except `tidb-ignored`, and every rule whose default is a warning.
+/// Every other rule stands for something the server refuses or a catalog
+/// that cannot be read, and may only be set to `error`.
+pub const POLICY: &[Rule] = &[
+    PRIMARY_KEY,
+    PK_TYPE,
+    NAMING,
+    RESERVED_WORD,
+    REDUNDANT_INDEX,
+    ALLOWED_CHARSET,
+    ALLOWED_COLLATION,
+    HAS_FLOAT,
+    ZERO_DATE,
+    TIDB_CHECK,
+    AUTO_INCREMENT_CAPACITY,
+];
+
+/// Whether a catalog may lower `rule` below error (or turn it off).
+pub(crate) fn may_lower(rule: &Rule) -> bool {
+    rule.severity == Severity::Warning || POLICY.iter().any(|p| p.id == rule.id)
+}
+
 /// Every catalog rule, in the order docs/catalog-format.md lists them.
 pub const RULES: &[Rule] = &[
     CATALOG_FILES,
@@ -258,6 +356,18 @@ pub const RULES: &[Rule] = &[
     TIDB_OPTION,
     TIDB_ONLY,
     QUERY,
+    PRIMARY_KEY,
+    PK_TYPE,
+    NAMING,
+    RESERVED_WORD,
+    REDUNDANT_INDEX,
+    ALLOWED_CHARSET,
+    ALLOWED_COLLATION,
+    HAS_FLOAT,
+    ZERO_DATE,
+    TIDB_CHECK,
+    TIDB_IGNORED,
+    AUTO_INCREMENT_CAPACITY,
     ALLOW_COMMENT,
 ];
 

@@ -2,9 +2,11 @@
 
 use std::fmt;
 
+mod capacity;
 mod members;
 mod spatial;
 
+pub use capacity::{auto_increment_use, AutoIncrementUse};
 pub use spatial::SpatialKind;
 
 /// Integer widths.

@@ -42,6 +42,10 @@ pub struct ServerSpec {
     pub target: Target,
     /// Its schemas.
     pub schemas: SchemaSet,
+    /// Its replicas (`replicas:`, URLs without a password: each takes the
+    /// server's), guarded by apply on every target of the server
+    /// (docs/replicas.md).
+    pub replicas: Vec<Target>,
     /// The line of the server's `url:` in the file.
     pub line: usize,
 }
@@ -573,21 +577,110 @@ fn server(
             ok = false;
         }
     }
+    let replicas = replicas(f, &s.replicas, &target, &object, line, next, &mut ok);
     if !ok {
         return None;
     }
-    if let Some(p) = password {
-        target.url = mysql_async::OptsBuilder::from_opts(target.url.clone())
-            .pass(Some(p))
-            .into();
+    if let Some(p) = &password {
+        target = with_password(target, p);
     }
+    let replicas = match &password {
+        Some(p) => replicas.into_iter().map(|r| with_password(r, p)).collect(),
+        None => replicas,
+    };
     Some(ServerSpec {
         name,
         group: s.group,
         target,
         schemas,
+        replicas,
         line: line.unwrap_or(0),
     })
+}
+
+/// `target` with `password`.
+fn with_password(target: Target, password: &str) -> Target {
+    Target::from_opts(
+        mysql_async::OptsBuilder::from_opts(target.url)
+            .pass(Some(password.to_string()))
+            .into(),
+    )
+}
+
+/// A server's `replicas:`: URLs without a password (each connects with the
+/// server's) or a database, none of them the server itself, each once.
+/// A finding names the entry's line (and column, through the line's key).
+fn replicas(
+    f: &mut Findings,
+    urls: &[String],
+    server: &Target,
+    object: &str,
+    line: Option<usize>,
+    next: Option<usize>,
+    ok: &mut bool,
+) -> Vec<Target> {
+    let key = f.key_line_in("replicas", line, next);
+    let mut out: Vec<Target> = Vec::new();
+    for url in urls {
+        let shown = crate::db::redact(url);
+        // The entry's own line (a block list), else the key's (a flow list).
+        let at = key.and_then(|k| {
+            f.text
+                .lines()
+                .enumerate()
+                .skip(k - 1)
+                .take_while(|(i, _)| next.is_none_or(|n| i + 1 < n))
+                .find(|(_, l)| l.contains(url.as_str()))
+                .map(|(i, _)| i + 1)
+        });
+        let at = at.or(key);
+        let mut bad = |f: &mut Findings, message: String| {
+            f.error(at, object, message);
+            *ok = false;
+        };
+        let target = match crate::db::parse_server_url(url) {
+            Ok(t) => t,
+            Err(e) => {
+                bad(f, format!("replica {shown}: {e}"));
+                continue;
+            }
+        };
+        if target.url.pass().is_some() {
+            bad(
+                f,
+                format!(
+                    "replica {shown} holds a password; the fleet file never does: take it out \
+                     (a replica connects with the server's `password_env` / `password_file`)"
+                ),
+            );
+            continue;
+        }
+        if !target.schema.is_empty() {
+            bad(
+                f,
+                format!(
+                    "replica {shown} names database `{}`; a replica URL names none (the \
+                     target's schema is read on it)",
+                    target.schema
+                ),
+            );
+            continue;
+        }
+        let at_port = target.host_port();
+        if at_port == server.host_port() {
+            bad(
+                f,
+                format!("replica {at_port} is the server itself; name its replicas"),
+            );
+            continue;
+        }
+        if out.iter().any(|t| t.host_port() == at_port) {
+            bad(f, format!("replica {at_port} is listed twice"));
+            continue;
+        }
+        out.push(target);
+    }
+    out
 }
 
 /// Why `name` cannot be a schema name, if it cannot.

@@ -94,6 +94,11 @@ pub struct TargetReport {
     pub started_ms: Option<u64>,
     /// Wall time of this target in milliseconds.
     pub ms: u64,
+    /// The server's replicas (fleet.yaml `replicas:`) as apply checked them
+    /// before any DDL (each step's wait and read-back are in `steps`).
+    pub replicas: Vec<crate::apply::replica::ReplicaCheck>,
+    /// Replicas the server lists as connected that were not named.
+    pub unguarded: Vec<String>,
 }
 
 /// One server of the fleet.
@@ -110,6 +115,8 @@ pub struct ServerReport {
     pub identity: Option<ServerIdentity>,
     /// Targets it holds (after `like` expansion).
     pub targets: usize,
+    /// Its replicas as fleet.yaml names them (`host:port`), guarded by apply.
+    pub replicas: Vec<String>,
     /// Why it could not be read (connect or SCHEMATA read), never a password.
     pub error: Option<String>,
 }

@@ -167,6 +167,7 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
             group: s.group.clone(),
             identity: st.identity.clone(),
             targets: st.schemas.len(),
+            replicas: s.replicas.iter().map(|r| r.host_port()).collect(),
             error: st.error.clone(),
         })
         .collect();
@@ -294,7 +295,12 @@ impl Ctx<'_> {
             FleetCommand::Verify => Some(Purpose::Verify),
             FleetCommand::Plan => Some(Purpose::Plan),
             // A dry run reports apply's planned steps: every target runs.
-            FleetCommand::Apply if !self.opts.apply.dry_run => Some(Purpose::Apply),
+            // With replicas (or replicas required) every target runs apply:
+            // converged on the server is not converged on its replicas, and
+            // only apply checks them.
+            FleetCommand::Apply if !self.opts.apply.dry_run && !self.guards_replicas(lane) => {
+                Some(Purpose::Apply)
+            }
             _ => None,
         };
         let read: Vec<Option<TargetReport>> = match purpose {
@@ -323,6 +329,15 @@ impl Ctx<'_> {
         read.into_iter()
             .map(|r| r.unwrap_or_else(|| ran.next().expect("a report per target")))
             .collect()
+    }
+
+    /// Whether apply on the lane's server guards replicas: it names some,
+    /// or the catalog requires them.
+    fn guards_replicas(&self, lane: &[&Target]) -> bool {
+        self.catalog.require_replicas
+            || lane
+                .first()
+                .is_some_and(|t| !self.fleet.servers[t.server].replicas.is_empty())
     }
 
     /// Schemas verified together: as many as one inspection statement
@@ -433,6 +448,11 @@ impl Ctx<'_> {
         match self.opts.command {
             FleetCommand::Apply => {
                 let mut opts = self.opts.apply.clone();
+                // The server's replicas (fleet.yaml `replicas:`) are guarded
+                // on each of its targets; `replicas: required` in
+                // catalog.yaml is `require_replicas`.
+                opts.replicas = self.fleet.servers[t.server].replicas.clone();
+                opts.require_replicas |= self.catalog.require_replicas;
                 opts.cancel = Some(cancel);
                 opts.halt = Some(self.halt.clone());
                 opts.progress = None;
@@ -505,6 +525,8 @@ impl Ctx<'_> {
             server_ddl_count: None,
             started_ms: None,
             ms: 0,
+            replicas: Vec::new(),
+            unguarded: Vec::new(),
         }
     }
 
@@ -550,6 +572,7 @@ impl Ctx<'_> {
                         waited_ms: 0,
                         blocked_by: Vec::new(),
                         replicas: Vec::new(),
+                        two_phase: false,
                     })
                     .collect();
             }
@@ -593,6 +616,8 @@ enum Done {
 /// interrupted (else an interrupted apply was halted by `on_error: stop`).
 fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
     r.identity = Some(a.server.clone());
+    r.replicas = a.replicas.clone();
+    r.unguarded = a.unguarded.clone();
     r.server_ddl_count = a.server_ddl_count;
     r.drift = a.drift.clone();
     let applied = a.steps.iter().any(|s| s.status == StepStatus::Applied);
@@ -601,6 +626,10 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
         Outcome::Converged => TargetOutcome::AlreadyConverged,
         Outcome::DryRun => TargetOutcome::Planned,
         Outcome::RefusedDrift => TargetOutcome::Refused,
+        Outcome::RefusedDuplicates { message } => {
+            r.error = Some(message.clone());
+            TargetOutcome::Refused
+        }
         // As `catalog apply` exits 1 for drift found mid-run before any DDL.
         Outcome::Stopped {
             ddl_issued: false, ..
@@ -623,10 +652,13 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
             r.error = Some(message.clone());
             TargetOutcome::Refused
         }
-        Outcome::ReplicaDeferred { .. } | Outcome::ReplicasPending { .. } => {
+        Outcome::ReplicaDeferred { .. }
+        | Outcome::ReplicasPending { .. }
+        | Outcome::Overloaded { .. } => {
             r.error = a.stopped().map(|s| match s {
                 apply::Stopped::ReplicaBusy { message, .. }
-                | apply::Stopped::ReplicasPending { message, .. } => message,
+                | apply::Stopped::ReplicasPending { message, .. }
+                | apply::Stopped::Overloaded { message, .. } => message,
                 _ => "replicas not ready".into(),
             });
             TargetOutcome::Deferred

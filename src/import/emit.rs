@@ -76,6 +76,25 @@ fn catalog_file(imported: &Imported) -> RawCatalogFile {
             collation: Some(d.collation.clone()),
             widen: None,
         },
+        // The source enforces its CHECK constraints: on TiDB the catalog
+        // asks for the same (`tidb-check`; apply reads the switch first).
+        // A source table without a primary key is imported as it is: the
+        // `primary-key` rule stays visible as a warning instead of making
+        // the written catalog invalid (import never writes one `check`
+        // refuses).
+        lint: crate::catalog::raw::RawLint {
+            rules: if imported.tables.iter().any(|t| t.primary_key.is_empty()) {
+                [("primary-key".to_string(), "warning".to_string())].into()
+            } else {
+                Default::default()
+            },
+            ..Default::default()
+        },
+        tidb: crate::catalog::raw::RawTidbSettings {
+            check_constraints: (imported.tables.iter().any(|t| !t.checks.is_empty())
+                && flavors.iter().any(|f| f.check_needs_setting().is_some()))
+            .then(|| "enforced".to_string()),
+        },
         ..RawCatalogFile::default()
     }
 }

@@ -16,6 +16,18 @@ impl Flavor {
         }
     }
 
+    /// `SELECT rest` with a statement time limit of `ms` milliseconds of
+    /// its own, whatever the session's (the vendor files cite how each
+    /// spells it): the server ends it with the code
+    /// `code::statement_timeout` knows.
+    pub(crate) fn select_within(self, ms: u64, rest: &str) -> String {
+        match self {
+            Flavor::MySql => mysql::select_within(ms, rest),
+            Flavor::MariaDb => mariadb::select_within(ms, rest),
+            Flavor::TiDb => tidb::select_within(ms, rest),
+        }
+    }
+
     /// Whether the session's statement time limit also aborts DDL, so it
     /// must be lifted around each DDL: MariaDB's `max_statement_time` does
     /// (KB "Aborting Statements that Exceed a Certain Time to Execute");
@@ -36,5 +48,30 @@ impl Flavor {
             Flavor::MariaDb => mariadb::BLOCKER_READS,
             Flavor::TiDb => tidb::BLOCKER_READS,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_within_spells_each_vendors_limit() {
+        assert_eq!(
+            Flavor::MySql.select_within(1500, "1"),
+            "SELECT /*+ MAX_EXECUTION_TIME(1500) */ 1"
+        );
+        assert_eq!(
+            Flavor::TiDb.select_within(0, "1"),
+            "SELECT /*+ MAX_EXECUTION_TIME(1) */ 1"
+        );
+        assert_eq!(
+            Flavor::MariaDb.select_within(1500, "1"),
+            "SET STATEMENT max_statement_time = 1.500 FOR SELECT 1"
+        );
+        assert_eq!(
+            Flavor::MariaDb.select_within(0, "1"),
+            "SET STATEMENT max_statement_time = 0.001 FOR SELECT 1"
+        );
     }
 }

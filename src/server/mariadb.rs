@@ -56,6 +56,21 @@ pub(super) fn session_budgets(lock_secs: u64, read_ms: u64) -> String {
     )
 }
 
+/// A SELECT the server ends after `ms` milliseconds: MariaDB has no
+/// execution-time hint; `SET STATEMENT max_statement_time = S FOR ...`
+/// sets the limit (seconds, with microsecond precision; 0 would mean no
+/// limit, so at least 1 ms) for this statement only, overriding the
+/// session's (KB "SET STATEMENT"; KB "Aborting Statements that Exceed a
+/// Certain Time to Execute"). The server answers 1969
+/// (ER_STATEMENT_TIMEOUT) when the limit is reached. `rest` is what
+/// follows `SELECT`.
+pub(super) fn select_within(ms: u64, rest: &str) -> String {
+    format!(
+        "SET STATEMENT max_statement_time = {:.3} FOR SELECT {rest}",
+        ms.max(1) as f64 / 1000.0
+    )
+}
+
 /// MariaDB: with the `METADATA_LOCK_INFO` plugin loaded, the granted
 /// metadata locks per table and connection (not the pending ones), exact
 /// (not in the test suite, which would have to install the plugin on a
@@ -103,19 +118,21 @@ const MDL: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
      WHERE m.TABLE_SCHEMA = ? AND m.TABLE_NAME = ? AND p.ID <> CONNECTION_ID() \
        AND (p.COMMAND = 'Sleep' OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR p.TIME >= ?)";
 
-/// Without metadata-lock information: a transaction older than the
-/// threshold in a session whose default database is the schema or none,
-/// or whose current statement names the schema; a statement running that
-/// long in the schema or naming it (with no default database a statement
-/// names every table it touches qualified). LOCATE is case-insensitive: a
-/// false match only defers.
+/// Without metadata-lock information: a transaction idle in its session
+/// (`Sleep`: it will not let go on its own, as where metadata locks are
+/// visible) or older than the threshold, in a session whose default
+/// database is the schema or none, or whose current statement names the
+/// schema; a statement running that long in the schema or naming it (with
+/// no default database a statement names every table it touches
+/// qualified). LOCATE is case-insensitive: a false match only defers.
 const TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
      CAST(GREATEST(COALESCE(TIMESTAMPDIFF(SECOND, x.trx_started, NOW()), 0), p.TIME) AS UNSIGNED), \
      IF(x.trx_id IS NULL, 'running statement', 'open transaction'), p.INFO \
      FROM information_schema.PROCESSLIST p \
      LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID \
      WHERE p.ID <> CONNECTION_ID() AND p.COMMAND NOT IN ('Daemon', 'Binlog Dump') \
-       AND ((TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? \
+       AND ((((p.COMMAND = 'Sleep' AND x.trx_started IS NOT NULL) \
+              OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ?) \
              AND (p.DB IS NULL OR p.DB = ? OR LOCATE(?, p.INFO) > 0)) \
             OR (p.COMMAND = 'Query' AND p.TIME >= ? \
              AND (p.DB = ? OR LOCATE(?, p.INFO) > 0)))";

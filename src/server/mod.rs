@@ -24,6 +24,7 @@ mod busy;
 mod capabilities;
 pub(crate) mod code;
 mod flavor;
+mod keywords;
 mod mariadb;
 mod mysql;
 pub(crate) mod replica;

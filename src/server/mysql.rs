@@ -65,6 +65,17 @@ pub(super) fn session_budgets(lock_secs: u64, read_ms: u64) -> String {
     )
 }
 
+/// A SELECT the server ends after `ms` milliseconds (at least 1: 0 would
+/// mean no limit): the `MAX_EXECUTION_TIME(N)` optimizer hint, which bounds
+/// a top-level read-only SELECT and overrides the session's
+/// `max_execution_time` (MySQL Reference Manual, "Optimizer Hints",
+/// Statement Execution Time Optimizer Hints). The server answers 3024
+/// (ER_QUERY_TIMEOUT) when the limit is reached. `rest` is what follows
+/// `SELECT`.
+pub(super) fn select_within(ms: u64, rest: &str) -> String {
+    format!("SELECT /*+ MAX_EXECUTION_TIME({}) */ {rest}", ms.max(1))
+}
+
 /// MySQL: `performance_schema.metadata_locks` lists every granted and
 /// pending metadata lock per table and owner thread (the `wait/lock/
 /// metadata/sql/mdl` instrument is on by default since 8.0); `threads`

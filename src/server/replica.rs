@@ -122,6 +122,43 @@ pub(crate) fn mariadb_missing(primary: &str, replica: &str) -> String {
     out.join(", ")
 }
 
+/// How many parallel applier threads a replica runs, or `None` where the
+/// flavor has no such setting. MariaDB: `@@slave_parallel_threads` (0: the
+/// single-threaded applier; KB "Parallel Replication"); MySQL:
+/// `@@replica_parallel_workers` (8.0.26+ name; Reference Manual
+/// "replica_parallel_workers"), read for the report only: MySQL has no
+/// two-phase ALTER.
+pub(crate) fn parallel_statement(flavor: Flavor) -> Option<&'static str> {
+    match flavor {
+        Flavor::MariaDb => Some("SELECT @@GLOBAL.slave_parallel_threads"),
+        Flavor::MySql => Some("SELECT @@GLOBAL.replica_parallel_workers"),
+        Flavor::TiDb => None,
+    }
+}
+
+/// The variable a parallel applier's thread count is named by in reports.
+pub(crate) fn parallel_variable(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::MariaDb => "slave_parallel_threads",
+        Flavor::MySql | Flavor::TiDb => "replica_parallel_workers",
+    }
+}
+
+/// Sets the session's `binlog_alter_two_phase` (MariaDB 10.8.1+,
+/// MDEV-11675; ask [`crate::server::Server::has_binlog_alter_two_phase`]
+/// first): with it on, an ALTER is binlogged as START ALTER when it has
+/// its locks and COMMIT ALTER when done, so a replica with parallel
+/// applier threads builds alongside the primary instead of after it (KB
+/// "Replication and Binary Log System Variables": binlog_alter_two_phase).
+/// A session variable any user may set.
+pub(crate) fn two_phase_statement(on: bool) -> &'static str {
+    if on {
+        "SET SESSION binlog_alter_two_phase = 1"
+    } else {
+        "SET SESSION binlog_alter_two_phase = 0"
+    }
+}
+
 /// The statement a primary lists its connected replicas with.
 pub(crate) fn hosts_statement(flavor: Flavor) -> Option<&'static str> {
     match flavor {

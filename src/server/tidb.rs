@@ -36,6 +36,14 @@ pub(super) fn session_budgets(lock_secs: u64, read_ms: u64) -> String {
     format!("SET SESSION innodb_lock_wait_timeout = {lock_secs}, max_execution_time = {read_ms}")
 }
 
+/// A SELECT the server ends after `ms` milliseconds (assumption, not
+/// runnable here): TiDB takes MySQL's `MAX_EXECUTION_TIME(N)` optimizer
+/// hint, in milliseconds, overriding the session's `max_execution_time`
+/// (<https://docs.pingcap.com/tidb/stable/optimizer-hints#max_execution_timen>).
+pub(super) fn select_within(ms: u64, rest: &str) -> String {
+    super::mysql::select_within(ms, rest)
+}
+
 /// TiDB (assumption, not runnable here): its metadata lock does not block
 /// DML; a DDL waits for transactions that started before it and used the
 /// table.

@@ -179,12 +179,15 @@ async fn server_work_does_not_grow_with_unrelated_tables() {
 /// CHECK_CONSTRAINTS, shows the counters see the other schemas.
 #[tokio::test]
 async fn the_check_clause_lookup_stays_flat_in_other_schemas() {
-    let files = [(
-        "checked.yaml",
-        "table: checked\ncolumns:\n  - name: Id\n    type: int\n    nullable: false\n  \
+    let files = [
+        ("catalog.yaml", "tidb: {check_constraints: enforced}\n"),
+        (
+            "checked.yaml",
+            "table: checked\ncolumns:\n  - name: Id\n    type: int\n    nullable: false\n  \
          - name: Amount\n    type: int\n    nullable: false\n  - name: Payload\n    type: json\n\
          primary_key: [Id]\nchecks:\n  - name: chk_checked_amount\n    expression: Amount >= 0\n",
-    )];
+        ),
+    ];
     let cat = catalog::from_files("embedded", &files).unwrap();
     let db = TestDb::new().await;
     create(&db, &cat).await;

@@ -381,10 +381,13 @@ async fn mariadb_compares_a_checks_level() {
 }
 
 fn column_check_catalog() -> schema_catalog::catalog::Catalog {
-    let dir = common::catalog_dir(&[(
-        "t.yaml",
-        "table: t\ncolumns:\n  - name: id\n    type: int\n    nullable: false\nprimary_key: [id]\n\
-         checks:\n  - name: id\n    expression: id = 0\n    level: column\n",
-    )]);
+    let dir = common::catalog_dir(&[
+        ("catalog.yaml", "tidb: {check_constraints: enforced}\n"),
+        (
+            "t.yaml",
+            "table: t\ncolumns:\n  - name: id\n    type: int\n    nullable: false\nprimary_key: [id]\n\
+             checks:\n  - name: id\n    expression: id = 0\n    level: column\n",
+        ),
+    ]);
     schema_catalog::catalog::load(dir.path()).expect("catalog loads")
 }

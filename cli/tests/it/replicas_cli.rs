@@ -13,9 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use cli_support::{json, run};
 use mysql_async::prelude::*;
 
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(crate) static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn pair() -> (String, String) {
+pub(crate) fn pair() -> (String, String) {
     let text = std::env::var("CATALOG_TEST_REPLICA_PAIR").expect(
         "CATALOG_TEST_REPLICA_PAIR=PRIMARY_URL,REPLICA_URL is not set (scripts/test sets it)",
     );
@@ -28,15 +28,15 @@ fn pair() -> (String, String) {
 
 /// A schema with the unindexed `Jobs` table on the primary (replicated),
 /// dropped afterwards; the catalog that wants its index.
-struct Setup {
-    name: String,
-    primary: String,
-    replica: String,
-    catalog: tempfile::TempDir,
+pub(crate) struct Setup {
+    pub(crate) name: String,
+    pub(crate) primary: String,
+    pub(crate) replica: String,
+    pub(crate) catalog: tempfile::TempDir,
 }
 
 impl Setup {
-    async fn new(tag: &str) -> Setup {
+    pub(crate) async fn new(tag: &str) -> Setup {
         let (primary, replica) = pair();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -71,7 +71,7 @@ impl Setup {
         }
     }
 
-    async fn cli(&self, url: &str, args: &[&str]) -> Output {
+    pub(crate) async fn cli(&self, url: &str, args: &[&str]) -> Output {
         let mut list = vec![
             "--catalog".to_string(),
             self.catalog.path().display().to_string(),
@@ -82,7 +82,7 @@ impl Setup {
         run(list).await
     }
 
-    fn replica_host_port(&self) -> String {
+    pub(crate) fn replica_host_port(&self) -> String {
         self.replica
             .trim_start_matches("mysql://")
             .rsplit('@')
@@ -112,7 +112,7 @@ impl Drop for Setup {
     }
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

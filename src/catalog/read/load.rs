@@ -227,7 +227,7 @@ fn read_catalog(
 ) -> Option<Catalog> {
     let (settings, tables): (Vec<String>, Vec<String>) =
         names.into_iter().partition(|n| is_settings_file(n));
-    let (defaults, limits) = read_settings(dir, &settings, read, problems);
+    let (defaults, limits, require_replicas, lint) = read_settings(dir, &settings, read, problems);
     if tables.is_empty() {
         Sink::new(dir, problems).report(
             &rule_ids::CATALOG_FILES,
@@ -319,12 +319,17 @@ fn read_catalog(
         problems,
     );
     crate::catalog::rules::fk_scope::lint_consumer_scopes(&out, problems);
+    crate::catalog::rules::policy::lint(&out, &defaults, &lint, problems);
+    // `lint: rules:` levels, over every finding (a rule set `off` drops them).
+    lint.apply(problems);
     out.sort_by(|a, b| a.table.name.cmp(&b.table.name));
     Some(Catalog {
         dir: dir.to_path_buf(),
         defaults,
         limits,
+        require_replicas,
         tables: out,
+        lint,
         warnings: Vec::new(),
     })
 }
@@ -369,16 +374,19 @@ fn read_table(
     Some((table, queries, unbuilt))
 }
 
-/// Reads `catalog.yaml` (optional): defaults and limits, validated.
+/// Reads `catalog.yaml` (optional): defaults, limits and whether replicas
+/// are required, validated.
 fn read_settings(
     dir: &Path,
     files: &[String],
     read: ReadFile<'_>,
     problems: &mut Vec<Problem>,
-) -> (Defaults, Limits) {
+) -> (Defaults, Limits, bool, crate::catalog::LintSettings) {
     let builtin = Defaults::default();
     let mut defaults = builtin.clone();
     let mut limits = Limits::default();
+    let mut require_replicas = false;
+    let mut lint = crate::catalog::LintSettings::default();
     for (i, name) in files.iter().enumerate() {
         let mut sink = Sink::new(&dir.join(name), problems);
         if i > 0 {
@@ -412,6 +420,7 @@ fn read_settings(
             external_tables: external_tables(&mut sink, &raw.external_tables),
             widen: d.widen.unwrap_or(false),
         };
+        lint = crate::catalog::read::lint::read(&mut sink, &raw.lint, &raw.tidb);
         match raw.limits.max_index_bytes {
             Some(0) => sink.report(
                 &rule_ids::SETTINGS,
@@ -421,8 +430,22 @@ fn read_settings(
             Some(n) => limits.max_index_bytes = n,
             None => {}
         }
+        match raw.replicas.as_deref() {
+            Some("required") => require_replicas = true,
+            Some(other) => sink.report(
+                &rule_ids::SETTINGS,
+                Some("replicas".into()),
+                format!(
+                    "`replicas: {other}` is not a setting; the one value is `required` (apply \
+                     and plan refuse when the server lists connected replicas that are not \
+                     named with --replica or under `replicas:` in fleet.yaml); leave the key \
+                     out otherwise"
+                ),
+            ),
+            None => {}
+        }
     }
-    (defaults, limits)
+    (defaults, limits, require_replicas, lint)
 }
 
 /// `catalog.yaml` `external_tables`: valid table names, each once.

@@ -28,6 +28,7 @@ const KEYS: &[(&str, &str)] = &[
     ("limits", "limits"),
     ("flavors", "flavors"),
     ("external_tables", "external_tables"),
+    ("replicas", "replicas"),
 ];
 
 /// Gives every finding of `problems` without a line the line and column of
@@ -129,6 +130,10 @@ fn node(
 /// entry of `columns` named X, `column #3` the third, `primary key` the
 /// key `primary_key`.
 fn base_path(positions: &Positions, object: &str) -> Option<String> {
+    // A key of catalog.yaml's `lint` or `tidb` (`lint.naming.index`).
+    if object.starts_with("lint.") || object.starts_with("tidb.") {
+        return positions.get(object).map(|_| object.to_string());
+    }
     if let Some((_, key)) = KEYS.iter().find(|(o, _)| *o == object) {
         return positions.get(key).map(|_| key.to_string());
     }

@@ -11,6 +11,7 @@ pub(in crate::catalog) mod declared;
 pub(in crate::catalog) mod foreign_keys;
 pub(in crate::catalog) mod generated;
 pub(in crate::catalog) mod keys;
+pub(in crate::catalog) mod lint;
 pub(in crate::catalog) mod load;
 pub(in crate::catalog) mod locate;
 pub(in crate::catalog) mod queries;

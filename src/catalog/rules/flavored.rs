@@ -167,7 +167,7 @@ fn needs(table: &Table) -> Vec<Need> {
 }
 
 /// Whether a `YYYY-MM-DD[ ...]` literal has a zero month or day.
-fn has_zero_date_part(v: &str) -> bool {
+pub(in crate::catalog) fn has_zero_date_part(v: &str) -> bool {
     let mut parts = v.get(..10).unwrap_or_default().split('-').skip(1);
     parts.any(|p| p == "00")
 }

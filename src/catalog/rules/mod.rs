@@ -13,6 +13,7 @@ pub(in crate::catalog) mod flavored;
 pub(in crate::catalog) mod key_rules;
 pub(in crate::catalog) mod limits;
 pub(in crate::catalog) mod need;
+pub(in crate::catalog) mod policy;
 pub(in crate::catalog) mod refused;
 pub(in crate::catalog) mod storable;
 pub(in crate::catalog) mod widths;

@@ -31,6 +31,8 @@ pub(super) struct RawServer {
     #[serde(default)]
     pub(super) password_file: Option<PathBuf>,
     pub(super) schemas: RawSchemas,
+    #[serde(default)]
+    pub(super) replicas: Vec<String>,
 }
 
 #[derive(Deserialize)]

@@ -55,6 +55,11 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
             want,
             "apply adds it in place; retained rows read NULL or the default".into(),
         ),
+        MissingIndex if unique_index(p, n) => (
+            ABSENT,
+            want,
+            UNIQUE_ON_EXISTING.into(),
+        ),
         MissingIndex => (
             ABSENT,
             want,
@@ -191,6 +196,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         ),
     };
     let object = (p.kind != MissingTable).then(|| p.object.clone());
+    let data_dependent = p.kind == MissingIndex && unique_index(p, n);
     Finding {
         class: class(p.kind),
         kind: FindingKind::Apply(p.kind),
@@ -201,5 +207,16 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         reason,
         only_on: on,
         fix: p.fix.clone(),
+        data_dependent,
     }
+}
+
+/// Why a UNIQUE index on an existing table is data-dependent.
+const UNIQUE_ON_EXISTING: &str = "data-dependent: a unique index on an existing table; apply builds it online where no two retained rows share its key, and refuses the run before any DDL where they do (its duplicate probe; docs/apply.md)";
+
+/// Whether the index `p` names on NEW's table `n` is UNIQUE.
+fn unique_index(p: &Problem, n: &Table) -> bool {
+    n.indexes
+        .iter()
+        .any(|i| i.unique && i.name.as_str().eq_ignore_ascii_case(&p.object))
 }

@@ -153,6 +153,12 @@ pub struct Finding {
     /// needed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// Whether it deploys only on some data: a UNIQUE index added to an
+    /// existing table is built only where no two retained rows share its
+    /// key (apply probes for duplicates before any DDL and refuses the run
+    /// where it finds some). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub data_dependent: bool,
 }
 
 impl Finding {
@@ -235,6 +241,7 @@ impl Out {
             reason: reason.into(),
             only_on: Vec::new(),
             fix: review_fix(kind),
+            data_dependent: false,
         });
     }
 }

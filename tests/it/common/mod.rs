@@ -61,11 +61,20 @@ pub struct TestDb {
     pub flavor: Flavor,
     /// The server's `VERSION()`.
     pub version: String,
+    /// The server's URL, without a database.
+    pub server: String,
 }
 
 impl TestDb {
     /// Creates the schema. Panics (fails the test) when the server is unreachable.
     pub async fn new() -> TestDb {
+        TestDb::new_at(&server_url()).await
+    }
+
+    /// A fresh, uniquely named schema on the server at `server` (a URL
+    /// without a database). Panics when it is unreachable.
+    pub async fn new_at(server: &str) -> TestDb {
+        let server = server.trim_end_matches('/').to_string();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
@@ -77,11 +86,11 @@ impl TestDb {
             nanos % 1_000_000_000,
             n
         );
-        let admin = mysql_async::Pool::new(server_url().as_str());
+        let admin = mysql_async::Pool::new(server.as_str());
         let mut conn = admin.get_conn().await.unwrap_or_else(|e| {
             panic!(
                 "cannot reach the test database at {} ({e}); start MariaDB or set CATALOG_TEST_DATABASE_URL",
-                schema_catalog::db::redact(&server_url())
+                schema_catalog::db::redact(&server)
             )
         });
         conn.query_drop(format!(
@@ -96,12 +105,13 @@ impl TestDb {
             .expect("VERSION() row");
         drop(conn);
         admin.disconnect().await.ok();
-        let pool = mysql_async::Pool::new(format!("{}/{}", server_url(), name).as_str());
+        let pool = mysql_async::Pool::new(format!("{server}/{name}").as_str());
         TestDb {
             name,
             pool,
             flavor: Flavor::detect(&version),
             version,
+            server,
         }
     }
 
@@ -127,7 +137,7 @@ impl TestDb {
 
     /// URL of the scratch schema (what `--database-url` takes).
     pub fn url(&self) -> String {
-        format!("{}/{}", server_url(), self.name)
+        format!("{}/{}", self.server, self.name)
     }
 
     /// URL of the scratch schema through a relay listening on `port` of
@@ -430,6 +440,7 @@ pub async fn small_unindexed_jobs(db: &TestDb) {
 impl Drop for TestDb {
     fn drop(&mut self) {
         let name = self.name.clone();
+        let server = self.server.clone();
         // Runs on its own thread and runtime so the schema is dropped even
         // when the test panicked inside its async runtime.
         let _ = std::thread::spawn(move || {
@@ -438,7 +449,7 @@ impl Drop for TestDb {
                 .build()
                 .unwrap();
             rt.block_on(async move {
-                let admin = mysql_async::Pool::new(server_url().as_str());
+                let admin = mysql_async::Pool::new(server.as_str());
                 if let Ok(mut conn) = admin.get_conn().await {
                     let _ = conn
                         .query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))

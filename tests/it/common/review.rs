@@ -28,7 +28,9 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> Review {
 }
 
 /// catalog.yaml of the classification cases.
-pub const SETTINGS: &str = "defaults:\n  collation: utf8mb4_bin\n";
+/// (`tidb:` declares the TiDB servers enforce CHECKs: cases add some.)
+pub const SETTINGS: &str =
+    "tidb:\n  check_constraints: enforced\ndefaults:\n  collation: utf8mb4_bin\n";
 
 /// OLD of the classification cases.
 pub const BASE: &str = r#"table: T

@@ -55,6 +55,18 @@ pub(super) fn catalog_keys() -> &'static [&'static str] {
 pub(super) fn defaults_keys() -> &'static [&'static str] {
     fields::<RawDefaults>()
 }
+/// Keys of `catalog.yaml` `lint`.
+pub(super) fn lint_keys() -> &'static [&'static str] {
+    fields::<RawLint>()
+}
+/// Keys of `catalog.yaml` `lint: naming`.
+pub(super) fn naming_keys() -> &'static [&'static str] {
+    fields::<RawNaming>()
+}
+/// Keys of `catalog.yaml` `tidb`.
+pub(super) fn tidb_settings_keys() -> &'static [&'static str] {
+    fields::<RawTidbSettings>()
+}
 /// Keys of `catalog.yaml` `limits`.
 pub(super) fn limits_keys() -> &'static [&'static str] {
     fields::<RawLimits>()
@@ -103,7 +115,7 @@ pub(super) fn query_keys() -> &'static [&'static str] {
 /// `catalog.yaml`.
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-#[serde(expecting = "a mapping with `flavors`, `defaults` and `limits`")]
+#[serde(expecting = "a mapping with `flavors`, `defaults`, `limits`, `lint` and `tidb`")]
 pub(crate) struct RawCatalogFile {
     /// The flavors the catalog targets (`tidb`, `mysql`, `mariadb`); absent = all three.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -116,6 +128,95 @@ pub(crate) struct RawCatalogFile {
     pub defaults: RawDefaults,
     #[serde(default, skip_serializing_if = "RawLimits::is_unset")]
     pub limits: RawLimits,
+    /// `required`: apply and plan refuse before any DDL when the primary
+    /// lists connected replicas that are not named (docs/replicas.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<String>,
+    /// Lint settings: naming patterns, rule levels, rule options.
+    #[serde(default, skip_serializing_if = "RawLint::is_unset")]
+    pub lint: RawLint,
+    /// What the catalog declares about its TiDB servers.
+    #[serde(default, skip_serializing_if = "RawTidbSettings::is_unset")]
+    pub tidb: RawTidbSettings,
+}
+
+/// `catalog.yaml` `lint` (docs/lint.md).
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `naming`, `rules` and rule options")]
+pub(crate) struct RawLint {
+    /// Name patterns per object kind.
+    #[serde(default, skip_serializing_if = "RawNaming::is_unset")]
+    pub naming: RawNaming,
+    /// Rule id -> `error`, `warning` or `off`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub rules: std::collections::BTreeMap<String, String>,
+    /// `pk-type`: the narrowest auto_increment primary key (`bigint`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_pk_type: Option<String>,
+    /// `allowed-charset`: the charsets allowed (empty: any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_charsets: Vec<String>,
+    /// `allowed-collation`: the collations allowed (empty: any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_collations: Vec<String>,
+    /// `auto-increment-capacity`: the share of the range, in percent (80).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_increment_max_share: Option<u8>,
+}
+
+impl RawLint {
+    fn is_unset(&self) -> bool {
+        self.naming.is_unset()
+            && self.rules.is_empty()
+            && self.min_pk_type.is_none()
+            && self.allowed_charsets.is_empty()
+            && self.allowed_collations.is_empty()
+            && self.auto_increment_max_share.is_none()
+    }
+}
+
+/// `catalog.yaml` `lint: naming` (regexes).
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `table`, `column`, `index`, `foreign_key`, `check`")]
+pub(crate) struct RawNaming {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foreign_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
+}
+
+impl RawNaming {
+    fn is_unset(&self) -> bool {
+        self.table.is_none()
+            && self.column.is_none()
+            && self.index.is_none()
+            && self.foreign_key.is_none()
+            && self.check.is_none()
+    }
+}
+
+/// `catalog.yaml` `tidb`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[serde(expecting = "a mapping with `check_constraints`")]
+pub(crate) struct RawTidbSettings {
+    /// `enforced`: the TiDB servers run with tidb_enable_check_constraint ON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_constraints: Option<String>,
+}
+
+impl RawTidbSettings {
+    fn is_unset(&self) -> bool {
+        self.check_constraints.is_none()
+    }
 }
 
 /// `catalog.yaml` `defaults`.

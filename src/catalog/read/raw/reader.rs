@@ -240,9 +240,24 @@ fn strip_catalog_keys(value: &mut Value) -> Vec<UnknownKey> {
     let mut out = Vec::new();
     if let Value::Mapping(map) = value {
         retain_known(map, catalog_keys(), None, &mut out);
-        for (key, known) in [("defaults", defaults_keys()), ("limits", limits_keys())] {
+        for (key, known) in [
+            ("defaults", defaults_keys()),
+            ("limits", limits_keys()),
+            ("lint", lint_keys()),
+            ("tidb", tidb_settings_keys()),
+        ] {
             if let Some(Value::Mapping(sub)) = map.get_mut(key) {
                 retain_known(sub, known, Some(key.to_string()), &mut out);
+            }
+        }
+        if let Some(Value::Mapping(lint)) = map.get_mut("lint") {
+            if let Some(Value::Mapping(sub)) = lint.get_mut("naming") {
+                retain_known(
+                    sub,
+                    naming_keys(),
+                    Some("lint.naming".to_string()),
+                    &mut out,
+                );
             }
         }
     }
