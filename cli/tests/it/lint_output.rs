@@ -56,6 +56,26 @@ const EXPECTED: &[(&str, &str, usize, usize)] = &[
     ("tidb-only", "tidb_only.yaml", 10, 1),
     ("query", "query.yaml", 9, 5),
     ("allow-comment", "allow_comment.yaml", 3, 20),
+    ("primary-key", "primary_key.yaml", 1, 1),
+    ("pk-type", "pk_type.yaml", 4, 5),
+    ("naming", "naming.yaml", 8, 5),
+    ("reserved-word", "reserved_word.yaml", 6, 5),
+    ("redundant-index", "redundant_index.yaml", 13, 5),
+    ("allowed-charset", "allowed_charset.yaml", 8, 5),
+    ("allowed-collation", "allowed_collation.yaml", 8, 5),
+    ("has-float", "has_float.yaml", 7, 5),
+    ("tidb-check", "tidb_check.yaml", 9, 5),
+    ("tidb-ignored", "tidb_ignored.yaml", 11, 5),
+];
+
+/// Rules this catalog cannot show, and why.
+const NOT_HERE: &[(&str, &str)] = &[
+    // Fires only on a catalog whose flavors all accept a zero date
+    // (`flavors: [mariadb]`); elsewhere `flavor` reports it. This catalog
+    // targets TiDB for `tidb-check` and `tidb-ignored`.
+    ("zero-date", "MariaDB-only catalogs"),
+    // A `catalog verify` finding (the live AUTO_INCREMENT), never `check`'s.
+    ("auto-increment-capacity", "catalog verify"),
 ];
 
 /// `catalog check` on `dir` (from the repository root) with `args`.
@@ -143,7 +163,8 @@ fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
     // Every rule of the catalog has its expected finding here.
     for r in schema_catalog::catalog::RULES {
         assert!(
-            EXPECTED.iter().any(|(id, ..)| *id == r.id),
+            EXPECTED.iter().any(|(id, ..)| *id == r.id)
+                || NOT_HERE.iter().any(|(id, _)| *id == r.id),
             "rule `{}` has no finding in {ONE_PER_RULE}: add a file for it and a row to EXPECTED",
             r.id
         );
