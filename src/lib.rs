@@ -31,6 +31,7 @@
 
 mod acquire;
 pub mod apply;
+pub mod cost;
 // The attribute contract (what inspection compares, what it refuses),
 // public only for tests/it/attributes_live.rs, which holds the list against a
 // live server's information_schema; not the library's API.

@@ -58,20 +58,43 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             against: Some(file),
             flavor,
             server_version,
+            stats,
+            build_rate,
             ..
-        } => offline::plan_against(cli, file, flavor.map(Into::into), *server_version),
+        } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: *build_rate,
+                ..Default::default()
+            };
+            offline::plan_against(cli, file, flavor.map(Into::into), *server_version, &cost)
+        }
+        Command::Stats {
+            out,
+            calibrate,
+            rows,
+            ..
+        } => crate::cost_cmd::stats(cli, out.as_deref(), *calibrate, *rows).await,
         Command::Plan {
             fleet: Some(file), ..
         } => crate::fleet::run(cli, file, FleetCommand::Plan, ApplyOptions::default(), None).await,
         Command::Plan {
             against: None,
             replicas,
+            stats,
+            build_rate,
             ..
         } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: *build_rate,
+                ..Default::default()
+            };
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
                 replicas.require_replicas,
+                &cost,
             )
             .await
         }
@@ -99,9 +122,12 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replicas,
             max_replica_lag,
             replica_timeout,
+            budgets,
             ..
         } => {
             let opts = ApplyOptions {
+                budgets: crate::cost_cmd::budgets(cli, budgets)?,
+                build_rate: budgets.build_rate,
                 replicas: replica_targets(&replicas.replica)?,
                 require_replicas: replicas.require_replicas,
                 max_replica_lag: Duration::from_secs_f64(*max_replica_lag),
@@ -149,8 +175,17 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             to,
             flavor,
             server_version,
+            stats,
+            budgets,
             ..
-        } => crate::review::diff(cli, from, to.as_deref(), flavor, *server_version),
+        } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: budgets.build_rate,
+                budgets: crate::cost_cmd::budgets(cli, budgets)?,
+            };
+            crate::review::diff(cli, from, to.as_deref(), flavor, *server_version, &cost)
+        }
         Command::Explain {
             consumer,
             scratch,
@@ -201,7 +236,12 @@ fn replica_targets(urls: &[String]) -> Result<Vec<db::Target>> {
         .collect::<schema_catalog::Result<_>>()?)
 }
 
-async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Result<u8> {
+async fn plan(
+    cli: &Cli,
+    replicas: &[db::Target],
+    require_replicas: bool,
+    cost: &schema_catalog::cost::CostOptions,
+) -> Result<u8> {
     let catalog = load(cli)?;
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
@@ -223,9 +263,21 @@ async fn plan(cli: &Cli, replicas: &[db::Target], require_replicas: bool) -> Res
             .with_context(|| format!("checking the replicas of {}", target.display))?,
         )
     };
+    // The cost of each step, from the sizes of the tables the plan alters
+    // (bounded reads of those tables only).
+    let costed =
+        schema_catalog::cost::plan_cost(&mut session, &target.schema, &tables, &plan, cost)
+            .await
+            .with_context(|| format!("reading table sizes on {}", target.display))?;
     let _ = session.disconnect().await;
-    let code =
-        crate::shared::report_plan_with(cli, &tables, &plan, &target.display, survey.as_ref());
+    let code = crate::shared::report_plan_with(
+        cli,
+        &tables,
+        &plan,
+        &target.display,
+        survey.as_ref(),
+        Some(&costed),
+    );
     // A replica apply would refuse is a usage error of the command line
     // (a rerun cannot fix it), as apply's refusal is.
     Ok(match &survey {
@@ -329,6 +381,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
         } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
         Outcome::Deferred { .. }
+        | Outcome::OverBudget { .. }
         | Outcome::ReplicaDeferred { .. }
         | Outcome::ReplicasPending { .. } => exit::DEFERRED,
         // A rerun cannot fix it: the command line names a wrong replica,

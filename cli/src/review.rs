@@ -15,6 +15,7 @@ pub fn diff(
     to: Option<&str>,
     flavors: &[FlavorArg],
     version: Option<schema_catalog::Version>,
+    cost: &schema_catalog::cost::CostOptions,
 ) -> Result<u8> {
     let flavors: Vec<Flavor> = if flavors.is_empty() {
         // Every flavor's SQL, said so: a reader must not take the first
@@ -60,7 +61,7 @@ pub fn diff(
                 print::problems_to_stderr(&problems);
             }
         }
-        reviews.push(review::review(&old, &new, &flavors)?);
+        reviews.push(review::review_costed(&old, &new, &servers, cost)?);
     }
     let report = DiffReport::new(to_label, reviews).for_servers(&servers);
     match cli.format {

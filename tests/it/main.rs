@@ -19,6 +19,7 @@ mod catalog_check;
 mod catalog_embedded;
 mod checks_live;
 mod connect_endpoint;
+mod cost_live;
 mod ddl_property;
 mod ddl_render;
 mod dump_file;
