@@ -135,8 +135,10 @@ pub async fn verify(
         .unwrap_or_else(|| Err(Error::Usage("no schema to verify".into())))
 }
 
-/// How verify reads.
+/// How verify reads: `VerifyOptions::default()` and the builder methods
+/// (one per field, same name); new fields may be added.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct VerifyOptions {
     /// Also run the regenerate-and-compare net (`catalog verify --strict`):
     /// each existing table's `SHOW CREATE TABLE` is compared with its
@@ -145,6 +147,14 @@ pub struct VerifyOptions {
     /// tables (one bounded statement per table): for CI, not for a
     /// service's startup (default off).
     pub strict: bool,
+}
+
+impl VerifyOptions {
+    /// Sets [`VerifyOptions::strict`].
+    pub fn strict(mut self, yes: bool) -> Self {
+        self.strict = yes;
+        self
+    }
 }
 
 /// [`verify`] with options ([`VerifyOptions::strict`]: the net).

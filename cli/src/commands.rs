@@ -106,10 +106,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             skip_unsupported,
             ..
         } => {
-            let opts = schema_catalog::import::ImportOptions {
-                tables: tables.clone(),
-                skip_unsupported: *skip_unsupported,
-            };
+            let opts = schema_catalog::import::ImportOptions::default()
+                .tables(tables.clone())
+                .skip_unsupported(*skip_unsupported);
             offline::import(cli, from.as_deref(), flavor.map(Into::into), out, &opts).await
         }
         Command::Apply {
@@ -125,21 +124,19 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             budgets,
             ..
         } => {
-            let opts = ApplyOptions {
-                budgets: crate::cost_cmd::budgets(cli, budgets)?,
-                build_rate: budgets.build_rate,
-                replicas: replica_targets(&replicas.replica)?,
-                require_replicas: replicas.require_replicas,
-                max_replica_lag: Duration::from_secs_f64(*max_replica_lag),
-                replica_timeout: replica_timeout.map(Duration::from_secs),
-                lock_timeout: Duration::from_secs(*lock_timeout),
-                lock_wait: Duration::from_secs(*lock_wait),
-                busy_timeout: Duration::from_secs(*busy_timeout),
-                detach: *detach,
-                dry_run: *dry_run,
-                read_timeout: timeout(cli),
-                ..ApplyOptions::default()
-            };
+            let opts = ApplyOptions::default()
+                .replicas(replica_targets(&replicas.replica)?)
+                .require_replicas(replicas.require_replicas)
+                .max_replica_lag(Duration::from_secs_f64(*max_replica_lag))
+                .replica_timeout(replica_timeout.map(Duration::from_secs))
+                .lock_timeout(Duration::from_secs(*lock_timeout))
+                .lock_wait(Duration::from_secs(*lock_wait))
+                .busy_timeout(Duration::from_secs(*busy_timeout))
+                .detach(*detach)
+                .dry_run(*dry_run)
+                .read_timeout(timeout(cli))
+                .budgets(crate::cost_cmd::budgets(cli, budgets)?)
+                .build_rate(budgets.build_rate);
             match fleet {
                 Some(file) => crate::fleet::run(cli, file, FleetCommand::Apply, opts, None).await,
                 None => apply_cmd(cli, opts).await,
@@ -152,11 +149,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
         } => {
             // Each chunk's reads: the server ends one at --timeout, and it
             // is tried again within another --timeout (a busy server).
-            let opts = ApplyOptions {
-                read_timeout: timeout(cli),
-                busy_timeout: timeout(cli),
-                ..ApplyOptions::default()
-            };
+            let opts = ApplyOptions::default()
+                .read_timeout(timeout(cli))
+                .busy_timeout(timeout(cli));
             crate::fleet::run(cli, file, FleetCommand::Verify, opts, consumer.as_deref()).await
         }
         Command::Verify {
@@ -166,7 +161,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             replica,
             ..
         } => {
-            let opts = verify::VerifyOptions { strict: *strict };
+            let opts = verify::VerifyOptions::default().strict(*strict);
             let replicas = replica_targets(replica)?;
             verify_cmd(cli, consumer.as_deref(), *plans, &opts, &replicas).await
         }
@@ -193,12 +188,11 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             seed,
             ..
         } => {
-            let opts = schema_catalog::explain::ExplainOptions {
-                consumer: consumer.clone(),
-                analyze: *analyze,
-                seed: *seed,
-                timeout: Duration::from_secs(cli.timeout.max(30)),
-            };
+            let opts = schema_catalog::explain::ExplainOptions::default()
+                .consumer(consumer.clone())
+                .analyze(*analyze)
+                .seed(*seed)
+                .timeout(Duration::from_secs(cli.timeout.max(30)));
             crate::explain_cmd::run(cli, *scratch, &opts).await
         }
     }
@@ -295,10 +289,10 @@ async fn verify_cmd(
 ) -> Result<u8> {
     let catalog = load(cli)?;
     verify::scope(&catalog, consumer)?;
-    let explain_opts = plans.then(|| schema_catalog::explain::ExplainOptions {
-        consumer: consumer.map(str::to_string),
-        timeout: timeout(cli),
-        ..Default::default()
+    let explain_opts = plans.then(|| {
+        schema_catalog::explain::ExplainOptions::default()
+            .consumer(consumer.map(str::to_string))
+            .timeout(timeout(cli))
     });
     let target = target(cli, NO_DATABASE)?;
     // The whole gate (connect and every read) fits in one --timeout budget.

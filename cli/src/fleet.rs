@@ -41,14 +41,13 @@ pub async fn run(
     let signal = signals::watch(cancel.clone())?;
     let events = events_for(cli.format, command);
     let streamed = cli.format == Format::Human && !std::io::stderr().is_terminal();
-    let opts = FleetOptions {
-        command,
-        apply,
-        timeout: timeout(cli),
-        consumer: consumer.map(str::to_string),
-        cancel: cancel.clone(),
-        events: events.as_ref().map(|(f, _)| f.clone()),
-    };
+    let opts = FleetOptions::default()
+        .command(command)
+        .apply(apply)
+        .timeout(timeout(cli))
+        .consumer(consumer.map(str::to_string))
+        .cancel(cancel.clone())
+        .events(events.as_ref().map(|(f, _)| f.clone()));
     let mut report = fleet::run(&fleet, &catalog, &opts).await;
     if let Some((_, Some(lanes))) = &events {
         lanes.finish();

@@ -73,10 +73,7 @@ pub async fn import(
     opts: &ImportOptions,
 ) -> Result<u8> {
     // Always gather everything unsupported, then refuse unless skipping.
-    let gather = ImportOptions {
-        skip_unsupported: true,
-        ..opts.clone()
-    };
+    let gather = opts.clone().skip_unsupported(true);
     let imported: Imported = match from {
         Some(file) => {
             let dump = dump::read_dump(file, flavor)?;

@@ -22,7 +22,7 @@ pub fn diff(
         // (TiDB's) for the SQL their own servers get.
         if matches!(cli.format, Format::Human | Format::Markdown) {
             errln!(
-                "note: no --flavor: the upgrade SQL is shown for each of {}; pass --flavor mariadb, mysql or tidb (repeatable) for only your servers'",
+                "note: no --flavor: the upgrade SQL is shown for each of {}; pass --flavor mariadb, mysql or tidb (repeatable) to see only your servers' SQL",
                 Flavor::ALL
                     .iter()
                     .map(|f| f.to_string())

@@ -48,8 +48,25 @@ use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 /// The [`ApplyOptions::on_plan`] callback.
 pub type PlanFn = std::sync::Arc<dyn Fn(&ApplyReport) + Send + Sync>;
 
-/// How apply runs.
+/// How apply runs: `ApplyOptions::default()` and the builder methods
+/// below (one per field, same name). The fields stay readable; new ones
+/// may be added, so a struct literal does not compile outside this crate:
+///
+/// ```
+/// use std::time::Duration;
+/// use schema_catalog::apply::ApplyOptions;
+/// let opts = ApplyOptions::default()
+///     .lock_timeout(Duration::from_secs(20))
+///     .dry_run(true);
+/// assert!(opts.dry_run);
+/// ```
+///
+/// ```compile_fail,E0639
+/// use schema_catalog::apply::ApplyOptions;
+/// let opts = ApplyOptions { dry_run: true, ..ApplyOptions::default() };
+/// ```
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct ApplyOptions {
     /// How long to wait for the advisory lock (default 60 s).
     pub lock_timeout: Duration,
@@ -133,6 +150,105 @@ impl Default for ApplyOptions {
             budgets: crate::cost::Budgets::default(),
             build_rate: None,
         }
+    }
+}
+
+/// Builder methods: each sets the field of the same name.
+impl ApplyOptions {
+    /// Sets [`ApplyOptions::lock_timeout`].
+    pub fn lock_timeout(mut self, d: Duration) -> Self {
+        self.lock_timeout = d;
+        self
+    }
+    /// Sets [`ApplyOptions::read_timeout`].
+    pub fn read_timeout(mut self, d: Duration) -> Self {
+        self.read_timeout = d;
+        self
+    }
+    /// Sets [`ApplyOptions::job_wait`].
+    pub fn job_wait(mut self, d: Duration) -> Self {
+        self.job_wait = d;
+        self
+    }
+    /// Sets [`ApplyOptions::dry_run`].
+    pub fn dry_run(mut self, yes: bool) -> Self {
+        self.dry_run = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::progress`].
+    pub fn progress(mut self, f: ProgressFn) -> Self {
+        self.progress = Some(f);
+        self
+    }
+    /// Sets [`ApplyOptions::on_plan`].
+    pub fn on_plan(mut self, f: PlanFn) -> Self {
+        self.on_plan = Some(f);
+        self
+    }
+    /// Sets [`ApplyOptions::progress_interval`].
+    pub fn progress_interval(mut self, d: Duration) -> Self {
+        self.progress_interval = d;
+        self
+    }
+    /// Sets [`ApplyOptions::lock_wait`].
+    pub fn lock_wait(mut self, d: Duration) -> Self {
+        self.lock_wait = d;
+        self
+    }
+    /// Sets [`ApplyOptions::busy_timeout`].
+    pub fn busy_timeout(mut self, d: Duration) -> Self {
+        self.busy_timeout = d;
+        self
+    }
+    /// Sets [`ApplyOptions::blocker_age`].
+    pub fn blocker_age(mut self, d: Duration) -> Self {
+        self.blocker_age = d;
+        self
+    }
+    /// Sets [`ApplyOptions::cancel`].
+    pub fn cancel(mut self, token: CancellationToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+    /// Sets [`ApplyOptions::detach`].
+    pub fn detach(mut self, yes: bool) -> Self {
+        self.detach = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::halt`].
+    pub fn halt(mut self, token: CancellationToken) -> Self {
+        self.halt = Some(token);
+        self
+    }
+    /// Sets [`ApplyOptions::replicas`].
+    pub fn replicas(mut self, replicas: Vec<crate::db::Target>) -> Self {
+        self.replicas = replicas;
+        self
+    }
+    /// Sets [`ApplyOptions::max_replica_lag`].
+    pub fn max_replica_lag(mut self, d: Duration) -> Self {
+        self.max_replica_lag = d;
+        self
+    }
+    /// Sets [`ApplyOptions::replica_timeout`] (`None`: `busy_timeout`).
+    pub fn replica_timeout(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.replica_timeout = d.into();
+        self
+    }
+    /// Sets [`ApplyOptions::require_replicas`].
+    pub fn require_replicas(mut self, yes: bool) -> Self {
+        self.require_replicas = yes;
+        self
+    }
+    /// Sets [`ApplyOptions::budgets`].
+    pub fn budgets(mut self, budgets: crate::cost::Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+    /// Sets [`ApplyOptions::build_rate`] (`None`: the flavor's default).
+    pub fn build_rate(mut self, mb_per_s: impl Into<Option<f64>>) -> Self {
+        self.build_rate = mb_per_s.into();
+        self
     }
 }
 

@@ -76,8 +76,11 @@ pub fn parse_create_table(sql: &str) -> Result<Table, DumpParseError> {
     parse_create_table_with(sql, ParseOptions::default()).map(|p| p.table)
 }
 
-/// How [`parse_create_table_with`] reads a statement.
+/// How [`parse_create_table_with`] reads a statement:
+/// `ParseOptions::default()` and the builder methods (one per field, same
+/// name); new fields may be added.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseOptions {
     /// The server the text comes from. It decides which collation a bare
     /// `CHARACTER SET cs` (without `COLLATE`) means: the server's default
@@ -87,6 +90,19 @@ pub struct ParseOptions {
     /// Keep a column type outside the catalog's types as
     /// `ColumnType::Other` (as live inspection does) instead of failing.
     pub keep_other_types: bool,
+}
+
+impl ParseOptions {
+    /// Sets [`ParseOptions::flavor`].
+    pub fn flavor(mut self, flavor: impl Into<Option<Flavor>>) -> Self {
+        self.flavor = flavor.into();
+        self
+    }
+    /// Sets [`ParseOptions::keep_other_types`].
+    pub fn keep_other_types(mut self, yes: bool) -> Self {
+        self.keep_other_types = yes;
+        self
+    }
 }
 
 /// Something a `CREATE TABLE` declares that the model does not carry

@@ -33,8 +33,10 @@ use crate::sql::query::{self as sql, StatementKind};
 use judge::Expectation;
 use plan::PlanFacts;
 
-/// Options of `catalog explain`.
+/// Options of `catalog explain`: `ExplainOptions::default()` and the
+/// builder methods (one per field, same name); new fields may be added.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ExplainOptions {
     /// Only the queries this consumer's gate checks (and the base ones).
     pub consumer: Option<String>,
@@ -54,6 +56,29 @@ impl Default for ExplainOptions {
             seed: 1,
             timeout: Duration::from_secs(30),
         }
+    }
+}
+
+impl ExplainOptions {
+    /// Sets [`ExplainOptions::consumer`].
+    pub fn consumer(mut self, consumer: Option<String>) -> Self {
+        self.consumer = consumer;
+        self
+    }
+    /// Sets [`ExplainOptions::analyze`].
+    pub fn analyze(mut self, yes: bool) -> Self {
+        self.analyze = yes;
+        self
+    }
+    /// Sets [`ExplainOptions::seed`].
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Sets [`ExplainOptions::timeout`].
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
     }
 }
 

@@ -48,8 +48,10 @@ pub enum FleetEvent<'a> {
 /// The event callback.
 pub type EventFn = Arc<dyn Fn(&FleetEvent<'_>) + Send + Sync>;
 
-/// How a fleet runs.
+/// How a fleet runs: `FleetOptions::default()` (plan, no DDL) and the
+/// builder methods (one per field, same name); new fields may be added.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct FleetOptions {
     /// What runs on each target.
     pub command: FleetCommand,
@@ -65,6 +67,52 @@ pub struct FleetOptions {
     pub cancel: CancellationToken,
     /// Progress events.
     pub events: Option<EventFn>,
+}
+
+impl Default for FleetOptions {
+    fn default() -> Self {
+        FleetOptions {
+            command: FleetCommand::Plan,
+            apply: ApplyOptions::default(),
+            timeout: Duration::from_secs(5),
+            consumer: None,
+            cancel: CancellationToken::new(),
+            events: None,
+        }
+    }
+}
+
+impl FleetOptions {
+    /// Sets [`FleetOptions::command`].
+    pub fn command(mut self, command: FleetCommand) -> Self {
+        self.command = command;
+        self
+    }
+    /// Sets [`FleetOptions::apply`].
+    pub fn apply(mut self, apply: ApplyOptions) -> Self {
+        self.apply = apply;
+        self
+    }
+    /// Sets [`FleetOptions::timeout`].
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+    /// Sets [`FleetOptions::consumer`].
+    pub fn consumer(mut self, consumer: Option<String>) -> Self {
+        self.consumer = consumer;
+        self
+    }
+    /// Sets [`FleetOptions::cancel`].
+    pub fn cancel(mut self, token: CancellationToken) -> Self {
+        self.cancel = token;
+        self
+    }
+    /// Sets [`FleetOptions::events`].
+    pub fn events(mut self, f: Option<EventFn>) -> Self {
+        self.events = f;
+        self
+    }
 }
 
 impl std::fmt::Debug for FleetOptions {

@@ -38,13 +38,28 @@ pub use emit::to_yaml;
 pub use live::{read_live, LIST_TABLES_SQL};
 pub use unsupported::unsupported;
 
-/// What to import.
+/// What to import: `ImportOptions::default()` and the builder methods
+/// (one per field, same name); new fields may be added.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImportOptions {
     /// Only these tables (case-insensitive); empty: every base table.
     pub tables: Vec<String>,
     /// Leave unsupported objects out (and list them) instead of failing.
     pub skip_unsupported: bool,
+}
+
+impl ImportOptions {
+    /// Sets [`ImportOptions::tables`].
+    pub fn tables(mut self, tables: Vec<String>) -> Self {
+        self.tables = tables;
+        self
+    }
+    /// Sets [`ImportOptions::skip_unsupported`].
+    pub fn skip_unsupported(mut self, yes: bool) -> Self {
+        self.skip_unsupported = yes;
+        self
+    }
 }
 
 /// One object the catalog format cannot express.

@@ -51,11 +51,9 @@ fn fixture(name: &str) -> String {
 }
 
 fn opts() -> ApplyOptions {
-    ApplyOptions {
-        lock_timeout: Duration::from_secs(20),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    }
+    ApplyOptions::default()
+        .lock_timeout(Duration::from_secs(20))
+        .read_timeout(Duration::from_secs(20))
 }
 
 async fn run(db: &TestDb, tables: &[Table], opts: &ApplyOptions) -> ApplyReport {
@@ -607,14 +605,11 @@ async fn missing_not_null_column_with_default_is_added() {
 async fn race_with_another_shape_stops_and_does_not_adopt_it() {
     let db = TestDb::new().await;
     build_job(&db, JOB_V1).await;
-    let o = ApplyOptions {
-        progress: Some(race_at_start(
-            db.url(),
-            "idx_job_state",
-            "CREATE INDEX `idx_job_state` ON `Job` (`State`)",
-        )),
-        ..opts()
-    };
+    let o = opts().progress(race_at_start(
+        db.url(),
+        "idx_job_state",
+        "CREATE INDEX `idx_job_state` ON `Job` (`State`)",
+    ));
     let report = run(&db, &tables(&test_catalog("")), &o).await;
     match &report.outcome {
         Outcome::Stopped {
@@ -652,14 +647,11 @@ async fn race_with_another_shape_stops_and_does_not_adopt_it() {
 async fn race_with_the_exact_shape_is_accepted() {
     let db = TestDb::new().await;
     build_job(&db, JOB_V1).await;
-    let o = ApplyOptions {
-        progress: Some(race_at_start(
-            db.url(),
-            "idx_job_state",
-            "CREATE INDEX `idx_job_state` ON `Job` (`State`, `RunAfter`, `Id`)",
-        )),
-        ..opts()
-    };
+    let o = opts().progress(race_at_start(
+        db.url(),
+        "idx_job_state",
+        "CREATE INDEX `idx_job_state` ON `Job` (`State`, `RunAfter`, `Id`)",
+    ));
     let report = run(&db, &tables(&test_catalog("")), &o).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert_eq!(
@@ -692,15 +684,7 @@ async fn dry_run_issues_no_ddl() {
     let db = TestDb::new().await;
     build_job(&db, JOB_V1).await;
     let before = db.snapshot().await;
-    let report = run(
-        &db,
-        &tables(&test_catalog("")),
-        &ApplyOptions {
-            dry_run: true,
-            ..opts()
-        },
-    )
-    .await;
+    let report = run(&db, &tables(&test_catalog("")), &opts().dry_run(true)).await;
     assert_eq!(report.outcome, Outcome::DryRun);
     assert_eq!(report.steps.len(), 5);
     assert!(report.steps.iter().all(|s| s.status == StepStatus::Planned));

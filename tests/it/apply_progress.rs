@@ -49,13 +49,11 @@ async fn long_add_index_reports_progress_from_the_server() {
     common::unindexed_jobs(&db).await;
     let events: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = events.clone();
-    let opts = ApplyOptions {
-        progress: Some(Arc::new(move |p: &Progress| {
+    let opts = ApplyOptions::default()
+        .progress(Arc::new(move |p: &Progress| {
             sink.lock().unwrap().push(p.clone())
-        })),
-        progress_interval: Duration::from_millis(20),
-        ..ApplyOptions::default()
-    };
+        }))
+        .progress_interval(Duration::from_millis(20));
     let target = db::parse_url(&db.url()).unwrap();
     let report = apply::apply(&target, &target.schema, &[jobs()], &opts)
         .await

@@ -52,12 +52,10 @@ async fn reads_cut_past_the_busy_budget_end_the_run_before_any_ddl() {
     let proxy = FaultProxy::start(common::host_port(), db.flavor, INSPECTION, u32::MAX).await;
     let url = db.url_at_port(proxy.port);
     let target = schema_catalog::db::parse_url(&url).expect("test URL parses");
-    let opts = ApplyOptions {
-        lock_timeout: Duration::from_secs(20),
-        read_timeout: Duration::from_secs(20),
-        busy_timeout: Duration::from_secs(1),
-        ..ApplyOptions::default()
-    };
+    let opts = ApplyOptions::default()
+        .lock_timeout(Duration::from_secs(20))
+        .read_timeout(Duration::from_secs(20))
+        .busy_timeout(Duration::from_secs(1));
     let err = schema_catalog::apply::apply(&target, &target.schema, &tables, &opts)
         .await
         .expect_err("every read is cut short");

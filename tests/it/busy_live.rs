@@ -29,13 +29,11 @@ fn jobs_catalog() -> Vec<Table> {
 
 /// Applies the `Jobs` index with a short busy budget (`busy` seconds).
 async fn apply_index(db: &TestDb, busy: u64) -> ApplyReport {
-    let opts = ApplyOptions {
-        lock_wait: Duration::from_secs(1),
-        busy_timeout: Duration::from_secs(busy),
-        blocker_age: Duration::from_secs(1),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    };
+    let opts = ApplyOptions::default()
+        .lock_wait(Duration::from_secs(1))
+        .busy_timeout(Duration::from_secs(busy))
+        .blocker_age(Duration::from_secs(1))
+        .read_timeout(Duration::from_secs(20));
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
     apply::apply(&target, &db.name, &jobs_catalog(), &opts)
         .await

@@ -225,14 +225,13 @@ async fn a_budget_defers_before_any_ddl() {
     let t = tables(&cat);
     let before = db.physical().await;
     let target = db::parse_url(&db.url()).unwrap();
-    let opts = ApplyOptions {
-        budgets: Budgets {
-            max_step_duration: Some(Duration::from_millis(1)),
-            ..Budgets::default()
-        },
-        read_timeout: TIMEOUT,
-        ..ApplyOptions::default()
+    let budget = Budgets {
+        max_step_duration: Some(Duration::from_millis(1)),
+        ..Budgets::default()
     };
+    let opts = ApplyOptions::default()
+        .budgets(budget.clone())
+        .read_timeout(TIMEOUT);
     let report = apply::apply(&target, &db.name, &t, &opts)
         .await
         .expect("apply");
@@ -257,14 +256,12 @@ async fn a_budget_defers_before_any_ddl() {
     assert!(message.contains("orders.idx_orders_customer"), "{message}");
 
     // The replica-stall budget alone defers the same step.
-    let stall = ApplyOptions {
-        budgets: Budgets {
+    let stall = ApplyOptions::default()
+        .budgets(Budgets {
             max_replica_stall: Some(Duration::from_millis(1)),
             ..Budgets::default()
-        },
-        read_timeout: TIMEOUT,
-        ..ApplyOptions::default()
-    };
+        })
+        .read_timeout(TIMEOUT);
     let report = apply::apply(&target, &db.name, &t, &stall)
         .await
         .expect("apply");
@@ -276,13 +273,10 @@ async fn a_budget_defers_before_any_ddl() {
     assert_eq!(db.physical().await, before);
 
     // Allowed by name: converges.
-    let allowed = ApplyOptions {
-        budgets: Budgets {
-            allow: vec!["orders.idx_orders_customer".into()],
-            ..opts.budgets.clone()
-        },
-        ..opts
-    };
+    let allowed = opts.budgets(Budgets {
+        allow: vec!["orders.idx_orders_customer".into()],
+        ..budget
+    });
     let report = apply::apply(&target, &db.name, &t, &allowed)
         .await
         .expect("apply");

@@ -196,10 +196,7 @@ async fn live_mode_reads_only_and_never_runs_an_update() {
     let mut session = db::connect(&target, std::time::Duration::from_secs(10))
         .await
         .unwrap();
-    let opts = ExplainOptions {
-        analyze: true,
-        ..ExplainOptions::default()
-    };
+    let opts = ExplainOptions::default().analyze(true);
     let report = explain::explain_live(&mut session, &catalog, &opts)
         .await
         .unwrap();

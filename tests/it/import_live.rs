@@ -103,10 +103,9 @@ async fn import_round_trips_check_verify_and_apply() {
     // --tables
     let only = import_live(
         &source,
-        &ImportOptions {
-            tables: vec!["nopk".into()],
-            skip_unsupported: false,
-        },
+        &ImportOptions::default()
+            .tables(vec!["nopk".into()])
+            .skip_unsupported(false),
     )
     .await
     .unwrap();
@@ -155,10 +154,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
         "the library gives no command-line advice: {err}"
     );
 
-    let opts = ImportOptions {
-        skip_unsupported: true,
-        ..Default::default()
-    };
+    let opts = ImportOptions::default().skip_unsupported(true);
     let imported = import_live(&source, &opts).await.unwrap();
     let got: BTreeSet<(String, String)> = imported
         .skipped
@@ -197,10 +193,7 @@ async fn import_refuses_or_skips_what_the_format_cannot_express() {
     );
     assert!(imported.external_tables.is_empty());
     // Imported alone, the child's parent is declared external.
-    let only_child = ImportOptions {
-        tables: vec!["child".into()],
-        ..Default::default()
-    };
+    let only_child = ImportOptions::default().tables(vec!["child".into()]);
     let alone = import_live(&source, &only_child).await.unwrap();
     assert_eq!(alone.external_tables, ["parent"]);
     let odd = imported

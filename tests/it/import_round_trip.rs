@@ -93,10 +93,7 @@ fn every_dump_fixture_round_trips() {
     assert!(fixtures.len() >= 10, "{fixtures:?}");
     for path in fixtures {
         let dump = schema_catalog::read_dump(&path, None).expect("fixture parses");
-        let opts = ImportOptions {
-            skip_unsupported: true,
-            ..ImportOptions::default()
-        };
+        let opts = ImportOptions::default().skip_unsupported(true);
         let imported = import::from_dump(&dump, &opts).expect("fixture imports");
         assert!(!imported.tables.is_empty(), "{}", path.display());
         if let Err(e) = assert_round_trips(&imported) {

@@ -483,7 +483,7 @@ async fn fixed_round_trips(run: Run) {
             let mut s = db::connect(&target, TIMEOUT).await.expect("connect");
             match run {
                 Run::Verify { strict } => {
-                    let opts = VerifyOptions { strict };
+                    let opts = VerifyOptions::default().strict(strict);
                     let report = verify_with(&mut s, &target.schema, &cat, None, &opts)
                         .await
                         .expect("verify runs");

@@ -240,10 +240,9 @@ fn render_parses_back(want: &Table, flavor: Flavor) -> Result<(), TestCaseError>
     let rendered = ddl::create_table(want, flavor);
     let parsed = parse_create_table_with(
         &rendered,
-        ParseOptions {
-            flavor: Some(flavor),
-            keep_other_types: false,
-        },
+        ParseOptions::default()
+            .flavor(flavor)
+            .keep_other_types(false),
     )
     .map_err(|e| TestCaseError::fail(format!("{e}\n{rendered}")))?;
     prop_assert!(
@@ -289,7 +288,7 @@ async fn live_paths(cat: &Catalog, flavor: Flavor) -> Result<(), TestCaseError> 
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    let strict = VerifyOptions { strict: true };
+    let strict = VerifyOptions::default().strict(true);
     let report = verify_with(&mut s, &src.name, cat, None, &strict)
         .await
         .unwrap();

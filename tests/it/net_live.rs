@@ -4,7 +4,7 @@
 //! matches the catalog exactly and plain verify passes) is refused as
 //! `unrecognised`, naming the clause, by apply (changing nothing: no step,
 //! no DDL, SHOW CREATE TABLE and rows unchanged), by `verify --strict`
-//! (the library's `VerifyOptions { strict: true }`) and by a live import.
+//! (the library's `VerifyOptions::default().strict(true)`) and by a live import.
 //! Without the net, apply converged and verify --strict passed on each.
 //!
 //! The attributes, probed on the servers (none is in information_schema):
@@ -122,9 +122,15 @@ async fn verify(db: &TestDb, cat: &Catalog, strict: bool) -> schema_catalog::ver
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(&mut s, &db.name, cat, None, &VerifyOptions { strict })
-        .await
-        .expect("verify runs")
+    verify_with(
+        &mut s,
+        &db.name,
+        cat,
+        None,
+        &VerifyOptions::default().strict(strict),
+    )
+    .await
+    .expect("verify runs")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -184,10 +190,7 @@ async fn an_attribute_only_show_create_shows_is_refused_by_apply_import_and_stri
             failed.to_string().contains("`T`") && failed.to_string().contains(what),
             "{what}: {failed}"
         );
-        let skip = ImportOptions {
-            skip_unsupported: true,
-            ..Default::default()
-        };
+        let skip = ImportOptions::default().skip_unsupported(true);
         let imported = import::build("live", sources, &skip).unwrap();
         let names: Vec<&str> = imported.tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["Plain"], "{what}");
@@ -250,12 +253,10 @@ async fn apply_with(
     hook: schema_catalog::apply::ProgressFn,
 ) -> schema_catalog::apply::ApplyReport {
     let budget = std::time::Duration::from_secs(20);
-    let opts = schema_catalog::apply::ApplyOptions {
-        lock_timeout: budget,
-        read_timeout: budget,
-        progress: Some(hook),
-        ..Default::default()
-    };
+    let opts = schema_catalog::apply::ApplyOptions::default()
+        .lock_timeout(budget)
+        .read_timeout(budget)
+        .progress(hook);
     let target = schema_catalog::db::parse_url(&db.url()).unwrap();
     schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
         .await

@@ -26,11 +26,9 @@ fn tables(r: &Revision) -> Vec<Table> {
 
 async fn apply(db: &TestDb, r: &Revision) -> ApplyReport {
     let target = db::parse_url(&db.url()).expect("test URL parses");
-    let opts = ApplyOptions {
-        lock_timeout: Duration::from_secs(20),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    };
+    let opts = ApplyOptions::default()
+        .lock_timeout(Duration::from_secs(20))
+        .read_timeout(Duration::from_secs(20));
     apply::apply(&target, &target.schema, &tables(r), &opts)
         .await
         .expect("apply runs")

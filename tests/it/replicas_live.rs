@@ -245,12 +245,10 @@ fn jobs_catalog() -> Vec<Table> {
 }
 
 fn opts_with(db: &PairDb, busy: u64) -> ApplyOptions {
-    ApplyOptions {
-        replicas: vec![db.replica_target()],
-        busy_timeout: Duration::from_secs(busy),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    }
+    ApplyOptions::default()
+        .replicas(vec![db.replica_target()])
+        .busy_timeout(Duration::from_secs(busy))
+        .read_timeout(Duration::from_secs(20))
 }
 
 /// The unindexed `Jobs` table with `rows` rows (doubling INSERT ... SELECT),
@@ -414,10 +412,7 @@ async fn a_server_that_is_not_this_primarys_replica_is_refused_before_ddl() {
     // primary itself is not its own replica.
     let standalone = common::server_url();
     for url in [standalone.clone(), db.primary.clone()] {
-        let opts = ApplyOptions {
-            replicas: vec![db::parse_server_url(&url).unwrap()],
-            ..opts_with(&db, 2)
-        };
+        let opts = opts_with(&db, 2).replicas(vec![db::parse_server_url(&url).unwrap()]);
         let report = db.apply(&tables, opts).await;
         match &report.outcome {
             Outcome::RefusedReplica { replica, message } => {
@@ -443,11 +438,9 @@ async fn an_unnamed_connected_replica_is_reported_and_refused_when_required() {
     let db = PairDb::new().await;
     jobs_with_rows(&db, 4).await;
     let tables = jobs_catalog();
-    let opts = ApplyOptions {
-        replicas: Vec::new(),
-        require_replicas: true,
-        ..opts_with(&db, 2)
-    };
+    let opts = opts_with(&db, 2)
+        .replicas(Vec::new())
+        .require_replicas(true);
     let report = db.apply(&tables, opts).await;
     let port = db.replica_target().url.tcp_port().to_string();
     match &report.outcome {
@@ -460,10 +453,7 @@ async fn an_unnamed_connected_replica_is_reported_and_refused_when_required() {
     }
     assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
     // Without --require-replicas it is a hint, and the run converges.
-    let opts = ApplyOptions {
-        replicas: Vec::new(),
-        ..opts_with(&db, 30)
-    };
+    let opts = opts_with(&db, 30).replicas(Vec::new());
     let report = db.apply(&tables, opts).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     assert!(
@@ -525,11 +515,9 @@ async fn a_replica_that_stops_after_the_first_step_is_pending_and_a_rerun_conver
                 run_blocking(url.clone(), stop);
             }
         });
-        let opts = ApplyOptions {
-            progress: Some(progress),
-            replica_timeout: Some(Duration::from_secs(2)),
-            ..opts_with(&db, 30)
-        };
+        let opts = opts_with(&db, 30)
+            .progress(progress)
+            .replica_timeout(Duration::from_secs(2));
         let report = db.apply(&tables, opts).await;
         assert!(stopped.load(Ordering::SeqCst), "step 2 started");
         match &report.outcome {

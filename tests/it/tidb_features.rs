@@ -31,10 +31,9 @@ fn journal(cat: &Catalog) -> &Table {
 }
 
 fn parse(sql: &str, flavor: Flavor) -> Table {
-    let options = ParseOptions {
-        flavor: Some(flavor),
-        keep_other_types: false,
-    };
+    let options = ParseOptions::default()
+        .flavor(flavor)
+        .keep_other_types(false);
     dump::parse_create_table_with(sql, options)
         .unwrap_or_else(|e| panic!("{e}\n{sql}"))
         .table

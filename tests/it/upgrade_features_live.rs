@@ -28,9 +28,15 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> VerifyReport {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    verify_with(&mut s, &db.name, cat, None, &VerifyOptions { strict: true })
-        .await
-        .expect("verify runs")
+    verify_with(
+        &mut s,
+        &db.name,
+        cat,
+        None,
+        &VerifyOptions::default().strict(true),
+    )
+    .await
+    .expect("verify runs")
 }
 
 /// The source table, built with plain DDL. MariaDB has no functional key
@@ -434,10 +440,7 @@ async fn skip_unsupported_names_every_object_it_leaves_out() {
     let sources = schema_catalog::import::read_live(&mut s, &source.name, &[])
         .await
         .unwrap();
-    let opts = schema_catalog::import::ImportOptions {
-        skip_unsupported: true,
-        ..Default::default()
-    };
+    let opts = schema_catalog::import::ImportOptions::default().skip_unsupported(true);
     let imported = schema_catalog::import::build(&target.display, sources, &opts).unwrap();
     let skipped: Vec<(String, String)> = imported
         .skipped

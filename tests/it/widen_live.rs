@@ -73,12 +73,10 @@ primary_key: [Id]
 }
 
 fn opts() -> ApplyOptions {
-    ApplyOptions {
-        lock_wait: LOCK_WAIT,
-        lock_timeout: Duration::from_secs(20),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    }
+    ApplyOptions::default()
+        .lock_wait(LOCK_WAIT)
+        .lock_timeout(Duration::from_secs(20))
+        .read_timeout(Duration::from_secs(20))
 }
 
 /// Point reads by id until `stop`, each timed while `measuring`.
@@ -385,13 +383,11 @@ primary_key: [Id]
 ";
     let dir = catalog_dir(&[("wide.yaml", table)]);
     let tables = catalog_tables(&catalog::load(dir.path()).unwrap());
-    let opts = ApplyOptions {
-        lock_wait: Duration::from_secs(1),
-        busy_timeout: Duration::from_secs(2),
-        blocker_age: Duration::from_secs(1),
-        read_timeout: Duration::from_secs(20),
-        ..ApplyOptions::default()
-    };
+    let opts = ApplyOptions::default()
+        .lock_wait(Duration::from_secs(1))
+        .busy_timeout(Duration::from_secs(2))
+        .blocker_age(Duration::from_secs(1))
+        .read_timeout(Duration::from_secs(20));
     let target = db::parse_url(&db.url()).unwrap();
     let (mut holder, id) = common::holding(&db, "SELECT COUNT(*) FROM Wide").await;
     let report = apply::apply(&target, &db.name, &tables, &opts)

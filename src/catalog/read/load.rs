@@ -175,7 +175,7 @@ type ReadFile<'a> = &'a (dyn Fn(&str) -> std::io::Result<String> + Sync);
 type ReadTable = (
     PathBuf,
     Option<String>,
-    Option<(Table, Vec<RawQuery>)>,
+    Option<(Table, Vec<RawQuery>, Vec<String>)>,
     Vec<Problem>,
 );
 
@@ -229,11 +229,12 @@ fn read_catalog(
     let mut check_names: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut out = Vec::new();
     let mut raw_queries = Vec::new();
+    let mut unbuilt_by_name: HashMap<String, Vec<String>> = HashMap::new();
     for (file, named, table, found) in read_tables(dir, &tables, read, &defaults, limits) {
         problems.extend(found);
         let mut sink = Sink::new(&file, problems);
         sink.table = named;
-        let Some((table, queries)) = table else {
+        let Some((table, queries, unbuilt)) = table else {
             continue;
         };
         if let Some(first) = seen.get(&table.name.key()) {
@@ -264,6 +265,7 @@ fn read_catalog(
             }
         }
         raw_queries.push(queries);
+        unbuilt_by_name.insert(table.name.folded().to_string(), unbuilt);
         out.push(CatalogTable {
             file,
             table,
@@ -285,7 +287,13 @@ fn read_catalog(
             }
             let mut sink = Sink::new(&t.file, problems);
             sink.table = Some(t.table.name.to_string());
-            crate::catalog::read::queries::lint_queries(raw, &t.table, &by_name, &mut sink)
+            crate::catalog::read::queries::lint_queries(
+                raw,
+                &t.table,
+                &by_name,
+                &unbuilt_by_name,
+                &mut sink,
+            )
         })
         .collect();
     for (t, queries) in out.iter_mut().zip(linted) {
@@ -329,11 +337,24 @@ fn read_table(
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
-) -> Option<(Table, Vec<RawQuery>)> {
+) -> Option<(Table, Vec<RawQuery>, Vec<String>)> {
     let text = read_text(name, read, sink)?;
     let mut raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
     let queries = std::mem::take(&mut raw.queries);
-    table::build_table(raw, defaults, limits, sink).map(|t| (t, queries))
+    let declared: Vec<String> = raw
+        .columns
+        .iter()
+        .flatten()
+        .map(|c| c.name.clone())
+        .collect();
+    let table = table::build_table(raw, defaults, limits, sink)?;
+    // Columns declared but not built (an unknown type, reported on the
+    // column): a query naming one is a consequence, not a second error.
+    let unbuilt = declared
+        .into_iter()
+        .filter(|n| table.column(&crate::ident::Ident::new(n.clone())).is_none())
+        .collect();
+    Some((table, queries, unbuilt))
 }
 
 /// Reads `catalog.yaml` (optional): defaults and limits, validated.

@@ -125,6 +125,7 @@ pub(in crate::catalog) fn lint_queries(
     raw: Vec<RawQuery>,
     table: &Table,
     all: &HashMap<&str, &Table>,
+    unbuilt: &HashMap<String, Vec<String>>,
     sink: &mut Sink,
 ) -> Vec<Query> {
     let mut out: Vec<Query> = Vec::new();
@@ -236,7 +237,7 @@ pub(in crate::catalog) fn lint_queries(
                     None
                 }
                 Ok(shape) => {
-                    lint_shape(&shape, params.len(), table, all, &obj, sink);
+                    lint_shape(&shape, params.len(), table, all, unbuilt, &obj, sink);
                     Some(shape)
                 }
             },
@@ -269,6 +270,7 @@ fn lint_shape(
     params: usize,
     table: &Table,
     all: &HashMap<&str, &Table>,
+    unbuilt: &HashMap<String, Vec<String>>,
     obj: &str,
     sink: &mut Sink,
 ) {
@@ -315,6 +317,14 @@ fn lint_shape(
                 );
                 continue;
             }
+        }
+        let unbuilt_here = |t: &Table| {
+            unbuilt
+                .get(t.name.folded())
+                .is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case(col.as_str())))
+        };
+        if scope.iter().any(|t| unbuilt_here(t)) {
+            continue; // its column entry is already reported (an unknown type)
         }
         if !scope.iter().any(|t| t.column(col).is_some()) {
             sink.report(

@@ -25,11 +25,9 @@ pub async fn apply_tables(db: &TestDb, tables: &[Table]) -> ApplyReport {
 /// the test server, say).
 pub async fn apply_tables_at(url: &str, tables: &[Table]) -> ApplyReport {
     let budget = std::time::Duration::from_secs(20);
-    let opts = schema_catalog::apply::ApplyOptions {
-        lock_timeout: budget,
-        read_timeout: budget,
-        ..schema_catalog::apply::ApplyOptions::default()
-    };
+    let opts = schema_catalog::apply::ApplyOptions::default()
+        .lock_timeout(budget)
+        .read_timeout(budget);
     let target = schema_catalog::db::parse_url(url).expect("test URL parses");
     schema_catalog::apply::apply(&target, &target.schema, tables, &opts)
         .await
