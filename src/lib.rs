@@ -49,6 +49,7 @@ pub mod ddl;
 pub(crate) mod dependency;
 pub mod diff;
 pub mod dump;
+mod duration;
 mod error;
 pub mod explain;
 mod expr;

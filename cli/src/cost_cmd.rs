@@ -148,13 +148,25 @@ pub fn summary_lines(cost: &PlanCost) -> Vec<String> {
     lines
 }
 
-/// The budgets of `apply` and `diff`: the command line's, else
-/// catalog.yaml's `budgets:`; `--allow-long-steps` from the command line.
+/// The budgets of `apply` and `diff`: the command line's, else the
+/// catalog's (`limits:` in catalog.yaml); `--allow-long-steps` from the
+/// command line. A catalog that does not load is left to the command,
+/// which reports it.
 pub fn budgets(cli: &Cli, opts: &crate::args::BudgetOpts) -> Result<cost::Budgets> {
-    let _ = cli;
+    let limits = if opts.max_step_duration.is_none() || opts.max_replica_stall.is_none() {
+        schema_catalog::catalog::load(&cli.catalog)
+            .ok()
+            .map(|c| c.limits)
+    } else {
+        None
+    };
     Ok(cost::Budgets {
-        max_step_duration: opts.max_step_duration,
-        max_replica_stall: opts.max_replica_stall,
+        max_step_duration: opts
+            .max_step_duration
+            .or(limits.and_then(|l| l.max_step_duration)),
+        max_replica_stall: opts
+            .max_replica_stall
+            .or(limits.and_then(|l| l.max_replica_stall)),
         allow: opts.allow_long_steps.clone(),
     })
 }

@@ -121,9 +121,11 @@ const TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
              AND (p.DB = ? OR LOCATE(?, p.INFO) > 0)))";
 
 /// The build rate estimates assume on MariaDB without a calibration, MB
-/// of DATA_LENGTH per second: `catalog stats --calibrate` on MariaDB 10.11
-/// on this project's shared 2-core machine (docs/cost.md, "Default rates").
-pub(super) const DEFAULT_BUILD_RATE: f64 = 30.0;
+/// of DATA_LENGTH per second: `catalog stats --calibrate` measured 14.3
+/// MB/s on MariaDB 10.11 on this project's shared 2-core machine under
+/// load (docs/cost.md, "Measured accuracy"); a slow machine's rate, so an
+/// uncalibrated estimate errs long rather than short.
+pub(super) const DEFAULT_BUILD_RATE: f64 = 15.0;
 
 /// MariaDB's cost class of a step: InnoDB's rules as on MySQL
 /// ([`super::mysql::innodb_step_class`]), from the KB's "InnoDB Online DDL

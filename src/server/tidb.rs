@@ -73,7 +73,7 @@ const TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
 /// DATA_LENGTH per second. Not measured (no TiDB server here): an
 /// assumption, to be replaced by `catalog stats --calibrate` on the
 /// cluster (docs/cost.md says so).
-pub(super) const DEFAULT_BUILD_RATE: f64 = 30.0;
+pub(super) const DEFAULT_BUILD_RATE: f64 = 15.0;
 
 /// TiDB's cost class of a step. docs.pingcap.com "Best Practices for DDL
 /// Execution in TiDB" (ddl-introduction): logical DDL (CREATE TABLE, ADD

@@ -183,6 +183,22 @@ async fn apply_over_a_budget_exits_4_before_any_ddl() {
             && err.contains("over the max_step_duration budget of 0.0 s"),
         "{err}"
     );
+    // The catalog's own budget (catalog.yaml `limits:`) defers as well.
+    let limits = new.path().join("catalog.yaml");
+    std::fs::write(&limits, "limits:\n  max_replica_stall: 1ms\n").unwrap();
+    let out = run(&args[..5]);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_replica_stall"));
+    assert_eq!(db.physical().await, before);
+    std::fs::write(&limits, "limits:\n  max_replica_stall: soon\n").unwrap();
+    let out = run(&["check", "--catalog", new.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_file(&limits).unwrap();
     // Allowed by name: converges.
     let out = run(&[
         &args[..],
