@@ -32,6 +32,7 @@
 
 mod acquire;
 pub mod apply;
+pub mod cost;
 // The attribute contract (what inspection compares, what it refuses),
 // public only for tests/it/attributes_live.rs, which holds the list against a
 // live server's information_schema; not the library's API.
@@ -49,6 +50,7 @@ pub mod ddl;
 pub(crate) mod dependency;
 pub mod diff;
 pub mod dump;
+mod duration;
 mod error;
 pub mod explain;
 mod expr;

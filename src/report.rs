@@ -32,6 +32,7 @@ impl Document for crate::explain::ExplainReport {}
 impl Document for VerifyPlansDoc {}
 impl Document for crate::fleet::FleetReport {}
 impl Document for crate::fleet::TargetReport {}
+impl Document for crate::cost::StatsReport {}
 
 /// `catalog verify --plans --format json`: the verify report and the plan
 /// judgement of the consumer's declared queries (`catalog explain`, live).
@@ -108,6 +109,11 @@ pub struct PlanStepDoc {
     pub to: Option<String>,
     /// The statement.
     pub sql: String,
+    /// What the step costs: its class, the table's size and the
+    /// estimates (docs/cost.md); size-derived fields are null when the
+    /// size is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::StepCost>,
 }
 
 /// `catalog plan --format json` (live or `--against` a dump).
@@ -137,6 +143,21 @@ pub struct PlanDoc {
     /// named, and what would keep apply from guarding them. `None` for a
     /// plan against a dump.
     pub replicas: Option<crate::apply::replica::Survey>,
+    /// The plan's cost: the build rate assumed, where the sizes came
+    /// from, totals per table and for the release (docs/cost.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::CostSummary>,
+}
+
+impl PlanDoc {
+    /// The document with each step's cost and the totals.
+    pub fn with_cost(mut self, cost: &crate::cost::PlanCost) -> PlanDoc {
+        for (step, c) in self.steps.iter_mut().zip(&cost.steps) {
+            step.cost = Some(c.clone());
+        }
+        self.cost = Some(cost.summary.clone());
+        self
+    }
 }
 
 impl From<&Plan> for PlanDoc {
@@ -159,12 +180,14 @@ impl From<&Plan> for PlanDoc {
                         from,
                         to,
                         sql: s.sql.clone(),
+                        cost: None,
                     }
                 })
                 .collect(),
             drift: p.drift.clone(),
             unmanaged: p.unmanaged.clone(),
             replicas: None,
+            cost: None,
         }
     }
 }
@@ -290,5 +313,6 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("explain", schema::<crate::explain::ExplainReport>()),
         ("verify-plans", schema::<VerifyPlansDoc>()),
         ("fleet", schema::<crate::fleet::FleetReport>()),
+        ("stats", schema::<crate::cost::StatsReport>()),
     ]
 }

@@ -372,6 +372,46 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A build rate in MB/s above zero.
+fn positive_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v <= 1e6 => Ok(v),
+        _ => Err(format!("`{text}` is not a build rate in MB/s above 0")),
+    }
+}
+
+/// A duration budget: seconds (`0.5`) or a number with a unit (`500ms`,
+/// `10m`); `0` is a budget of zero, not "no limit".
+fn budget(text: &str) -> Result<std::time::Duration, String> {
+    schema_catalog::cost::parse_duration(text)
+}
+
+/// `--build-rate`, `--max-step-duration`, `--max-replica-stall` and
+/// `--allow-long-steps`: the cost options of `apply` and `diff`
+/// (docs/cost.md).
+#[derive(Debug, Clone, Args)]
+pub struct BudgetOpts {
+    /// The index build rate estimates assume, in MB of the table's
+    /// DATA_LENGTH per second (default: a --stats file's calibration,
+    /// else the flavor's default; docs/cost.md).
+    #[arg(long, value_name = "MB/s", value_parser = positive_rate)]
+    pub build_rate: Option<f64>,
+    /// A step whose estimated build exceeds this is not started: apply
+    /// exits 4 before the first DDL (diff marks it). Seconds (`0.5`) or a
+    /// number with a unit (`500ms`, `30s`, `10m`, `2h`); 0 is a budget of
+    /// zero, not "no limit" (default: catalog.yaml `budgets:`, else none).
+    #[arg(long, value_name = "TIME", value_parser = budget)]
+    pub max_step_duration: Option<std::time::Duration>,
+    /// A step whose estimated replica stall exceeds this is not started
+    /// (as --max-step-duration).
+    #[arg(long, value_name = "TIME", value_parser = budget)]
+    pub max_replica_stall: Option<std::time::Duration>,
+    /// Steps allowed past the budgets, as TABLE.OBJECT (comma-separated
+    /// or repeated).
+    #[arg(long, value_name = "STEP", value_delimiter = ',')]
+    pub allow_long_steps: Vec<String>,
+}
+
 /// Server flavor argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FlavorArg {
@@ -440,6 +480,16 @@ pub enum Command {
         /// --format jsonl and markdown too.
         #[arg(long, value_name = "FLEET.yaml", conflicts_with = "against")]
         fleet: Option<PathBuf>,
+        /// A `catalog stats` file: with --against, the tables' sizes for
+        /// the cost estimates (without it they are unknown); live, its
+        /// calibrated build rate (docs/cost.md).
+        #[arg(long, value_name = "FILE", conflicts_with = "fleet")]
+        stats: Option<PathBuf>,
+        /// The index build rate estimates assume, in MB of DATA_LENGTH per
+        /// second (default: the --stats calibration, else the flavor's
+        /// default).
+        #[arg(long, value_name = "MB/s", value_parser = positive_rate, conflicts_with = "fleet")]
+        build_rate: Option<f64>,
         #[command(flatten)]
         replicas: ReplicaOpts,
         /// What apply would do with MariaDB 10.8+ two-phase ALTER
@@ -454,6 +504,26 @@ pub enum Command {
         two_phase_alter: TwoPhaseArg,
         #[command(flatten)]
         shared: FleetLiveOpts,
+    },
+    /// The size of each catalog table as the server estimates it (rows,
+    /// data and index bytes, AUTO_INCREMENT, row format), from bounded
+    /// reads of the catalog's tables only; no row data. `--out FILE`
+    /// writes it for `plan --against --stats` and `diff --stats`.
+    /// Exit 0, 2 usage/catalog error, 3 database error.
+    Stats {
+        /// Write the stats document (JSON) to FILE.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Also measure the server's index build rate: build an index on a
+        /// generated table in a scratch schema (created and dropped) and
+        /// time it; the rate goes into the document.
+        #[arg(long)]
+        calibrate: bool,
+        /// Rows of the generated table (default 500000).
+        #[arg(long, value_name = "N", requires = "calibrate")]
+        rows: Option<u64>,
+        #[command(flatten)]
+        shared: LiveOpts,
     },
     /// Write a catalog (catalog.yaml + one YAML file per table) from an
     /// existing schema: the --database-url schema or a dump (--from).
@@ -545,6 +615,8 @@ pub enum Command {
         #[arg(long)]
         show_duplicates: bool,
         #[command(flatten)]
+        budgets: BudgetOpts,
+        #[command(flatten)]
         shared: FleetLiveOpts,
     },
     /// Prove each declared query (`queries:`) reads its table through the
@@ -624,6 +696,12 @@ pub enum Command {
         /// limit.
         #[arg(long, value_name = "N")]
         max_warnings: Option<usize>,
+        /// A `catalog stats` file: the installed tables' sizes, for the
+        /// cost of each upgrade step (without it: unknown).
+        #[arg(long, value_name = "FILE")]
+        stats: Option<PathBuf>,
+        #[command(flatten)]
+        budgets: BudgetOpts,
         #[command(flatten)]
         shared: DiffOpts,
     },
@@ -680,7 +758,7 @@ impl Command {
                 format: shared.format.format,
                 formats: Format::FLEET,
             },
-            Command::Explain { shared, .. } => Used {
+            Command::Explain { shared, .. } | Command::Stats { shared, .. } => Used {
                 catalog: Some(&shared.catalog),
                 target: Some(&shared.target),
                 format: shared.format.format,

@@ -58,8 +58,23 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             against: Some(file),
             flavor,
             server_version,
+            stats,
+            build_rate,
             ..
-        } => offline::plan_against(cli, file, flavor.map(Into::into), *server_version),
+        } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: *build_rate,
+                ..Default::default()
+            };
+            offline::plan_against(cli, file, flavor.map(Into::into), *server_version, &cost)
+        }
+        Command::Stats {
+            out,
+            calibrate,
+            rows,
+            ..
+        } => crate::cost_cmd::stats(cli, out.as_deref(), *calibrate, *rows).await,
         Command::Plan {
             fleet: Some(file), ..
         } => crate::fleet::run(cli, file, FleetCommand::Plan, ApplyOptions::default(), None).await,
@@ -67,13 +82,21 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             against: None,
             replicas,
             two_phase_alter,
+            stats,
+            build_rate,
             ..
         } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: *build_rate,
+                ..Default::default()
+            };
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
                 replicas.require_replicas,
                 (*two_phase_alter).into(),
+                &cost,
             )
             .await
         }
@@ -105,6 +128,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             probe_timeout,
             skip_duplicate_probe,
             show_duplicates,
+            budgets,
             ..
         } => {
             let opts = ApplyOptions::default()
@@ -122,7 +146,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
                 .busy_timeout(Duration::from_secs(*busy_timeout))
                 .detach(*detach)
                 .dry_run(*dry_run)
-                .read_timeout(timeout(cli));
+                .read_timeout(timeout(cli))
+                .budgets(crate::cost_cmd::budgets(cli, budgets)?)
+                .build_rate(budgets.build_rate);
             match fleet {
                 Some(file) => crate::fleet::run(cli, file, FleetCommand::Apply, opts, None).await,
                 None => apply_cmd(cli, opts).await,
@@ -160,15 +186,25 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             flavor,
             server_version,
             max_warnings,
+            stats,
+            budgets,
             ..
-        } => crate::review::diff(
-            cli,
-            from,
-            to.as_deref(),
-            flavor,
-            *server_version,
-            *max_warnings,
-        ),
+        } => {
+            let cost = schema_catalog::cost::CostOptions {
+                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
+                build_rate: budgets.build_rate,
+                budgets: crate::cost_cmd::budgets(cli, budgets)?,
+            };
+            crate::review::diff(
+                cli,
+                from,
+                to.as_deref(),
+                flavor,
+                *server_version,
+                *max_warnings,
+                &cost,
+            )
+        }
         Command::Explain {
             consumer,
             scratch,
@@ -224,6 +260,7 @@ async fn plan(
     replicas: &[db::Target],
     require_replicas: bool,
     two_phase_alter: schema_catalog::replica::TwoPhaseAlter,
+    cost: &schema_catalog::cost::CostOptions,
 ) -> Result<u8> {
     let catalog = load(cli)?;
     let require_replicas = require_replicas || catalog.require_replicas;
@@ -248,9 +285,21 @@ async fn plan(
             .with_context(|| format!("checking the replicas of {}", target.display))?,
         )
     };
+    // The cost of each step, from the sizes of the tables the plan alters
+    // (bounded reads of those tables only).
+    let costed =
+        schema_catalog::cost::plan_cost(&mut session, &target.schema, &tables, &plan, cost)
+            .await
+            .with_context(|| format!("reading table sizes on {}", target.display))?;
     let _ = session.disconnect().await;
-    let code =
-        crate::shared::report_plan_with(cli, &tables, &plan, &target.display, survey.as_ref());
+    let code = crate::shared::report_plan_with(
+        cli,
+        &tables,
+        &plan,
+        &target.display,
+        survey.as_ref(),
+        Some(&costed),
+    );
     // A replica apply would refuse is a usage error of the command line
     // (a rerun cannot fix it), as apply's refusal is.
     Ok(match &survey {
@@ -345,6 +394,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
         } if !report.drift.is_empty() => exit::DRIFT,
         Outcome::Stopped { .. } => exit::DATABASE,
         Outcome::Deferred { .. }
+        | Outcome::OverBudget { .. }
         | Outcome::ReplicaDeferred { .. }
         | Outcome::ReplicasPending { .. }
         | Outcome::Overloaded { .. } => exit::DEFERRED,

@@ -26,6 +26,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod args;
 mod commands;
+mod cost_cmd;
 mod explain_cmd;
 mod fleet;
 mod fleet_print;

@@ -20,6 +20,7 @@ pub fn plan_against(
     file: &Path,
     flavor: Option<Flavor>,
     version: Option<schema_catalog::Version>,
+    cost: &schema_catalog::cost::CostOptions,
 ) -> Result<u8> {
     // The dump is read while the catalog loads (docs/scale.md: each was about
     // half of a large plan's time); a catalog error is reported first.
@@ -46,11 +47,20 @@ pub fn plan_against(
     let mut plan = schema_catalog::plan::plan(&diffs, flavor);
     plan.server_version = Some(server.version());
     crate::print::offline_server(cli.format, &server, version.is_some());
+    let catalog_tables: Vec<schema_catalog::Table> = tables().cloned().collect();
+    let costed = schema_catalog::cost::estimate(
+        &plan.steps,
+        &catalog_tables,
+        &server,
+        cost.sizes().as_ref(),
+        cost.rate(&server),
+    );
     Ok(report_plan(
         cli,
         tables(),
         &plan,
         &file.display().to_string(),
+        Some(&costed),
     ))
 }
 

@@ -235,11 +235,15 @@ pub fn plan(
     target: &str,
     plan: &Plan,
     replicas: Option<&schema_catalog::replica::Survey>,
+    cost: Option<&schema_catalog::cost::PlanCost>,
 ) {
     match format {
         Format::Json => {
             let mut doc = PlanDoc::from(plan);
             doc.replicas = replicas.cloned();
+            if let Some(cost) = cost {
+                doc = doc.with_cost(cost);
+            }
             emit_json(&doc)
         }
         Format::Human | Format::Markdown | Format::Jsonl | Format::Sarif => {
@@ -267,7 +271,16 @@ pub fn plan(
                         s.change.object().as_str()
                     )
                 );
+                if let Some(c) = cost.and_then(|c| c.steps.get(i)) {
+                    outln!("{}", crate::cost_cmd::step_line(c));
+                }
                 outln!("{};", s.sql);
+            }
+            if let (Some(cost), false) = (cost, plan.steps.is_empty()) {
+                outln!();
+                for line in crate::cost_cmd::summary_lines(cost) {
+                    outln!("{line}");
+                }
             }
             if plan.is_refused() {
                 outln!();
@@ -489,6 +502,9 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                 }
                 Outcome::RefusedReplica { message, .. } => {
                     errln!("refused: {message}; nothing was changed");
+                }
+                Outcome::OverBudget { steps } => {
+                    errln!("{}", schema_catalog::apply::over_budget_message(steps));
                 }
                 Outcome::ReplicaDeferred { replicas, .. }
                 | Outcome::ReplicasPending { replicas, .. } => {

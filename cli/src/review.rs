@@ -16,6 +16,7 @@ pub fn diff(
     flavors: &[FlavorArg],
     version: Option<schema_catalog::Version>,
     max_warnings: Option<usize>,
+    cost: &schema_catalog::cost::CostOptions,
 ) -> Result<u8> {
     let flavors: Vec<Flavor> = if flavors.is_empty() {
         // Every flavor's SQL, said so: a reader must not take the first
@@ -61,7 +62,7 @@ pub fn diff(
                 print::problems_to_stderr(&problems);
             }
         }
-        reviews.push(review::review(&old, &new, &flavors)?);
+        reviews.push(review::review_costed(&old, &new, &servers, cost)?);
     }
     let report = DiffReport::new(to_label, reviews).for_servers(&servers);
     // Warnings: divergent changes (warm and greenfield differ), summed

@@ -51,8 +51,9 @@ pub fn report_plan<'a>(
     tables: impl IntoIterator<Item = &'a Table>,
     plan: &Plan,
     source: &str,
+    cost: Option<&schema_catalog::cost::PlanCost>,
 ) -> u8 {
-    report_plan_with(cli, tables, plan, source, None)
+    report_plan_with(cli, tables, plan, source, None, cost)
 }
 
 /// [`report_plan`] with what the replicas survey found (a live plan).
@@ -62,8 +63,9 @@ pub fn report_plan_with<'a>(
     plan: &Plan,
     source: &str,
     replicas: Option<&schema_catalog::replica::Survey>,
+    cost: Option<&schema_catalog::cost::PlanCost>,
 ) -> u8 {
-    print::plan(cli.format, source, plan, replicas);
+    print::plan(cli.format, source, plan, replicas, cost);
     print::table_diffs(cli.format, tables, &plan.live, plan.flavor, source);
     if plan.is_refused() {
         exit::DRIFT

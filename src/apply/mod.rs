@@ -31,7 +31,7 @@ pub use busy::Blocker;
 pub(crate) use busy::{backoff, cut};
 pub use lock::lock_name;
 pub use progress::{Progress, ProgressEvent, ProgressFn};
-pub use report::{ApplyReport, Outcome, StepReport, StepStatus, Stopped};
+pub use report::{over_budget_message, ApplyReport, Outcome, StepReport, StepStatus, Stopped};
 pub use tokio_util::sync::CancellationToken;
 
 use crate::acquire::{Connector, Opener};
@@ -140,6 +140,13 @@ pub struct ApplyOptions {
     /// (`--show-duplicates`); by default only the number of groups, as the
     /// values may be personal data.
     pub show_duplicates: bool,
+    /// Budgets on each step's estimated build and replica stall
+    /// (docs/cost.md): a step over one is refused before the first DDL
+    /// (`Outcome::OverBudget`). Default: none.
+    pub budgets: crate::cost::Budgets,
+    /// The index build rate (MB of DATA_LENGTH per second) the estimates
+    /// assume; `None`: the flavor's default.
+    pub build_rate: Option<f64>,
 }
 
 impl Default for ApplyOptions {
@@ -167,6 +174,8 @@ impl Default for ApplyOptions {
             probe_timeout: Duration::from_secs(30),
             skip_duplicate_probe: false,
             show_duplicates: false,
+            budgets: crate::cost::Budgets::default(),
+            build_rate: None,
         }
     }
 }
@@ -283,6 +292,16 @@ impl ApplyOptions {
         self.two_phase_alter = mode;
         self
     }
+    /// Sets [`ApplyOptions::budgets`].
+    pub fn budgets(mut self, budgets: crate::cost::Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+    /// Sets [`ApplyOptions::build_rate`] (`None`: the flavor's default).
+    pub fn build_rate(mut self, mb_per_s: impl Into<Option<f64>>) -> Self {
+        self.build_rate = mb_per_s.into();
+        self
+    }
 }
 
 impl std::fmt::Debug for ApplyOptions {
@@ -317,6 +336,8 @@ impl std::fmt::Debug for ApplyOptions {
             .field("probe_timeout", &self.probe_timeout)
             .field("skip_duplicate_probe", &self.skip_duplicate_probe)
             .field("show_duplicates", &self.show_duplicates)
+            .field("budgets", &self.budgets)
+            .field("build_rate", &self.build_rate)
             .finish()
     }
 }
@@ -507,6 +528,11 @@ async fn run_locked(
         report.server_ddl_count = count_since(session, flavor, counter_before).await?;
         return Ok(report);
     }
+    if let Some(over) = over_budget(session, schema, tables, &plan, opts).await? {
+        report.outcome = Outcome::OverBudget { steps: over };
+        report.server_ddl_count = count_since(session, flavor, counter_before).await?;
+        return Ok(report);
+    }
     // Replicas: checked before any DDL (and in a dry run); waits are told
     // to the first step's progress.
     let first = plan.steps.first();
@@ -566,6 +592,39 @@ async fn run_locked(
     .await;
     guard.close().await;
     result.map(|()| report)
+}
+
+/// The steps whose estimate exceeds a budget (`None`: no budget set, or
+/// none over). The sizes are read live, bounded by the tables the plan
+/// alters, before the first DDL.
+async fn over_budget(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+    plan: &plan::Plan,
+    opts: &ApplyOptions,
+) -> Result<Option<Vec<crate::cost::OverBudget>>> {
+    if !opts.budgets.any() || plan.steps.is_empty() {
+        return Ok(None);
+    }
+    let cost = crate::cost::plan_cost(
+        session,
+        schema,
+        tables,
+        plan,
+        &crate::cost::CostOptions {
+            build_rate: opts.build_rate,
+            ..Default::default()
+        },
+    )
+    .await?;
+    let over: Vec<crate::cost::OverBudget> = plan
+        .steps
+        .iter()
+        .zip(&cost.steps)
+        .filter_map(|(s, c)| opts.budgets.check(&crate::cost::step_name(&s.change), c))
+        .collect();
+    Ok((!over.is_empty()).then_some(over))
 }
 
 /// The run's outcome when the replica guard stopped it (`step`: the step

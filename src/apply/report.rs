@@ -134,6 +134,14 @@ pub enum Outcome {
         /// How long it waited, in milliseconds.
         waited_ms: u64,
     },
+    /// A step's estimated build or replica stall exceeds a budget
+    /// (`Budgets`, `--max-step-duration`, `--max-replica-stall`): refused
+    /// before the first DDL of the run (exit 4); rerun in a window with a
+    /// larger budget, or allow the step by name.
+    OverBudget {
+        /// Every step over a budget, with its estimate and the budget.
+        steps: Vec<crate::cost::OverBudget>,
+    },
     /// Interrupted (a cancel request: SIGINT/SIGTERM in the CLI).
     Interrupted {
         /// The step that was running or about to run, `table`.`object`.
@@ -221,6 +229,13 @@ pub enum Stopped {
     /// refused before any DDL (exit 1).
     Duplicates {
         /// What was found (never the values) and what to do.
+        message: String,
+    },
+    /// A step's estimate exceeds a budget: no DDL was sent (exit 4).
+    OverBudget {
+        /// Every step over a budget.
+        steps: Vec<crate::cost::OverBudget>,
+        /// What to do.
         message: String,
     },
     /// A step failed, drift appeared, or the connection was lost.
@@ -360,6 +375,10 @@ impl ApplyReport {
                         .unwrap_or_else(|| "the primary's position".into())
                 ),
             }),
+            Outcome::OverBudget { steps } => Some(Stopped::OverBudget {
+                steps: steps.clone(),
+                message: over_budget_message(steps),
+            }),
             Outcome::Interrupted {
                 step,
                 ddl_cancelled,
@@ -373,6 +392,16 @@ impl ApplyReport {
             }),
         }
     }
+}
+
+/// What an over-budget refusal says: each step, its estimate and the
+/// budget, and what to do.
+pub fn over_budget_message(steps: &[crate::cost::OverBudget]) -> String {
+    let each: Vec<String> = steps.iter().map(|o| o.to_string()).collect();
+    format!(
+        "deferred before any DDL: {}; no DDL was sent. Run it in a window with a larger budget,          or allow the step by name (--allow-long-steps TABLE.OBJECT)",
+        each.join("; ")
+    )
 }
 
 /// `replica a, replica b`.

@@ -61,6 +61,12 @@ pub struct Defaults {
 pub struct Limits {
     /// Maximum index key bytes (3072).
     pub max_index_bytes: u32,
+    /// apply's budget on a step's estimated build (`max_step_duration`;
+    /// `None`: no limit; docs/cost.md). The command line's overrides it.
+    pub max_step_duration: Option<std::time::Duration>,
+    /// apply's budget on a step's estimated replica stall
+    /// (`max_replica_stall`; `None`: no limit).
+    pub max_replica_stall: Option<std::time::Duration>,
 }
 
 /// One table of the catalog with the file that declared it.
@@ -123,6 +129,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_index_bytes: 3072,
+            max_step_duration: None,
+            max_replica_stall: None,
         }
     }
 }

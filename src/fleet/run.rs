@@ -652,6 +652,10 @@ fn from_apply(r: &mut TargetReport, a: ApplyReport, interrupted: bool) {
             r.error = Some(message.clone());
             TargetOutcome::Refused
         }
+        Outcome::OverBudget { steps } => {
+            r.error = Some(apply::over_budget_message(steps));
+            TargetOutcome::Deferred
+        }
         Outcome::ReplicaDeferred { .. }
         | Outcome::ReplicasPending { .. }
         | Outcome::Overloaded { .. } => {

@@ -85,6 +85,9 @@ fn review(s: &mut String, r: &Review) {
         s.push('\n');
     }
     for u in &r.upgrades {
+        cost_table(s, u);
+    }
+    for u in &r.upgrades {
         let _ = writeln!(
             s,
             "<details><summary>Upgrade on {} ({} step(s){})</summary>\n",
@@ -125,4 +128,89 @@ fn review(s: &mut String, r: &Review) {
         }
         let _ = writeln!(s, "```\n\n</details>\n");
     }
+}
+
+/// The cost of an upgrade's steps (docs/cost.md, "Reading the review"):
+/// one row per step with its class, the table's size and the estimates
+/// (`unknown` without a `--stats` file), steps over a budget marked, and
+/// the totals per table and for the release.
+fn cost_table(s: &mut String, u: &super::Upgrade) {
+    use crate::cost::text;
+    let (Some(summary), false) = (&u.cost, u.steps.is_empty()) else {
+        return;
+    };
+    let sizes = match summary.sizes {
+        crate::cost::SizeSource::Live => "sizes read live",
+        crate::cost::SizeSource::StatsFile => "sizes from the --stats file",
+        crate::cost::SizeSource::None => "no sizes (pass --stats FILE from `catalog stats`)",
+    };
+    let _ = writeln!(
+        s,
+        "#### Cost on {} ({sizes}; build rate {:.0} MB/s, {})\n",
+        u.flavor,
+        summary.rate.mb_per_s,
+        crate::review::snake_name(&summary.rate.source)
+    );
+    let _ = writeln!(
+        s,
+        "| step | class | rows | table size | index size | build | replica stall | temp space | budget |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for st in &u.steps {
+        let Some(c) = &st.cost else { continue };
+        let budget = if st.over_budget.is_empty() {
+            "ok".to_string()
+        } else {
+            st.over_budget
+                .iter()
+                .map(|o| {
+                    format!(
+                        "**over** {} {}",
+                        o.budget,
+                        crate::cost::millis_text(o.budget_ms)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            s,
+            "| {} `{}`.`{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            st.kind,
+            cell(&st.table),
+            cell(&st.object),
+            c.class,
+            text::rows(c),
+            text::table_size(c),
+            text::index_size(c),
+            text::duration(c),
+            text::stall(c),
+            text::temp(c),
+            budget
+        );
+    }
+    s.push('\n');
+    if summary.tables.len() > 1 {
+        for t in &summary.tables {
+            let _ = writeln!(
+                s,
+                "- `{}`: {} step(s), build {}, replica stall {}, temp space {}",
+                cell(t.table.as_deref().unwrap_or("")),
+                t.steps,
+                text::total_ms(t.duration_ms),
+                text::total_ms(t.replica_stall_ms),
+                text::total_bytes(t.temp_bytes)
+            );
+        }
+    }
+    let t = &summary.total;
+    let _ = writeln!(
+        s,
+        "**Release total on {}:** {} step(s), build {}, replica stall {}, peak temp space {}\n",
+        u.flavor,
+        t.steps,
+        text::total_ms(t.duration_ms),
+        text::total_ms(t.replica_stall_ms),
+        text::total_bytes(t.temp_bytes)
+    );
 }

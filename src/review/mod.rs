@@ -113,6 +113,21 @@ impl Review {
 /// NEW may fail its lint: the review then holds the errors OLD did not have
 /// and nothing else (there is no model to compare).
 pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Result<Review> {
+    let servers: Vec<Server> = flavors.iter().map(|f| Server::offline(*f, None)).collect();
+    review_costed(old, new, &servers, &crate::cost::CostOptions::default())
+}
+
+/// [`review`] on `servers` (each flavor at its release), each upgrade step
+/// costed with `cost` (a stats file's sizes, a build rate, budgets that
+/// mark steps; docs/cost.md).
+pub fn review_costed(
+    old: &Revision,
+    new: &Revision,
+    servers: &[Server],
+    cost: &crate::cost::CostOptions,
+) -> crate::Result<Review> {
+    let flavors: Vec<Flavor> = servers.iter().map(Server::flavor).collect();
+    let flavors = &flavors[..];
     let old_catalog = old.catalog()?;
     let new_lint_errors = lint::new_errors(&old.report, &new.report);
     let from = old.label.clone();
@@ -161,7 +176,12 @@ pub fn review(old: &Revision, new: &Revision, flavors: &[Flavor]) -> crate::Resu
         if let Some(consumers) = consumers {
             rollout = rollout::rollout(old_catalog, new, consumers, &diffs);
         }
-        upgrades.push(upgrade::upgrade(&diffs, *f));
+        let server = servers
+            .iter()
+            .find(|s| s.flavor() == *f)
+            .cloned()
+            .unwrap_or_else(|| Server::offline(*f, None));
+        upgrades.push(upgrade::upgrade(&diffs, &server, new, cost));
         installed.push(classify::installed(*f, diffs));
     }
     let changes = classify::classify(old_catalog, new, &installed);

@@ -29,6 +29,11 @@ pub struct Upgrade {
     /// The additive steps apply holds back while it refuses (what it would
     /// run once the refused changes are taken out of NEW).
     pub held_back: Vec<UpgradeStep>,
+    /// What the steps cost (docs/cost.md): the rate, where the sizes came
+    /// from (a `--stats` file, or none: unknown), totals per table and for
+    /// the release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::CostSummary>,
 }
 
 /// One step of an upgrade.
@@ -48,6 +53,14 @@ pub struct UpgradeStep {
     pub to: Option<String>,
     /// The statement (MySQL/MariaDB ADD COLUMN as first tried: INSTANT).
     pub sql: String,
+    /// What the step costs: its class always; sizes and estimates when a
+    /// `--stats` file gives the table's size, else null (unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::StepCost>,
+    /// The budgets the estimate exceeds (`--max-step-duration`,
+    /// `--max-replica-stall`): apply would defer this step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_budget: Vec<crate::cost::OverBudget>,
 }
 
 /// OLD's tables as a server of `flavor` would hold them: what the
@@ -124,14 +137,32 @@ pub fn diffs(model: Dump, new: &Catalog, flavor: Flavor) -> Vec<TableDiff> {
     )
 }
 
-/// The upgrade to NEW on `flavor` from NEW's [`diffs`] there.
-pub fn upgrade(diffs: &[TableDiff], flavor: Flavor) -> Upgrade {
+/// The upgrade to NEW on `server` from NEW's [`diffs`] there, each step
+/// costed ([`crate::cost`]; `new` gives the key widths).
+pub fn upgrade(
+    diffs: &[TableDiff],
+    server: &crate::server::Server,
+    new: &Catalog,
+    cost: &crate::cost::CostOptions,
+) -> Upgrade {
+    let flavor = server.flavor();
     let plan = crate::plan::plan(diffs, flavor);
+    let tables: Vec<Table> = new.tables.iter().map(|t| t.table.clone()).collect();
+    let sizes = cost.sizes();
+    let costed = crate::cost::estimate(
+        &plan.steps,
+        &tables,
+        server,
+        sizes.as_ref(),
+        cost.rate(server),
+    );
     let steps: Vec<UpgradeStep> = plan
         .steps
         .iter()
-        .map(|s| {
+        .zip(&costed.steps)
+        .map(|(s, c)| {
             let (from, to) = s.change.widened().unzip();
+            let name = crate::cost::step_name(&s.change);
             UpgradeStep {
                 table: s.change.table().as_str().to_string(),
                 kind: s.change.kind().to_string(),
@@ -139,6 +170,8 @@ pub fn upgrade(diffs: &[TableDiff], flavor: Flavor) -> Upgrade {
                 from,
                 to,
                 sql: s.sql.clone(),
+                cost: Some(c.clone()),
+                over_budget: cost.budgets.check_all(&name, c),
             }
         })
         .collect();
@@ -152,6 +185,7 @@ pub fn upgrade(diffs: &[TableDiff], flavor: Flavor) -> Upgrade {
         steps,
         refused: plan.drift,
         held_back,
+        cost: Some(costed.summary),
     }
 }
 

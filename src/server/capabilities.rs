@@ -203,6 +203,21 @@ impl Server {
 }
 
 impl Flavor {
+    /// The statement that makes information_schema.TABLES report a
+    /// table's current statistics rather than a cached copy: MySQL 8.0+
+    /// caches TABLE_ROWS, DATA_LENGTH, INDEX_LENGTH and AUTO_INCREMENT for
+    /// `information_schema_stats_expiry` seconds (default 86400; Reference
+    /// Manual "Optimizing INFORMATION_SCHEMA Queries"), and 0 in the
+    /// session reads them from the storage engine. MariaDB and TiDB keep
+    /// no such cache (their TABLES rows come from the engine's statistics
+    /// directly).
+    pub(crate) fn fresh_table_stats_statement(self) -> Option<&'static str> {
+        match self {
+            Flavor::MySql => Some("SET SESSION information_schema_stats_expiry = 0"),
+            Flavor::MariaDb | Flavor::TiDb => None,
+        }
+    }
+
     /// Whether tables carry TiDB's own table options (clustered primary
     /// key, `AUTO_RANDOM`, `SHARD_ROW_ID_BITS`, ...; docs.pingcap.com
     /// "CREATE TABLE"), rendered and read on this vendor only: TiDB.

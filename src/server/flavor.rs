@@ -157,6 +157,14 @@ impl serde::Serialize for Flavor {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Flavor {
+    /// From its [`Flavor::name`] (a `catalog stats` file read back).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl schemars::JsonSchema for Flavor {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Flavor".into()

@@ -2,7 +2,7 @@
 //! vendors. Each rule cites the KB page or MDEV it comes from.
 
 use super::mysql::length_bytes;
-use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, DdlWork, Online, StepClass};
 
 /// The widening rule table's row for MariaDB (see `Flavor::online_change`).
 pub(super) fn online_change(change: ColumnChange<'_>) -> Result<Online, String> {
@@ -136,3 +136,22 @@ const TRX: &str = "SELECT p.ID, p.USER, p.HOST, p.COMMAND, \
              AND (p.DB IS NULL OR p.DB = ? OR LOCATE(?, p.INFO) > 0)) \
             OR (p.COMMAND = 'Query' AND p.TIME >= ? \
              AND (p.DB = ? OR LOCATE(?, p.INFO) > 0)))";
+
+/// The build rate estimates assume on MariaDB without a calibration, MB
+/// of DATA_LENGTH per second: `catalog stats --calibrate` measured 14.3
+/// MB/s on MariaDB 10.11 on this project's shared 2-core machine under
+/// load (docs/cost.md, "Measured accuracy"); a slow machine's rate, so an
+/// uncalibrated estimate errs long rather than short.
+pub(super) const DEFAULT_BUILD_RATE: f64 = 15.0;
+
+/// MariaDB's cost class of a step: InnoDB's rules as on MySQL
+/// ([`super::mysql::innodb_step_class`]), from the KB's "InnoDB Online DDL
+/// Operations with the INPLACE Alter Algorithm" (ADD INDEX: in place, no
+/// rebuild; the first FULLTEXT index rebuilds to add FTS_DOC_ID; ADD
+/// COLUMN without INSTANT rebuilds; a PERSISTENT generated column copies)
+/// and "... with the INSTANT Alter Algorithm" (ADD COLUMN instant since
+/// 10.3.2 as the last column, MDEV-11369; anywhere since 10.4.0,
+/// MDEV-15562; VARCHAR lengthening, MDEV-15563).
+pub(super) fn step_class(work: DdlWork, instant_add: bool) -> StepClass {
+    super::mysql::innodb_step_class(work, instant_add)
+}

@@ -33,7 +33,8 @@ mod tidb;
 mod version;
 mod vocab;
 
-pub(crate) use alter::{ColumnChange, Online};
+pub use alter::StepClass;
+pub(crate) use alter::{ColumnChange, DdlWork, Online};
 pub(crate) use busy::BlockerParam;
 pub(crate) use capabilities::IndexView;
 pub use capabilities::{CheckEnforcement, InstantAddColumn};
@@ -114,7 +115,9 @@ impl std::fmt::Display for Server {
 }
 
 /// The server's own account of itself.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ServerIdentity {
     /// `@@hostname`: the host the server runs on.
     pub hostname: String,

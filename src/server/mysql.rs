@@ -1,7 +1,7 @@
 //! MySQL's rules: what MySQL 8.0+ does differently from the other vendors.
 //! Each rule cites the Reference Manual page it comes from.
 
-use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, DdlWork, Online, StepClass};
 
 /// The widening rule table's row for MySQL (see `Flavor::online_change`).
 pub(super) fn online_change(change: ColumnChange<'_>) -> Result<Online, String> {
@@ -109,3 +109,46 @@ const MDL: &str = "SELECT t.PROCESSLIST_ID, t.PROCESSLIST_USER, t.PROCESSLIST_HO
        AND m.LOCK_STATUS = 'GRANTED' AND t.PROCESSLIST_ID <> CONNECTION_ID() \
        AND (t.PROCESSLIST_COMMAND = 'Sleep' \
             OR TIMESTAMPDIFF(SECOND, x.trx_started, NOW()) >= ? OR t.PROCESSLIST_TIME >= ?)";
+
+/// The build rate estimates assume on MySQL without a calibration, MB of
+/// DATA_LENGTH per second: `catalog stats --calibrate` measured 8.1 MB/s
+/// on MySQL 9.7 on this project's shared 2-core machine under load
+/// (docs/cost.md, "Measured accuracy"); a slow machine's rate, so an
+/// uncalibrated estimate errs long rather than short.
+pub(super) const DEFAULT_BUILD_RATE: f64 = 8.0;
+
+/// The cost class of a step on InnoDB (MySQL and MariaDB answer alike;
+/// each vendor's page is cited where it calls this). MySQL Reference
+/// Manual 17.12.1 "Online DDL Operations"
+/// (https://dev.mysql.com/doc/refman/8.0/en/innodb-online-ddl-operations.html):
+/// - "Creating or adding a secondary index": In Place Yes, Rebuilds Table
+///   No (the table is scanned and the index sorted and built);
+/// - "Adding a FULLTEXT index": the first one rebuilds the table when it
+///   has no user-defined FTS_DOC_ID column (the catalog never declares
+///   one), so it is counted as a rebuild;
+/// - "Adding a column": Instant Yes (8.0.29+ at any position, 8.0.12+ as
+///   the last column), otherwise In Place with Rebuilds Table Yes;
+///   "Adding a stored generated column": not in place, the table is
+///   rebuilt (apply asks INPLACE and the server refuses it before any
+///   row is touched);
+/// - "Extending VARCHAR column size": In Place, Only Modifies Metadata.
+pub(super) fn innodb_step_class(work: DdlWork, instant_add: bool) -> StepClass {
+    match work {
+        DdlWork::CreateTable => StepClass::Instant,
+        DdlWork::AddColumn {
+            stored_generated: true,
+            ..
+        } => StepClass::Rebuild,
+        DdlWork::AddColumn { .. } if instant_add => StepClass::Instant,
+        DdlWork::AddColumn { .. } => StepClass::Rebuild,
+        DdlWork::AddIndex { fulltext: true } => StepClass::Rebuild,
+        DdlWork::AddIndex { fulltext: false } => StepClass::Inplace,
+        DdlWork::Widen(Online::InplaceNoLock) => StepClass::Inplace,
+        DdlWork::Widen(Online::Instant | Online::Metadata) => StepClass::Instant,
+    }
+}
+
+/// MySQL's cost class of a step (see [`innodb_step_class`]).
+pub(super) fn step_class(work: DdlWork, instant_add: bool) -> StepClass {
+    innodb_step_class(work, instant_add)
+}

@@ -2,7 +2,7 @@
 //! from pingcap's documentation and source (no TiDB server can be run
 //! here, so each rule cites its page and is unit-tested, not proven live).
 
-use super::vocab::{BlockerParam, BlockerRead, ColumnChange, Online};
+use super::vocab::{BlockerParam, BlockerRead, ColumnChange, DdlWork, Online, StepClass};
 
 /// The type changes TiDB's rule table holds.
 pub(super) const WIDENABLE_TYPES: &str = "VARCHAR lengthening, ENUM/SET appends, integer widening";
@@ -76,3 +76,22 @@ const TRX: &str = "SELECT x.SESSION_ID, x.USER, '', x.STATE, \
      SELECT v.SESSION_ID, '', '', 'blocking a DDL job', 0, \
      'metadata lock a DDL job waits for', NULL \
      FROM mysql.tidb_mdl_view v WHERE v.DB_NAME = ? AND v.TABLE_NAME = ?";
+
+/// The build rate estimates assume on TiDB without a calibration, MB of
+/// DATA_LENGTH per second. Not measured (no TiDB server here): an
+/// assumption, to be replaced by `catalog stats --calibrate` on the
+/// cluster (docs/cost.md says so).
+pub(super) const DEFAULT_BUILD_RATE: f64 = 15.0;
+
+/// TiDB's cost class of a step. docs.pingcap.com "Best Practices for DDL
+/// Execution in TiDB" (ddl-introduction): logical DDL (CREATE TABLE, ADD
+/// COLUMN, lossless MODIFY COLUMN) changes metadata only and takes
+/// "tens of milliseconds or seconds"; physical ("reorg") DDL is "only
+/// ADD INDEX and lossy column type changes", which backfill from a full
+/// scan of the table. Not proven live: no TiDB server here.
+pub(super) fn step_class(work: DdlWork) -> StepClass {
+    match work {
+        DdlWork::AddIndex { .. } => StepClass::Reorg,
+        DdlWork::CreateTable | DdlWork::AddColumn { .. } | DdlWork::Widen(_) => StepClass::Instant,
+    }
+}

@@ -110,6 +110,14 @@ impl serde::Serialize for Version {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Version {
+    /// From the text it serialises to (a `catalog stats` file read back).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl schemars::JsonSchema for Version {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Version".into()

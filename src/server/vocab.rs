@@ -75,3 +75,75 @@ pub(crate) struct BlockerRead {
     /// read can be used (a plugin loaded); `None`: always.
     pub precondition: Option<(&'static str, &'static str)>,
 }
+
+/// What a step does to its table, as the cost classes ask about it (the
+/// caller reads it off the model; the vendor says how it runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DdlWork {
+    /// CREATE TABLE: a new, empty table.
+    CreateTable,
+    /// ADD COLUMN.
+    AddColumn {
+        /// The column goes last (no `AFTER` another column needed).
+        at_end: bool,
+        /// A STORED (PERSISTENT) generated column: every row is computed.
+        stored_generated: bool,
+    },
+    /// ADD \[UNIQUE\] INDEX.
+    AddIndex {
+        /// A FULLTEXT index.
+        fulltext: bool,
+    },
+    /// A widening from the rule table, run as `how`.
+    Widen(Online),
+}
+
+/// How a step runs on the server, by the work it does to existing rows
+/// (docs/cost.md has the classes per vendor with their manual pages).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum StepClass {
+    /// Metadata only (`ALGORITHM=INSTANT`, a new table, TiDB's logical
+    /// DDL): no row is read; seconds at most, whatever the table's size.
+    Instant,
+    /// `ALGORITHM=INPLACE` without a table rebuild: an index build scans
+    /// the table and sorts the new index beside it; a VARCHAR lengthening
+    /// changes metadata only.
+    Inplace,
+    /// `ALGORITHM=INPLACE` with a table rebuild: every row is copied into
+    /// a new clustered index, and every index is rebuilt.
+    Rebuild,
+    /// TiDB reorg DDL: a background job backfills the index from a full
+    /// scan of the table.
+    Reorg,
+}
+
+impl StepClass {
+    /// `instant`, `inplace`, `rebuild`, `reorg`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StepClass::Instant => "instant",
+            StepClass::Inplace => "inplace",
+            StepClass::Rebuild => "rebuild",
+            StepClass::Reorg => "reorg",
+        }
+    }
+}
+
+impl std::fmt::Display for StepClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -22,6 +22,7 @@ mod catalog_embedded;
 mod checks_live;
 mod collation_stated_live;
 mod connect_endpoint;
+mod cost_live;
 mod ddl_property;
 mod ddl_render;
 mod dump_file;

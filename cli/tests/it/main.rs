@@ -23,6 +23,7 @@ mod cli_basics;
 mod closed_pipe;
 mod conformance_sqldef;
 mod conformance_vitess;
+mod cost_cli;
 mod diff_cli;
 mod duplicate_probe_cli;
 mod explain_cli;

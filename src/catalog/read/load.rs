@@ -444,6 +444,16 @@ fn read_settings(
             ),
             None => {}
         }
+        limits.max_step_duration = budget(
+            &mut sink,
+            "max_step_duration",
+            raw.limits.max_step_duration.as_ref(),
+        );
+        limits.max_replica_stall = budget(
+            &mut sink,
+            "max_replica_stall",
+            raw.limits.max_replica_stall.as_ref(),
+        );
     }
     (defaults, limits, require_replicas, lint)
 }
@@ -470,4 +480,30 @@ fn external_tables(sink: &mut Sink, names: &[String]) -> Vec<crate::ident::Ident
         out.push(ident);
     }
     out
+}
+
+/// A budget of `limits:` (`max_step_duration`, `max_replica_stall`): a
+/// number of seconds or text with a unit (`0.5`, `500ms`, `10m`); anything
+/// else is an error naming the key.
+fn budget(
+    sink: &mut Sink,
+    key: &str,
+    value: Option<&serde_yaml::Value>,
+) -> Option<std::time::Duration> {
+    let text = match value? {
+        serde_yaml::Value::Number(n) => n.to_string(),
+        serde_yaml::Value::String(s) => s.clone(),
+        other => format!("{other:?}"),
+    };
+    match crate::duration::parse_duration(&text) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            sink.report(
+                &rule_ids::SETTINGS,
+                Some("limits".into()),
+                format!("`{key}`: {e}"),
+            );
+            None
+        }
+    }
 }

@@ -238,16 +238,27 @@ pub(crate) struct RawDefaults {
 /// `catalog.yaml` `limits`.
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-#[serde(expecting = "a mapping with `max_index_bytes`")]
+#[serde(
+    expecting = "a mapping with `max_index_bytes`, `max_step_duration` and `max_replica_stall`"
+)]
 pub(crate) struct RawLimits {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_index_bytes: Option<u32>,
+    /// apply's budget on a step's estimated build (docs/cost.md): seconds
+    /// or a number with a unit, as text or a number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_step_duration: Option<serde_yaml::Value>,
+    /// apply's budget on a step's estimated replica stall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_replica_stall: Option<serde_yaml::Value>,
 }
 
 impl RawLimits {
     /// No limit declared (the key is then left out when written).
     fn is_unset(&self) -> bool {
         self.max_index_bytes.is_none()
+            && self.max_step_duration.is_none()
+            && self.max_replica_stall.is_none()
     }
 }
 
