@@ -319,7 +319,12 @@ fn survey_lines(s: &schema_catalog::replica::Survey) {
         );
     }
     unguarded_lines(&s.unguarded, s.discovery.as_deref());
-    if let Some(t) = &s.two_phase {
+    // Said where it matters, as apply says it: on, or replicas named.
+    if let Some(t) = s
+        .two_phase
+        .as_ref()
+        .filter(|t| t.on || !s.guarded.is_empty() || !s.not_ready.is_empty())
+    {
         outln!("two-phase ALTER: {}", t.reason);
     }
     if let Some(message) = &s.refused {
