@@ -36,6 +36,7 @@ pub async fn stats(
         );
     }
     let _ = session.disconnect().await;
+    report.add_capacity(&catalog);
     if let Some(out) = out {
         cost::stats::save(&report, out)?;
     }
@@ -77,6 +78,16 @@ fn human(target: &str, r: &StatsReport, out: Option<&Path>) {
     }
     for m in &r.missing {
         outln!("  {m}: missing (apply would create it)");
+    }
+    for c in &r.capacity {
+        outln!(
+            "{}[{}]: table `{}`, column `{}`: {}",
+            c.severity,
+            c.rule,
+            c.table,
+            c.column,
+            c.message
+        );
     }
     if let Some(c) = &r.calibration {
         outln!(

@@ -50,6 +50,78 @@ pub struct StatsReport {
     /// The server's measured index build rate (`--calibrate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibration>,
+    /// `auto-increment-capacity` (docs/lint.md): tables whose next
+    /// AUTO_INCREMENT value has used more than the catalog's share of its
+    /// column's range ([`StatsReport::add_capacity`]). Left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity: Vec<CapacityWarning>,
+}
+
+/// One table past the catalog's `auto_increment_max_share`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityWarning {
+    /// The rule id, `auto-increment-capacity`.
+    pub rule: String,
+    /// `warning`, or `error` where the catalog sets the rule so.
+    pub severity: String,
+    /// The table.
+    pub table: String,
+    /// Its auto_increment column.
+    pub column: String,
+    /// The share of the column's range used, in percent.
+    pub percent: f64,
+    /// The catalog's share (`lint: auto_increment_max_share`, default 80).
+    pub max_share: u8,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl StatsReport {
+    /// Adds the `auto-increment-capacity` warnings of `catalog` (its level
+    /// and share) over the tables read; nothing when the rule is `off`.
+    /// `catalog stats` runs it, as `catalog verify` does
+    /// ([`crate::verify::VerifyOptions::capacity`]).
+    pub fn add_capacity(&mut self, catalog: &crate::catalog::Catalog) {
+        let rule = &crate::catalog::AUTO_INCREMENT_CAPACITY;
+        let Some(severity) = catalog.lint.level(rule).severity() else {
+            return;
+        };
+        let share = catalog.lint.auto_increment_max_share;
+        for t in &self.tables {
+            let key = crate::Ident::new(&t.table).folded().to_string();
+            let Some(want) = catalog.tables.iter().find(|c| c.table.name.folded() == key) else {
+                continue;
+            };
+            let (Some(next), Some(c)) = (
+                t.auto_increment,
+                want.table.columns.iter().find(|c| c.auto_increment),
+            ) else {
+                continue;
+            };
+            let Some(usage) = crate::coltype::auto_increment_use(&c.ty, next) else {
+                continue;
+            };
+            if usage.over(share) {
+                self.capacity.push(CapacityWarning {
+                    rule: rule.id.to_string(),
+                    severity: severity.to_string(),
+                    table: t.table.clone(),
+                    column: c.name.to_string(),
+                    percent: usage.percent,
+                    max_share: share,
+                    message: format!(
+                        "the next AUTO_INCREMENT value is {} of {} ({:.1}% of the {} range used, over the catalog's {share}%): {}",
+                        usage.next,
+                        usage.max,
+                        usage.percent,
+                        c.ty,
+                        crate::catalog::fix_hint(rule.id).unwrap_or_default()
+                    ),
+                });
+            }
+        }
+    }
 }
 
 /// One table as the server estimates it (information_schema.TABLES; on
@@ -157,6 +229,7 @@ pub async fn read_stats(
         .collect();
     missing.sort();
     Ok(StatsReport {
+        capacity: Vec::new(),
         server: server.identity().cloned().unwrap_or_default(),
         flavor: server.flavor(),
         version: server.version(),

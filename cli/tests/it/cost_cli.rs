@@ -223,3 +223,66 @@ async fn apply_over_a_budget_exits_4_before_any_ddl() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `catalog stats` warns, as `catalog verify` does, when a table's next
+/// AUTO_INCREMENT has used more than the catalog's share of its column's
+/// range (`auto-increment-capacity`); `off` in `lint: rules:` silences it.
+#[tokio::test]
+async fn stats_warns_about_auto_increment_capacity() {
+    let db = TestDb::new().await;
+    db.exec(&[
+        "CREATE TABLE tickets (Id int unsigned NOT NULL AUTO_INCREMENT, PRIMARY KEY (Id)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        // 4,000,000,000 of 4,294,967,295: 93% of the range used.
+        "ALTER TABLE tickets AUTO_INCREMENT = 4000000000",
+    ])
+    .await;
+    let dir = tempfile::Builder::new()
+        .prefix("capacity")
+        .tempdir()
+        .unwrap();
+    std::fs::write(
+        dir.path().join("tickets.yaml"),
+        "table: tickets\ncolumns:\n  - { name: Id, type: int unsigned, nullable: false, auto_increment: true }\nprimary_key: [Id]\n",
+    )
+    .unwrap();
+    let url = db.url();
+    let stats = |format: &str| {
+        run(&[
+            "stats",
+            "--catalog",
+            dir.path().to_str().unwrap(),
+            "--database-url",
+            &url,
+            "--format",
+            format,
+        ])
+    };
+    let out = stats("json");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let capacity = doc["capacity"].as_array().expect("a capacity list");
+    assert_eq!(capacity.len(), 1, "{doc}");
+    assert_eq!(capacity[0]["rule"], "auto-increment-capacity");
+    assert_eq!(capacity[0]["severity"], "warning");
+    assert_eq!(capacity[0]["table"], "tickets");
+    assert_eq!(capacity[0]["column"], "Id");
+    assert!(capacity[0]["percent"].as_f64().unwrap() > 93.0, "{doc}");
+    let human = stats("human");
+    assert_eq!(human.status.code(), Some(0), "{human:?}");
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("warning[auto-increment-capacity]: table `tickets`, column `Id`"),
+        "{text}"
+    );
+    // Off: nothing said.
+    std::fs::write(
+        dir.path().join("catalog.yaml"),
+        "lint:\n  rules: { auto-increment-capacity: off }\n",
+    )
+    .unwrap();
+    let out = stats("json");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc.get("capacity").is_none(), "{doc}");
+}
