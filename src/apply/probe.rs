@@ -16,7 +16,7 @@
 //! It reads the count per duplicate group only, never the key values,
 //! unless the caller asks for them (`show_duplicates`): they may be
 //! personal data. It runs under a statement time limit of its own
-//! (`Flavor::select_within`), and stops at [`GROUPS_SEEN`] groups.
+//! (`Flavor::select_within`), and stops at `GROUPS_SEEN` groups.
 
 use std::time::{Duration, Instant};
 

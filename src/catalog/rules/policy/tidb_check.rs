@@ -3,7 +3,7 @@
 //! TiDB 7.2+ keeps a CHECK only while the GLOBAL variable
 //! `tidb_enable_check_constraint` is ON (default OFF); with it OFF, CREATE
 //! TABLE succeeds and drops the clause with warning 1105 (TiDB docs,
-//! "Constraints", CHECK: https://docs.pingcap.com/tidb/stable/constraints#check).
+//! "Constraints", CHECK: <https://docs.pingcap.com/tidb/stable/constraints#check>).
 //! The declaration is the catalog's promise that its TiDB servers run with
 //! it ON; `catalog apply` on TiDB reads the variable before any DDL and
 //! refuses when it is OFF (`apply/tidb_checks.rs`). Written from TiDB's

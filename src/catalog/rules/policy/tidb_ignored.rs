@@ -4,7 +4,7 @@
 //! - A descending key part (`order: desc`): "Descending indexes are not
 //!   supported (similar to MySQL 5.7)": DESC is parsed and the part is
 //!   stored ascending (TiDB docs, CREATE INDEX / ADD INDEX, "MySQL
-//!   compatibility": https://docs.pingcap.com/tidb/stable/sql-statement-add-index#mysql-compatibility).
+//!   compatibility": <https://docs.pingcap.com/tidb/stable/sql-statement-add-index#mysql-compatibility>).
 //!
 //! FULLTEXT indexes (parsed, dropped with warning 1214) and spatial types
 //! and SPATIAL indexes (unsupported) are refused by the `flavor` rule with
