@@ -392,6 +392,52 @@ impl Flavor {
             Flavor::MySql | Flavor::TiDb => "INVISIBLE",
         }
     }
+
+    /// Whether the server speaks the MySQL replication protocol, so its
+    /// replicas can be surveyed (discovered, GTID-checked): MySQL and
+    /// MariaDB do; TiDB does not, it replicates through TiCDC and DM
+    /// (docs.pingcap.com "MySQL Compatibility": "TiDB does not support the
+    /// MySQL replication protocol").
+    pub fn has_mysql_replication(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
+
+    /// Whether the session may have `explain_json_format_version`: a MySQL
+    /// variable (added in 8.3.0; Reference Manual "Server System
+    /// Variables", explain_json_format_version), which a MySQL before 8.3
+    /// refuses as unknown (1193). MariaDB's EXPLAIN FORMAT=JSON has one
+    /// format (KB "EXPLAIN FORMAT=JSON"), and TiDB has no such variable.
+    pub fn may_have_explain_json_format_version(self) -> bool {
+        self == Flavor::MySql
+    }
+
+    /// Whether the server takes the TiDB table features (`AUTO_RANDOM`,
+    /// `SHARD_ROW_ID_BITS`, `PRE_SPLIT_REGIONS`, `TTL`, `CLUSTERED` /
+    /// `NONCLUSTERED` keys): TiDB only (docs.pingcap.com "AUTO_RANDOM",
+    /// "SHARD_ROW_ID_BITS", "Split Region", "Periodically Delete Data
+    /// Using TTL", "Clustered Indexes"); MySQL and MariaDB create the table
+    /// without them.
+    pub fn takes_tidb_table_features(self) -> bool {
+        self == Flavor::TiDb
+    }
+
+    /// Whether a character outside the Basic Multilingual Plane in a
+    /// comment, string default or expression is lost (stored or read back
+    /// as `?`): on MySQL and MariaDB, as probed on MariaDB 10.11 and MySQL
+    /// 9.7: comments are kept in utf8mb3 on both, MySQL keeps the text of
+    /// a CHECK, a generated column and an expression key part in utf8mb3,
+    /// and both show a literal default's character as `?` (MySQL manual
+    /// "The utf8mb3 Character Set"; tests/it/meaning_property.rs found
+    /// it). TiDB's behaviour is not probed: `false`.
+    pub fn loses_astral_text_in_definitions(self) -> bool {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => true,
+            Flavor::TiDb => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -542,5 +588,21 @@ mod tests {
         assert!(Flavor::MySql.takes_online_clauses());
         assert!(Flavor::MariaDb.takes_online_clauses());
         assert!(!Flavor::TiDb.takes_online_clauses());
+    }
+
+    #[test]
+    fn per_flavor_facts_asked_outside_the_seam() {
+        let of = |f: fn(Flavor) -> bool| Flavor::ALL.map(f);
+        // Flavor::ALL order: TiDB, MySQL, MariaDB.
+        assert_eq!(of(Flavor::has_mysql_replication), [false, true, true]);
+        assert_eq!(
+            of(Flavor::may_have_explain_json_format_version),
+            [false, true, false]
+        );
+        assert_eq!(of(Flavor::takes_tidb_table_features), [true, false, false]);
+        assert_eq!(
+            of(Flavor::loses_astral_text_in_definitions),
+            [false, true, true]
+        );
     }
 }
