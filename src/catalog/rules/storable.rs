@@ -29,10 +29,7 @@ use crate::catalog::sink::Sink;
 /// holds a character outside the Basic Multilingual Plane, when the
 /// catalog targets MariaDB or MySQL (TiDB's behaviour is not probed here).
 pub(in crate::catalog) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
-    if !flavors
-        .iter()
-        .any(|f| matches!(f, Flavor::MariaDb | Flavor::MySql))
-    {
+    if !flavors.iter().any(|f| f.loses_astral_text_in_definitions()) {
         return;
     }
     let mut check = |object: Option<String>, what: &str, text: &str| {
