@@ -282,7 +282,6 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("catalog/rules/engines.rs", 3),
     ("catalog/rules/flavored.rs", 7),
     ("catalog/rules/need.rs", 3),
-    ("catalog/read/tidb.rs", 3),
     ("explain/mod.rs", 4),
 ];
 
