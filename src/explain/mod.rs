@@ -156,7 +156,7 @@ async fn judge_live(
 /// version 1 and no such variable (error 1193): `None`, nothing set.
 /// Other flavors: `None`, nothing set.
 async fn json_format_v1(session: &mut Session<'_>) -> Result<Option<u64>> {
-    if session.flavor() != Flavor::MySql {
+    if !session.flavor().may_have_explain_json_format_version() {
         return Ok(None);
     }
     let what = "reading explain_json_format_version";
