@@ -270,7 +270,7 @@ async fn plan(
     let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables)
         .await
         .with_context(|| format!("planning against {}", target.display))?;
-    let survey = if plan.flavor == Flavor::TiDb && replicas.is_empty() {
+    let survey = if !plan.flavor.has_mysql_replication() && replicas.is_empty() {
         None
     } else {
         Some(
