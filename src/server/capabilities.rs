@@ -22,6 +22,44 @@ pub struct InstantAddColumn {
     pub row_versions: Option<u32>,
 }
 
+/// How a DDL statement running on another connection is cancelled
+/// ([`Flavor::ddl_cancel`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DdlCancel {
+    /// `KILL QUERY <id>`: the statement stops, the connection stays.
+    KillQuery,
+    /// TiDB: `ADMIN CANCEL DDL JOBS` for the table's queued or running
+    /// jobs, then `KILL TIDB QUERY <id>` for the waiting statement.
+    CancelDdlJobs,
+}
+
+/// Where a running ALTER's progress is read ([`Flavor::ddl_progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DdlProgress {
+    /// `information_schema.PROCESSLIST` STAGE, MAX_STAGE and PROGRESS of
+    /// the DDL's connection.
+    Processlist,
+    /// `performance_schema.events_stages_current` WORK_COMPLETED and
+    /// WORK_ESTIMATED of the DDL's thread.
+    StageEvents,
+    /// `information_schema.DDL_JOBS` ROW_COUNT of the table's running job.
+    DdlJobRows,
+}
+
+/// How a statement's query plan is read ([`Flavor::plan_reading`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanReading {
+    /// `EXPLAIN FORMAT=JSON`, or `ANALYZE FORMAT=JSON` when the statement
+    /// runs (a JSON plan with the measured rows).
+    AnalyzeFormatJson,
+    /// `EXPLAIN FORMAT=JSON`, plus the `EXPLAIN ANALYZE` tree when a
+    /// SELECT runs.
+    ExplainJsonAndAnalyzeTree,
+    /// `EXPLAIN` / `EXPLAIN ANALYZE` rows (id, estRows, actRows, task,
+    /// access object, operator info).
+    ExplainRows,
+}
+
 /// What the server does with a `CHECK` constraint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckEnforcement {
@@ -438,6 +476,45 @@ impl Flavor {
             Flavor::TiDb => false,
         }
     }
+
+    /// How a running DDL is cancelled from another connection: MySQL and
+    /// MariaDB `KILL QUERY` (Reference Manual "KILL Statement"; KB "KILL");
+    /// TiDB runs DDL as jobs owned by the DDL owner, so the job is
+    /// cancelled with `ADMIN CANCEL DDL JOBS` and the waiting statement with
+    /// `KILL TIDB QUERY` (docs.pingcap.com "ADMIN CANCEL DDL", "KILL").
+    pub fn ddl_cancel(self) -> DdlCancel {
+        match self {
+            Flavor::MySql | Flavor::MariaDb => DdlCancel::KillQuery,
+            Flavor::TiDb => DdlCancel::CancelDdlJobs,
+        }
+    }
+
+    /// Where a running ALTER's progress is read: MariaDB reports it in the
+    /// process list (KB "Progress Reporting"); MySQL in the Performance
+    /// Schema stage events (Reference Manual "Monitoring ALTER TABLE
+    /// Progress for InnoDB Tables Using Performance Schema"); TiDB in its
+    /// DDL job's ROW_COUNT (docs.pingcap.com "INFORMATION_SCHEMA.DDL_JOBS").
+    pub fn ddl_progress(self) -> DdlProgress {
+        match self {
+            Flavor::MariaDb => DdlProgress::Processlist,
+            Flavor::MySql => DdlProgress::StageEvents,
+            Flavor::TiDb => DdlProgress::DdlJobRows,
+        }
+    }
+
+    /// How a query plan is read: MariaDB has `ANALYZE FORMAT=JSON` (KB
+    /// "ANALYZE FORMAT=JSON"); MySQL runs a SELECT with `EXPLAIN ANALYZE`,
+    /// read in its default tree format beside the `EXPLAIN FORMAT=JSON`
+    /// plan (Reference Manual "Obtaining Information with EXPLAIN ANALYZE");
+    /// TiDB's `EXPLAIN` is rows of operators (docs.pingcap.com "EXPLAIN",
+    /// "EXPLAIN ANALYZE").
+    pub fn plan_reading(self) -> PlanReading {
+        match self {
+            Flavor::MariaDb => PlanReading::AnalyzeFormatJson,
+            Flavor::MySql => PlanReading::ExplainJsonAndAnalyzeTree,
+            Flavor::TiDb => PlanReading::ExplainRows,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -604,5 +681,24 @@ mod tests {
             of(Flavor::loses_astral_text_in_definitions),
             [false, true, true]
         );
+    }
+
+    #[test]
+    fn per_flavor_ways_of_cancelling_watching_and_explaining() {
+        assert_eq!(Flavor::MySql.ddl_cancel(), DdlCancel::KillQuery);
+        assert_eq!(Flavor::MariaDb.ddl_cancel(), DdlCancel::KillQuery);
+        assert_eq!(Flavor::TiDb.ddl_cancel(), DdlCancel::CancelDdlJobs);
+        assert_eq!(Flavor::MariaDb.ddl_progress(), DdlProgress::Processlist);
+        assert_eq!(Flavor::MySql.ddl_progress(), DdlProgress::StageEvents);
+        assert_eq!(Flavor::TiDb.ddl_progress(), DdlProgress::DdlJobRows);
+        assert_eq!(
+            Flavor::MariaDb.plan_reading(),
+            PlanReading::AnalyzeFormatJson
+        );
+        assert_eq!(
+            Flavor::MySql.plan_reading(),
+            PlanReading::ExplainJsonAndAnalyzeTree
+        );
+        assert_eq!(Flavor::TiDb.plan_reading(), PlanReading::ExplainRows);
     }
 }

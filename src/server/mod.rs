@@ -37,7 +37,7 @@ pub use alter::StepClass;
 pub(crate) use alter::{ColumnChange, DdlWork, Online};
 pub(crate) use busy::BlockerParam;
 pub(crate) use capabilities::IndexView;
-pub use capabilities::{CheckEnforcement, InstantAddColumn};
+pub use capabilities::{CheckEnforcement, DdlCancel, DdlProgress, InstantAddColumn, PlanReading};
 pub use flavor::Flavor;
 pub(crate) use spelling::{DefaultText, ExpressionText};
 pub use version::{Version, VersionError};
