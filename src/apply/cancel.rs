@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::acquire::Opener;
 use crate::db;
 use crate::error::Result;
-use crate::server::Flavor;
+use crate::server::{DdlCancel, Flavor};
 
 /// What cancelling a DDL needs: where to open the side connection, the
 /// server kind and schema (TiDB cancels the table's job), the cancel
@@ -138,15 +138,15 @@ where
 async fn kill(ctx: &Canceller<'_>, conn_id: u32, table: &str) -> Result<()> {
     let mut session = ctx.opener.open(ctx.read_timeout).await?;
     // The id is this run's own connection id (a number), never catalog text.
-    let result = match ctx.flavor {
-        Flavor::MySql | Flavor::MariaDb => {
+    let result = match ctx.flavor.ddl_cancel() {
+        DdlCancel::KillQuery => {
             session
                 .run("cancelling the running DDL (KILL QUERY)", |c| {
                     c.query_drop(format!("KILL QUERY {conn_id}"))
                 })
                 .await
         }
-        Flavor::TiDb => tidb_cancel(&mut session, ctx.schema, table, conn_id).await,
+        DdlCancel::CancelDdlJobs => tidb_cancel(&mut session, ctx.schema, table, conn_id).await,
     };
     let _ = session.disconnect().await;
     result
