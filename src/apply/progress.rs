@@ -12,7 +12,7 @@ use std::time::Duration;
 use mysql_async::prelude::*;
 
 use crate::diff::Change;
-use crate::server::Flavor;
+use crate::server::{DdlProgress, Flavor};
 
 /// What a progress callback receives.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,8 +114,8 @@ async fn read(
     conn: &mut mysql_async::Conn,
     w: &Watch,
 ) -> Result<Option<ProgressEvent>, mysql_async::Error> {
-    Ok(match w.flavor {
-        Flavor::MariaDb => conn
+    Ok(match w.flavor.ddl_progress() {
+        DdlProgress::Processlist => conn
             .exec_first::<(Option<String>, Option<u32>, Option<u32>, Option<f64>), _, _>(
                 "SELECT STATE, STAGE, MAX_STAGE, CAST(PROGRESS AS DOUBLE) \
                  FROM information_schema.PROCESSLIST WHERE ID = ?",
@@ -125,7 +125,7 @@ async fn read(
             .and_then(|(state, stage, max_stage, pct)| {
                 mariadb_reading(state, stage.unwrap_or(0), max_stage.unwrap_or(0), pct)
             }),
-        Flavor::MySql => conn
+        DdlProgress::StageEvents => conn
             .exec_first::<(Option<u64>, Option<u64>), _, _>(
                 "SELECT WORK_COMPLETED, WORK_ESTIMATED FROM performance_schema.events_stages_current \
                  WHERE THREAD_ID = PS_THREAD_ID(?)",
@@ -138,7 +138,7 @@ async fn read(
                 }
                 _ => None,
             }),
-        Flavor::TiDb => conn
+        DdlProgress::DdlJobRows => conn
             .exec_first::<Option<u64>, _, _>(
                 "SELECT ROW_COUNT FROM information_schema.DDL_JOBS \
                  WHERE DB_NAME = ? AND TABLE_NAME = ? AND STATE = 'running' LIMIT 1",
