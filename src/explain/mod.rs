@@ -16,7 +16,7 @@ use crate::catalog::{Catalog, CatalogTable, Query};
 use crate::db::{self, Session, Target};
 use crate::error::{Error, Result};
 use crate::ident::quote_ident;
-use crate::server::Flavor;
+use crate::server::PlanReading;
 
 mod fixture;
 mod judge;
@@ -441,8 +441,8 @@ async fn read_plan(
     let select = kind == StatementKind::Select;
     let execute = run.analyze && (select || run.scratch);
     let what = "reading the query plan";
-    match session.flavor() {
-        Flavor::MariaDb => {
+    match session.flavor().plan_reading() {
+        PlanReading::AnalyzeFormatJson => {
             let (prefix, wrap) = match (execute, select) {
                 (true, true) => ("ANALYZE FORMAT=JSON", false),
                 (true, false) => ("ANALYZE FORMAT=JSON", true),
@@ -470,7 +470,7 @@ async fn read_plan(
             let facts = plan::from_json(&text.unwrap_or_default()).map_err(|e| plan_error(&e))?;
             Ok((facts, prefix.to_string()))
         }
-        Flavor::MySql => {
+        PlanReading::ExplainJsonAndAnalyzeTree => {
             // JSON format version 1: set for the whole run (json_format_v1).
             let sql = format!("EXPLAIN FORMAT=JSON {statement}");
             let text: Option<String> = session.run(what, |c| c.query_first(sql)).await?;
@@ -485,7 +485,7 @@ async fn read_plan(
             }
             Ok((facts, "EXPLAIN FORMAT=JSON".into()))
         }
-        Flavor::TiDb => {
+        PlanReading::ExplainRows => {
             // Not runnable in this project's tests (no TiDB server here);
             // coded from TiDB's documented EXPLAIN ANALYZE output.
             let prefix = if execute && select {

@@ -280,7 +280,6 @@ const FLAVOR_DEBT: &[(&str, usize)] = &[
     ("catalog/rules/engines.rs", 3),
     ("catalog/rules/flavored.rs", 7),
     ("catalog/rules/need.rs", 3),
-    ("explain/mod.rs", 3),
 ];
 
 /// `text` (already [`code_only`]) with every `#[cfg(test)]` item blanked:
