@@ -452,16 +452,6 @@ impl Flavor {
         self == Flavor::MySql
     }
 
-    /// Whether the server takes the TiDB table features (`AUTO_RANDOM`,
-    /// `SHARD_ROW_ID_BITS`, `PRE_SPLIT_REGIONS`, `TTL`, `CLUSTERED` /
-    /// `NONCLUSTERED` keys): TiDB only (docs.pingcap.com "AUTO_RANDOM",
-    /// "SHARD_ROW_ID_BITS", "Split Region", "Periodically Delete Data
-    /// Using TTL", "Clustered Indexes"); MySQL and MariaDB create the table
-    /// without them.
-    pub fn takes_tidb_table_features(self) -> bool {
-        self == Flavor::TiDb
-    }
-
     /// Whether a character outside the Basic Multilingual Plane in a
     /// comment, string default or expression is lost (stored or read back
     /// as `?`): on MySQL and MariaDB, as probed on MariaDB 10.11 and MySQL
@@ -676,7 +666,6 @@ mod tests {
             of(Flavor::may_have_explain_json_format_version),
             [false, true, false]
         );
-        assert_eq!(of(Flavor::takes_tidb_table_features), [true, false, false]);
         assert_eq!(
             of(Flavor::loses_astral_text_in_definitions),
             [false, true, true]

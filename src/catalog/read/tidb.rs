@@ -75,11 +75,11 @@ pub(in crate::catalog) fn lint(
 fn check_flavors(options: &TidbOptions, flavors: &[Flavor], sink: &mut Sink) {
     let others: Vec<&str> = flavors
         .iter()
-        .filter(|f| !f.takes_tidb_table_features())
+        .filter(|f| !f.has_tidb_table_options())
         .map(|f| f.name())
         .collect();
     let declared = options.declared();
-    if !flavors.iter().any(|f| f.takes_tidb_table_features()) {
+    if !flavors.iter().any(|f| f.has_tidb_table_options()) {
         for feature in &declared {
             sink.report(&rule_ids::TIDB_OPTION,
                 None,
@@ -136,7 +136,7 @@ fn auto_random(
     flavors: &[Flavor],
     sink: &mut Sink,
 ) -> Option<AutoRandom> {
-    let others = flavors.iter().any(|f| !f.takes_tidb_table_features());
+    let others = flavors.iter().any(|f| !f.has_tidb_table_options());
     let mut out: Option<AutoRandom> = None;
     let mut first_declared: Option<String> = None;
     for (name, raw) in shape.auto_random {
