@@ -452,6 +452,16 @@ impl Flavor {
         self == Flavor::MySql
     }
 
+    /// The flavors whose tables honour `ENGINE`: MySQL and MariaDB. TiDB
+    /// parses it and ignores it, its tables are TiKV's ("ENGINE ... parsed
+    /// but ignored", <https://docs.pingcap.com/tidb/stable/sql-statement-create-table/>).
+    pub(crate) const HONOURING_ENGINE: &'static [Flavor] = &[Flavor::MySql, Flavor::MariaDb];
+
+    /// The flavors without the Aria engine: MySQL (Aria is MariaDB's own,
+    /// KB "Aria Storage Engine"; MySQL 9.7 refuses `ENGINE=Aria` with error
+    /// 1286, unknown storage engine, probed here). TiDB ignores `ENGINE`.
+    pub(crate) const WITHOUT_ARIA: &'static [Flavor] = &[Flavor::MySql];
+
     /// Whether a character outside the Basic Multilingual Plane in a
     /// comment, string default or expression is lost (stored or read back
     /// as `?`): on MySQL and MariaDB, as probed on MariaDB 10.11 and MySQL

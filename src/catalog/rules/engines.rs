@@ -13,8 +13,8 @@ use crate::server::Flavor;
 
 use crate::catalog::rules::need::Need;
 
-const MYSQL_MARIADB: &[Flavor] = &[Flavor::MySql, Flavor::MariaDb];
-const NOT_MYSQL: &[Flavor] = &[Flavor::MySql];
+const MYSQL_MARIADB: &[Flavor] = Flavor::HONOURING_ENGINE;
+const NOT_MYSQL: &[Flavor] = Flavor::WITHOUT_ARIA;
 
 /// Every use in `table` that its engine refuses.
 pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
