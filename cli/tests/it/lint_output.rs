@@ -68,13 +68,19 @@ const EXPECTED: &[(&str, &str, usize, usize)] = &[
     ("tidb-ignored", "tidb_ignored.yaml", 11, 5),
 ];
 
-/// Rules this catalog cannot show, and why.
+/// The MariaDB-only catalog (`flavors: [mariadb]`), for the rule that
+/// fires only where every flavor accepts the value: `zero-date` (elsewhere
+/// `flavor` reports it, and ONE_PER_RULE targets TiDB for `tidb-check`).
+const MARIADB_ONLY: &str = "fixtures/lint-output/mariadb-only";
+
+/// Where its findings are: rule, file, line, column (1-based).
+const EXPECTED_MARIADB: &[(&str, &str, usize, usize)] = &[("zero-date", "zero_date.yaml", 9, 5)];
+
+/// Rules neither catalog can show, and why.
 const NOT_HERE: &[(&str, &str)] = &[
-    // Fires only on a catalog whose flavors all accept a zero date
-    // (`flavors: [mariadb]`); elsewhere `flavor` reports it. This catalog
-    // targets TiDB for `tidb-check` and `tidb-ignored`.
-    ("zero-date", "MariaDB-only catalogs"),
-    // A `catalog verify` finding (the live AUTO_INCREMENT), never `check`'s.
+    // A `catalog verify` (and `stats`) finding, from the live
+    // AUTO_INCREMENT, never `check`'s: verify's JSON `capacity` list
+    // (verify_cli_capacity.rs), no SARIF output (docs/lint.md).
     ("auto-increment-capacity", "catalog verify"),
 ];
 
@@ -150,27 +156,15 @@ indexes:
     )
 }
 
-#[test]
-fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
-    let out = check_in_root(ONE_PER_RULE, &["--format", "sarif"]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_valid_sarif(&doc);
-    let run = &doc["runs"][0];
-    assert_eq!(run["tool"]["driver"]["name"], "catalog");
-    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    let results = run["results"].as_array().unwrap();
-    // Every rule of the catalog has its expected finding here.
-    for r in schema_catalog::catalog::RULES {
-        assert!(
-            EXPECTED.iter().any(|(id, ..)| *id == r.id)
-                || NOT_HERE.iter().any(|(id, _)| *id == r.id),
-            "rule `{}` has no finding in {ONE_PER_RULE}: add a file for it and a row to EXPECTED",
-            r.id
-        );
-    }
-    for (rule, file, line, column) in EXPECTED {
-        let uri = format!("{ONE_PER_RULE}/{file}");
+/// Asserts each `(rule, file, line, column)` of `expected` has its result
+/// in `results`, at `dir/file`.
+fn assert_results_placed(
+    dir: &str,
+    expected: &[(&str, &str, usize, usize)],
+    results: &[serde_json::Value],
+) {
+    for (rule, file, line, column) in expected {
+        let uri = format!("{dir}/{file}");
         let found = results.iter().any(|r| {
             let at = &r["locations"][0]["physicalLocation"];
             r["ruleId"] == *rule
@@ -183,9 +177,14 @@ fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
             "no {rule} result at {uri}:{line}:{column}:\n{results:#?}"
         );
     }
-    for r in results {
-        // The rule index names the result's rule, and each result carries
-        // its level, message and fix hint.
+}
+
+/// Asserts every result of the log names its rule by index, carries its
+/// level, message and fix hint, and starts on a node of its file.
+fn assert_results_well_formed(doc: &serde_json::Value) {
+    let run = &doc["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for r in run["results"].as_array().unwrap() {
         let index = r["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[index]["id"], r["ruleId"], "{r}");
         assert!(
@@ -210,6 +209,39 @@ fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
             );
         }
     }
+}
+
+#[test]
+fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
+    // Every rule of the catalog has its expected finding in one of the two.
+    for r in schema_catalog::catalog::RULES {
+        assert!(
+            EXPECTED.iter().chain(EXPECTED_MARIADB).any(|(id, ..)| *id == r.id)
+                || NOT_HERE.iter().any(|(id, _)| *id == r.id),
+            "rule `{}` has no finding in {ONE_PER_RULE} or {MARIADB_ONLY}: add a file for it and a row to EXPECTED",
+            r.id
+        );
+    }
+    // The MariaDB-only catalog: valid (warnings only), its log valid, each
+    // finding on its line and column.
+    let out = check_in_root(MARIADB_ONLY, &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), EXPECTED_MARIADB.len(), "{results:#?}");
+    assert_results_placed(MARIADB_ONLY, EXPECTED_MARIADB, results);
+    assert_results_well_formed(&doc);
+
+    let out = check_in_root(ONE_PER_RULE, &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let run = &doc["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "catalog");
+    let results = run["results"].as_array().unwrap();
+    assert_results_placed(ONE_PER_RULE, EXPECTED, results);
+    assert_results_well_formed(&doc);
     // The silenced finding is there, with its in-source suppression.
     let silenced: Vec<_> = results
         .iter()
