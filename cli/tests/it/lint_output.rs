@@ -398,9 +398,126 @@ fn an_allow_comment_elsewhere_or_for_another_rule_silences_nothing() {
         let dir = catalog_dir(&[("doc.yaml", &text)]);
         let doc: serde_json::Value =
             serde_json::from_slice(&check(&dir, &["--format", "json"]).stdout).unwrap();
-        assert_eq!(doc["warnings"], 1, "{doc:#}");
+        // The prefix-key warning stays, and the comment is itself a
+        // warning: it silences nothing.
+        let rules: Vec<&str> = doc["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rule"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, ["allow-comment", "prefix-key"], "{doc:#}");
+        assert_eq!(doc["warnings"], 2, "{doc:#}");
         assert_eq!(doc["suppressed"], 0, "{doc:#}");
     }
+}
+
+/// A valid table with no float column; `comment` trails its `Body` column's
+/// `type` (line 7).
+fn no_float(comment: &str) -> String {
+    prefixed("").replace(
+        "type: varchar(200)\n",
+        &format!("type: varchar(200){comment}\n"),
+    )
+}
+
+#[test]
+fn an_allow_comment_that_silences_nothing_is_a_warning_and_counted() {
+    let dir = catalog_dir(&[("doc.yaml", &no_float("  # catalog: allow has-float"))]);
+    // Human: the warning at the comment's rule id, its help line, counted.
+    let out = check(&dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stderr.contains(":7:42: warning[allow-comment]: `# catalog: allow has-float` silences nothing here: remove it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("2 warning(s)"), "{stdout}{stderr}");
+    // JSON: a warning of rule allow-comment, at the id's line and column.
+    let out = check(&dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["ok"], true, "{doc:#}");
+    assert_eq!(doc["errors"], 0, "{doc:#}");
+    assert_eq!(doc["warnings"], 2, "{doc:#}");
+    let unused: Vec<_> = doc["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["rule"] == "allow-comment")
+        .collect();
+    assert_eq!(unused.len(), 1, "{doc:#}");
+    assert_eq!(unused[0]["severity"], "warning");
+    assert_eq!(
+        (&unused[0]["line"], &unused[0]["column"]),
+        (&7.into(), &42.into())
+    );
+    assert_eq!(
+        &no_float("  # catalog: allow has-float")
+            .lines()
+            .nth(6)
+            .unwrap()[41..50],
+        "has-float"
+    );
+    // It counts toward --max-warnings (1: the prefix-key warning alone passes).
+    assert_eq!(check(&dir, &["--max-warnings", "1"]).status.code(), Some(2));
+    // SARIF: a valid log with the warning result.
+    let out = check(&dir, &["--format", "sarif"]);
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&sarif);
+    assert!(
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["ruleId"] == "allow-comment" && r["level"] == "warning"),
+        "{sarif:#}"
+    );
+
+    // Two ids, one used: only the unused one is reported, at its column.
+    let both = prefixed("  # catalog: allow prefix-key, has-float\n");
+    let dir = catalog_dir(&[("doc.yaml", &both)]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&check(&dir, &["--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["suppressed"], 1, "{doc:#}");
+    assert_eq!(doc["warnings"], 1, "{doc:#}");
+    let p = &doc["problems"][0];
+    assert_eq!(p["rule"], "allow-comment", "{doc:#}");
+    assert_eq!(
+        (&p["line"], &p["column"]),
+        (&10.into(), &32.into()),
+        "{doc:#}"
+    );
+    assert!(p["message"]
+        .as_str()
+        .unwrap()
+        .contains("allow has-float` silences nothing"));
+
+    // A comment that silences something is no finding.
+    let used = catalog_dir(&[("doc.yaml", &prefixed("  # catalog: allow prefix-key\n"))]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&check(&used, &["--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["problems"], serde_json::json!([]), "{doc:#}");
+}
+
+#[test]
+fn an_allow_comment_in_a_catalog_with_errors_is_not_called_unused() {
+    // The unknown type is an error: rules may not have run on the column,
+    // so the comment is not reported.
+    let text = no_float("  # catalog: allow has-float").replace("varchar(200)", "varchr(200)");
+    let dir = catalog_dir(&[("doc.yaml", &text)]);
+    let out = check(&dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        doc["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["rule"] != "allow-comment"),
+        "{doc:#}"
+    );
 }
 
 #[test]
