@@ -80,7 +80,7 @@ const EXPECTED_MARIADB: &[(&str, &str, usize, usize)] = &[("zero-date", "zero_da
 const NOT_HERE: &[(&str, &str)] = &[
     // A `catalog verify` (and `stats`) finding, from the live
     // AUTO_INCREMENT, never `check`'s: verify's JSON `capacity` list
-    // (verify_cli_capacity.rs), no SARIF output (docs/lint.md).
+    // (verify_capacity_cli.rs), no SARIF output (docs/lint.md).
     ("auto-increment-capacity", "catalog verify"),
 ];
 

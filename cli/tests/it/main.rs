@@ -48,5 +48,6 @@ mod replicas_fleet_cli;
 mod replicas_options_cli;
 mod replicas_signals_cli;
 mod secrets_cli;
+mod verify_capacity_cli;
 mod verify_cli;
 mod view_under_table_name;
