@@ -310,6 +310,38 @@ columns:
         assert_eq!(c[1].rules, vec![("has-float".to_string(), 35)]);
     }
 
+    /// The `allow-comment` findings of a one-table catalog.
+    fn allow_findings(table: &str) -> Vec<(Severity, Option<usize>, Option<usize>)> {
+        crate::catalog::check_files("t", &[("t.yaml", table)])
+            .problems
+            .iter()
+            .filter(|p| p.rule == rule_ids::ALLOW_COMMENT.id)
+            .map(|p| (p.severity, p.line, p.column))
+            .collect()
+    }
+
+    #[test]
+    fn a_rule_id_that_silences_nothing_is_a_warning_at_the_id() {
+        let t = "table: T
+columns:
+  - {name: Id, type: bigint, nullable: false}
+  - {name: Amount, type: double}  # catalog: allow has-float, pk-type
+primary_key: [Id]
+";
+        // has-float is silenced there; pk-type has no finding on the line.
+        assert_eq!(
+            allow_findings(t),
+            vec![(Severity::Warning, Some(4), Some(63))]
+        );
+        assert_eq!(&t.lines().nth(3).unwrap()[62..69], "pk-type");
+        // Both used: nothing.
+        let used = t.replace(", pk-type", "");
+        assert_eq!(allow_findings(&used), vec![]);
+        // In a catalog with an error, an unused id is not reported.
+        let broken = t.replace("bigint,", "bigint_x,");
+        assert_eq!(allow_findings(&broken), vec![]);
+    }
+
     #[test]
     fn a_hash_inside_quotes_or_a_word_is_no_comment() {
         assert_eq!(comment_start("a: 'x # y'"), None);
