@@ -18,6 +18,7 @@ mod apply_cli;
 mod apply_load;
 mod apply_progress_cli;
 mod apply_resilience;
+mod apply_stats_cli;
 mod check_positions;
 mod cli_basics;
 mod closed_pipe;
