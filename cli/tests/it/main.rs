@@ -44,6 +44,7 @@ mod newcomer_cli;
 mod newcomer_fleet;
 mod newcomer_live;
 mod offline_cli;
+mod plan_data_dependent;
 mod replicas_cli;
 mod replicas_fleet_cli;
 mod replicas_options_cli;
