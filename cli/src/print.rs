@@ -463,6 +463,18 @@ pub fn apply(format: Format, target: &str, report: &ApplyReport, header_printed:
                             .and_then(|v| v.as_str().map(str::to_string))
                             .unwrap_or_default()
                     );
+                    if !r.blocked_by.is_empty() {
+                        outln!(
+                            "      replica {}: waited {} ms before for sessions holding the table: {}",
+                            r.replica,
+                            r.blocker_waited_ms,
+                            r.blocked_by
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        );
+                    }
                 }
                 // A dry run shows what it would send.
                 if report.outcome == Outcome::DryRun {

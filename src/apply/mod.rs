@@ -44,7 +44,7 @@ use crate::plan;
 use crate::server::Flavor;
 use replica::{ReadBack, StepReplica};
 pub use replicas::survey as survey_replicas;
-use replicas::{Guard, GuardError};
+use replicas::{BlockerWait, Guard, GuardError};
 use step::{run_step, Reads, StepCtx, StepError, StepFailure, Waits};
 
 /// The [`ApplyOptions::on_plan`] callback.
@@ -760,19 +760,19 @@ async fn run_steps(
             step.change,
             diff::Change::AddTable(_) | diff::Change::AddColumn { .. }
         );
-        let held_ms = if replayed_long && !guard.is_empty() {
+        let held = if replayed_long && !guard.is_empty() {
             match guard
                 .blockers(schema, step.change.table().as_str(), opts, &tell)
                 .await
             {
-                Ok(ms) => ms,
+                Ok(held) => held,
                 Err(e) => {
                     return stop_before_step(report, session, counter_before, step, started, e)
                         .await;
                 }
             }
         } else {
-            0
+            BlockerWait::default()
         };
         // The load guard: the primary's and every replica's Threads_running
         // at most the limit, waited for like a busy table.
@@ -786,7 +786,7 @@ async fn run_steps(
             },
             None => 0,
         };
-        if held_ms > 0 || loaded_ms > 0 || lag.iter().any(|ms| *ms > 0) {
+        if held.waited_ms > 0 || loaded_ms > 0 || lag.iter().any(|ms| *ms > 0) {
             fresh.clear();
         }
         // Two-phase ALTER: set for every ALTER on a server that has it, so a
@@ -818,8 +818,13 @@ async fn run_steps(
                 final_read = done.all;
                 let mut step_rep = step_report(step, done.sql, done.status, ms, waits);
                 step_rep.two_phase = two_phase && done.status == StepStatus::Applied;
+                step_rep.replica_blocker_waited_ms = held.waited_ms;
+                let before = Before {
+                    lag: &lag,
+                    held: &held,
+                };
                 let after =
-                    on_replicas(session, schema, want, step, opts, guard, &lag, &tell).await;
+                    on_replicas(session, schema, want, step, opts, guard, &before, &tell).await;
                 let (replicas, stop) = match after {
                     Ok(after) => after,
                     Err(e) => {
@@ -853,9 +858,15 @@ async fn run_steps(
                     StepError::Interrupted { .. } => StepStatus::Interrupted,
                     _ => StepStatus::Failed,
                 };
-                report
-                    .steps
-                    .push(step_report(step, step.sql.clone(), status, ms, waits));
+                let mut step_rep = step_report(step, step.sql.clone(), status, ms, waits);
+                // What was waited on the replicas before it, still told.
+                step_rep.replica_blocker_waited_ms = held.waited_ms;
+                step_rep.replicas = guard
+                    .sessions()
+                    .enumerate()
+                    .map(|(i, (name, _))| step_replica(name, i, &lag, &held))
+                    .collect();
+                report.steps.push(step_rep);
                 report.outcome = match error {
                     StepError::Drift(problems) => {
                         let message = format!(
@@ -951,7 +962,7 @@ async fn on_replicas(
     step: &plan::Step,
     opts: &ApplyOptions,
     guard: &mut Guard,
-    lag: &[u64],
+    before: &Before<'_>,
     tell: &(dyn Fn(String) + Sync),
 ) -> std::result::Result<(Vec<StepReplica>, Option<Outcome>), GuardError> {
     if guard.is_empty() {
@@ -980,11 +991,10 @@ async fn on_replicas(
             }
         };
         records.push(StepReplica {
-            replica: name.to_string(),
-            lag_waited_ms: lag.get(i).copied().unwrap_or(0),
             caught_up_ms: caught_up,
             position: position.clone(),
             read_back,
+            ..step_replica(name, i, before.lag, before.held)
         });
     }
     let outcome = if !wrong.is_empty() {
@@ -1005,6 +1015,28 @@ async fn on_replicas(
         None
     };
     Ok((records, outcome))
+}
+
+/// What a step waited on the replicas before its DDL: the lag per replica
+/// (milliseconds) and the sessions holding its table.
+struct Before<'a> {
+    lag: &'a [u64],
+    held: &'a BlockerWait,
+}
+
+/// Replica `i` (`name`) around a step, as known before the step's DDL: its
+/// lag and blocker waits; not read back (yet).
+fn step_replica(name: &str, i: usize, lag: &[u64], held: &BlockerWait) -> StepReplica {
+    let (blocker_waited_ms, blocked_by) = held.per_replica.get(i).cloned().unwrap_or_default();
+    StepReplica {
+        replica: name.to_string(),
+        lag_waited_ms: lag.get(i).copied().unwrap_or(0),
+        blocker_waited_ms,
+        blocked_by,
+        caught_up_ms: None,
+        position: String::new(),
+        read_back: ReadBack::NotRead,
+    }
 }
 
 /// The final verify on every named replica: once each has executed the
@@ -1150,6 +1182,7 @@ fn step_report(
     StepReport {
         waited_ms: waits.waited.as_millis() as u64,
         blocked_by: waits.blockers,
+        replica_blocker_waited_ms: 0,
         replicas: Vec::new(),
         two_phase: false,
         table: step.change.table().to_string(),

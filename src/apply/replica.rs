@@ -159,6 +159,12 @@ pub struct StepReplica {
     /// Milliseconds waited before the step for it to execute the primary's
     /// position within the lag budget.
     pub lag_waited_ms: u64,
+    /// Milliseconds waited before the step until no session on it held the
+    /// step's table (0: none seen; not looked for a new table or column).
+    pub blocker_waited_ms: u64,
+    /// Each session seen holding the table on it while the step waited, as
+    /// last seen (connection id, age in seconds; empty when none).
+    pub blocked_by: Vec<super::busy::Blocker>,
     /// Milliseconds after the step until it had executed the step's
     /// position (`None`: it did not in time, or the run stopped first).
     pub caught_up_ms: Option<u64>,

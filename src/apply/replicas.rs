@@ -18,6 +18,18 @@ use crate::server::replica as vendor;
 use crate::server::Flavor;
 use crate::server::ServerIdentity;
 
+/// What a step waited for sessions holding its table on the replicas
+/// ([`Guard::blockers`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BlockerWait {
+    /// Milliseconds the step waited before every replica was clear (0: the
+    /// first look was).
+    pub waited_ms: u64,
+    /// Per replica, in the guard's order: milliseconds until its holders
+    /// were gone (0: none seen), and each holder seen, as last seen.
+    pub per_replica: Vec<(u64, Vec<super::Blocker>)>,
+}
+
 /// Checks `replicas` of the server `primary` is connected to, as apply
 /// does before any DDL, without waiting, and says what apply would do
 /// with two-phase ALTER under `two_phase_alter`: for `catalog plan`.
@@ -387,45 +399,68 @@ impl Guard {
     /// queue the replica's reads behind it (the replica applier's lock wait
     /// is the server default, a day or a year). While one is seen, waits
     /// with backoff within `opts.busy_timeout`, naming replica and holder.
-    /// Returns the milliseconds waited.
+    /// Returns what was waited, per replica in the guard's order.
     pub(crate) async fn blockers(
         &mut self,
         schema: &str,
         table: &str,
         opts: &ApplyOptions,
         waiting: &(dyn Fn(String) + Sync),
-    ) -> std::result::Result<u64, GuardError> {
+    ) -> std::result::Result<BlockerWait, GuardError> {
         let started = Instant::now();
         let deadline = started + opts.busy_timeout;
         let mut attempt = 0u32;
+        let mut wait = BlockerWait {
+            waited_ms: 0,
+            per_replica: vec![(0, Vec::new()); self.linked.len()],
+        };
+        // Per replica: whether its last look saw a holder.
+        let mut held_last = vec![false; self.linked.len()];
         loop {
             let mut held = Vec::new();
-            for l in &mut self.linked {
+            for (i, l) in self.linked.iter_mut().enumerate() {
                 let seen = super::busy::blockers(&mut l.session, schema, table, opts.blocker_age)
                     .await
                     .map_err(|e| e.with_context(&format!(" (on replica {})", l.display)))?;
-                if !seen.is_empty() {
-                    held.push(Behind {
-                        replica: l.display.clone(),
-                        position: String::new(),
-                        replica_position: String::new(),
-                        reason: format!(
-                            "table `{table}` is held by {}",
-                            seen.iter()
-                                .map(ToString::to_string)
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        ),
-                    });
+                if seen.is_empty() {
+                    // Its wait ends at the first clean look after a holder.
+                    if held_last[i] {
+                        wait.per_replica[i].0 = started.elapsed().as_millis() as u64;
+                    }
+                    held_last[i] = false;
+                    continue;
                 }
+                held_last[i] = true;
+                let holders = &mut wait.per_replica[i].1;
+                for b in &seen {
+                    // Each holder once, as last seen (its age grows).
+                    match holders
+                        .iter_mut()
+                        .find(|h| h.connection_id == b.connection_id)
+                    {
+                        Some(h) => *h = b.clone(),
+                        None => holders.push(b.clone()),
+                    }
+                }
+                held.push(Behind {
+                    replica: l.display.clone(),
+                    position: String::new(),
+                    replica_position: String::new(),
+                    reason: format!(
+                        "table `{table}` is held by {}",
+                        seen.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                });
             }
             if held.is_empty() {
                 // Time spent only when it waited: a first clean look is 0.
-                return Ok(if attempt == 0 {
-                    0
-                } else {
-                    started.elapsed().as_millis() as u64
-                });
+                if attempt > 0 {
+                    wait.waited_ms = started.elapsed().as_millis() as u64;
+                }
+                return Ok(wait);
             }
             let now = Instant::now();
             if now >= deadline {

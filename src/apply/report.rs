@@ -47,6 +47,9 @@ pub struct StepReport {
     /// Who held the table at the last look while the step waited (empty
     /// when it did not wait, or only a lock wait ran out).
     pub blocked_by: Vec<Blocker>,
+    /// Milliseconds waited before the step for sessions holding the table
+    /// on the named replicas (0: none; the holders are in `replicas`).
+    pub replica_blocker_waited_ms: u64,
     /// Each named replica around this step: lag waited before it, the wait
     /// for the step's GTID position after it, the read-back (empty
     /// without `--replica`).

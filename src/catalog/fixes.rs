@@ -101,7 +101,7 @@ const FIXES: &[(&Rule, &str, Allow)] = &[
     (&ids::TIDB_OPTION, "write the TiDB option as docs/catalog-format.md shows, in a catalog whose `flavors` include tidb", Allow::WarningsOnly),
     (&ids::TIDB_ONLY, "keep the option if TiDB is the reason for it (MySQL and MariaDB ignore it), or remove it", Allow::Policy),
     (&ids::QUERY, "name each query once and write SQL over catalog tables and columns, with parameters and fixtures that fit", Allow::WarningsOnly),
-    (&ids::ALLOW_COMMENT, "name a rule id of `catalog check`'s list after `# catalog: allow` (a rule whose errors may be allowed), or remove the comment", Allow::WarningsOnly),
+    (&ids::ALLOW_COMMENT, "name a rule id of `catalog check`'s list after `# catalog: allow` (a rule whose errors may be allowed, with a finding on the node it marks), or remove the comment", Allow::WarningsOnly),
     (&ids::PRIMARY_KEY, PRIMARY_KEY_FIX, Allow::Policy),
     (&ids::PK_TYPE, PK_TYPE_FIX, Allow::Policy),
     (&ids::NAMING, NAMING_FIX, Allow::Policy),

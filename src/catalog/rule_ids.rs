@@ -220,7 +220,7 @@ pub const QUERY: Rule = error(
 /// `# catalog: allow RULE` comments.
 pub const ALLOW_COMMENT: Rule = error(
     "allow-comment",
-    "a `# catalog: allow RULE` comment names a known rule whose finding may be allowed there",
+    "a `# catalog: allow RULE` comment names a known rule whose finding may be allowed there, and silences one",
     &[],
 );
 

@@ -571,6 +571,7 @@ impl Ctx<'_> {
                         ms: 0,
                         waited_ms: 0,
                         blocked_by: Vec::new(),
+                        replica_blocker_waited_ms: 0,
                         replicas: Vec::new(),
                         two_phase: false,
                     })

@@ -323,6 +323,10 @@ async fn an_index_on_200k_rows_is_on_the_replica_when_apply_returns() {
     assert_eq!(step.replicas[0].read_back, ReadBack::Exact, "{step:#?}");
     assert!(step.replicas[0].caught_up_ms.is_some(), "{step:#?}");
     assert!(!step.replicas[0].position.is_empty(), "{step:#?}");
+    // Nothing held the table on the replica: no blocker wait, no holder.
+    assert_eq!(step.replicas[0].blocker_waited_ms, 0, "{step:#?}");
+    assert!(step.replicas[0].blocked_by.is_empty(), "{step:#?}");
+    assert_eq!(step.replica_blocker_waited_ms, 0, "{step:#?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

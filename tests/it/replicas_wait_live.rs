@@ -87,8 +87,32 @@ async fn a_15_s_replica_transaction_is_waited_for_and_replica_reads_never_queue(
         ReadBack::Exact,
         "{report:#?}"
     );
-    // The step waited for the replica's holder, naming it.
+    // The step waited for the replica's holder, naming it, in the report
+    // too: the holder was released 15 s after it opened, apply started
+    // 1.2 s after that.
     assert!(elapsed >= Duration::from_secs(15), "{elapsed:?}");
+    let step = &report.steps[0];
+    let on_replica = &step.replicas[0];
+    assert_eq!(on_replica.replica, db.replica_target().host_port());
+    assert!(
+        on_replica.blocker_waited_ms >= 12_000,
+        "the replica's blocker wait is reported: {report:#?}"
+    );
+    assert_eq!(
+        step.replica_blocker_waited_ms, on_replica.blocker_waited_ms,
+        "{report:#?}"
+    );
+    assert!(
+        step.ms >= step.replica_blocker_waited_ms,
+        "part of the step's time: {report:#?}"
+    );
+    assert!(
+        on_replica
+            .blocked_by
+            .iter()
+            .any(|b| b.connection_id == u64::from(holder_id) && b.seconds >= 1),
+        "names the replica's holder {holder_id}: {report:#?}"
+    );
     let seen = seen.lock().unwrap().clone();
     assert!(
         seen.iter().any(|t| t.contains("blocker")

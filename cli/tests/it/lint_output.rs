@@ -68,13 +68,19 @@ const EXPECTED: &[(&str, &str, usize, usize)] = &[
     ("tidb-ignored", "tidb_ignored.yaml", 11, 5),
 ];
 
-/// Rules this catalog cannot show, and why.
+/// The MariaDB-only catalog (`flavors: [mariadb]`), for the rule that
+/// fires only where every flavor accepts the value: `zero-date` (elsewhere
+/// `flavor` reports it, and ONE_PER_RULE targets TiDB for `tidb-check`).
+const MARIADB_ONLY: &str = "fixtures/lint-output/mariadb-only";
+
+/// Where its findings are: rule, file, line, column (1-based).
+const EXPECTED_MARIADB: &[(&str, &str, usize, usize)] = &[("zero-date", "zero_date.yaml", 9, 5)];
+
+/// Rules neither catalog can show, and why.
 const NOT_HERE: &[(&str, &str)] = &[
-    // Fires only on a catalog whose flavors all accept a zero date
-    // (`flavors: [mariadb]`); elsewhere `flavor` reports it. This catalog
-    // targets TiDB for `tidb-check` and `tidb-ignored`.
-    ("zero-date", "MariaDB-only catalogs"),
-    // A `catalog verify` finding (the live AUTO_INCREMENT), never `check`'s.
+    // A `catalog verify` (and `stats`) finding, from the live
+    // AUTO_INCREMENT, never `check`'s: verify's JSON `capacity` list
+    // (verify_capacity_cli.rs), no SARIF output (docs/lint.md).
     ("auto-increment-capacity", "catalog verify"),
 ];
 
@@ -150,27 +156,15 @@ indexes:
     )
 }
 
-#[test]
-fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
-    let out = check_in_root(ONE_PER_RULE, &["--format", "sarif"]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_valid_sarif(&doc);
-    let run = &doc["runs"][0];
-    assert_eq!(run["tool"]["driver"]["name"], "catalog");
-    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    let results = run["results"].as_array().unwrap();
-    // Every rule of the catalog has its expected finding here.
-    for r in schema_catalog::catalog::RULES {
-        assert!(
-            EXPECTED.iter().any(|(id, ..)| *id == r.id)
-                || NOT_HERE.iter().any(|(id, _)| *id == r.id),
-            "rule `{}` has no finding in {ONE_PER_RULE}: add a file for it and a row to EXPECTED",
-            r.id
-        );
-    }
-    for (rule, file, line, column) in EXPECTED {
-        let uri = format!("{ONE_PER_RULE}/{file}");
+/// Asserts each `(rule, file, line, column)` of `expected` has its result
+/// in `results`, at `dir/file`.
+fn assert_results_placed(
+    dir: &str,
+    expected: &[(&str, &str, usize, usize)],
+    results: &[serde_json::Value],
+) {
+    for (rule, file, line, column) in expected {
+        let uri = format!("{dir}/{file}");
         let found = results.iter().any(|r| {
             let at = &r["locations"][0]["physicalLocation"];
             r["ruleId"] == *rule
@@ -183,9 +177,14 @@ fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
             "no {rule} result at {uri}:{line}:{column}:\n{results:#?}"
         );
     }
-    for r in results {
-        // The rule index names the result's rule, and each result carries
-        // its level, message and fix hint.
+}
+
+/// Asserts every result of the log names its rule by index, carries its
+/// level, message and fix hint, and starts on a node of its file.
+fn assert_results_well_formed(doc: &serde_json::Value) {
+    let run = &doc["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for r in run["results"].as_array().unwrap() {
         let index = r["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[index]["id"], r["ruleId"], "{r}");
         assert!(
@@ -210,6 +209,39 @@ fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
             );
         }
     }
+}
+
+#[test]
+fn sarif_of_a_finding_per_rule_is_valid_with_each_line_and_column() {
+    // Every rule of the catalog has its expected finding in one of the two.
+    for r in schema_catalog::catalog::RULES {
+        assert!(
+            EXPECTED.iter().chain(EXPECTED_MARIADB).any(|(id, ..)| *id == r.id)
+                || NOT_HERE.iter().any(|(id, _)| *id == r.id),
+            "rule `{}` has no finding in {ONE_PER_RULE} or {MARIADB_ONLY}: add a file for it and a row to EXPECTED",
+            r.id
+        );
+    }
+    // The MariaDB-only catalog: valid (warnings only), its log valid, each
+    // finding on its line and column.
+    let out = check_in_root(MARIADB_ONLY, &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), EXPECTED_MARIADB.len(), "{results:#?}");
+    assert_results_placed(MARIADB_ONLY, EXPECTED_MARIADB, results);
+    assert_results_well_formed(&doc);
+
+    let out = check_in_root(ONE_PER_RULE, &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&doc);
+    let run = &doc["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "catalog");
+    let results = run["results"].as_array().unwrap();
+    assert_results_placed(ONE_PER_RULE, EXPECTED, results);
+    assert_results_well_formed(&doc);
     // The silenced finding is there, with its in-source suppression.
     let silenced: Vec<_> = results
         .iter()
@@ -366,9 +398,126 @@ fn an_allow_comment_elsewhere_or_for_another_rule_silences_nothing() {
         let dir = catalog_dir(&[("doc.yaml", &text)]);
         let doc: serde_json::Value =
             serde_json::from_slice(&check(&dir, &["--format", "json"]).stdout).unwrap();
-        assert_eq!(doc["warnings"], 1, "{doc:#}");
+        // The prefix-key warning stays, and the comment is itself a
+        // warning: it silences nothing.
+        let rules: Vec<&str> = doc["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rule"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, ["allow-comment", "prefix-key"], "{doc:#}");
+        assert_eq!(doc["warnings"], 2, "{doc:#}");
         assert_eq!(doc["suppressed"], 0, "{doc:#}");
     }
+}
+
+/// A valid table with no float column; `comment` trails its `Body` column's
+/// `type` (line 7).
+fn no_float(comment: &str) -> String {
+    prefixed("").replace(
+        "type: varchar(200)\n",
+        &format!("type: varchar(200){comment}\n"),
+    )
+}
+
+#[test]
+fn an_allow_comment_that_silences_nothing_is_a_warning_and_counted() {
+    let dir = catalog_dir(&[("doc.yaml", &no_float("  # catalog: allow has-float"))]);
+    // Human: the warning at the comment's rule id, its help line, counted.
+    let out = check(&dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stderr.contains(":7:42: warning[allow-comment]: `# catalog: allow has-float` silences nothing here: remove it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("2 warning(s)"), "{stdout}{stderr}");
+    // JSON: a warning of rule allow-comment, at the id's line and column.
+    let out = check(&dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["ok"], true, "{doc:#}");
+    assert_eq!(doc["errors"], 0, "{doc:#}");
+    assert_eq!(doc["warnings"], 2, "{doc:#}");
+    let unused: Vec<_> = doc["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["rule"] == "allow-comment")
+        .collect();
+    assert_eq!(unused.len(), 1, "{doc:#}");
+    assert_eq!(unused[0]["severity"], "warning");
+    assert_eq!(
+        (&unused[0]["line"], &unused[0]["column"]),
+        (&7.into(), &42.into())
+    );
+    assert_eq!(
+        &no_float("  # catalog: allow has-float")
+            .lines()
+            .nth(6)
+            .unwrap()[41..50],
+        "has-float"
+    );
+    // It counts toward --max-warnings (1: the prefix-key warning alone passes).
+    assert_eq!(check(&dir, &["--max-warnings", "1"]).status.code(), Some(2));
+    // SARIF: a valid log with the warning result.
+    let out = check(&dir, &["--format", "sarif"]);
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&sarif);
+    assert!(
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["ruleId"] == "allow-comment" && r["level"] == "warning"),
+        "{sarif:#}"
+    );
+
+    // Two ids, one used: only the unused one is reported, at its column.
+    let both = prefixed("  # catalog: allow prefix-key, has-float\n");
+    let dir = catalog_dir(&[("doc.yaml", &both)]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&check(&dir, &["--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["suppressed"], 1, "{doc:#}");
+    assert_eq!(doc["warnings"], 1, "{doc:#}");
+    let p = &doc["problems"][0];
+    assert_eq!(p["rule"], "allow-comment", "{doc:#}");
+    assert_eq!(
+        (&p["line"], &p["column"]),
+        (&10.into(), &32.into()),
+        "{doc:#}"
+    );
+    assert!(p["message"]
+        .as_str()
+        .unwrap()
+        .contains("allow has-float` silences nothing"));
+
+    // A comment that silences something is no finding.
+    let used = catalog_dir(&[("doc.yaml", &prefixed("  # catalog: allow prefix-key\n"))]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&check(&used, &["--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["problems"], serde_json::json!([]), "{doc:#}");
+}
+
+#[test]
+fn an_allow_comment_in_a_catalog_with_errors_is_not_called_unused() {
+    // The unknown type is an error: rules may not have run on the column,
+    // so the comment is not reported.
+    let text = no_float("  # catalog: allow has-float").replace("varchar(200)", "varchr(200)");
+    let dir = catalog_dir(&[("doc.yaml", &text)]);
+    let out = check(&dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        doc["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["rule"] != "allow-comment"),
+        "{doc:#}"
+    );
 }
 
 #[test]

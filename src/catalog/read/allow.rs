@@ -12,6 +12,12 @@
 //! a rule whose error it cannot silence, is itself an `allow-comment` error
 //! at the comment.
 //!
+//! A rule id a comment names that covers no finding of that rule silences
+//! nothing: an `allow-comment` warning at the id, so stale comments do not
+//! pile up. Only in a catalog without errors: an error (a table file that
+//! cannot be read, an unknown type) can keep a rule from running, and the
+//! comment would look unused when it is not.
+//!
 //! saphyr-parser drops comments, so the file's lines are scanned: a `#`
 //! at the start of a line or after a space outside quotes begins a
 //! comment, as in YAML.
@@ -43,7 +49,9 @@ struct Comment {
 }
 
 /// Moves every finding an allow comment covers out of `problems` and
-/// returns them; reports each bad comment as an `allow-comment` error.
+/// returns them; reports each bad comment as an `allow-comment` error, and
+/// each rule id a comment names that covers no finding (in a catalog with
+/// no error) as an `allow-comment` warning.
 /// Scans every file of `names` (read through `read`) for comments; the
 /// position index is built only for a file with comments and findings.
 pub(in crate::catalog) fn suppress(
@@ -59,6 +67,8 @@ pub(in crate::catalog) fn suppress(
     let mut silenced = vec![false; problems.len()];
     let mut suppressed = Vec::new();
     let mut bad = Vec::new();
+    // Rule ids that covered nothing: file, comment, id and its column.
+    let mut unused: Vec<(PathBuf, Comment, String, usize)> = Vec::new();
     for name in names {
         let file = dir.join(name);
         // Cheap before the scan: most files hold no allow comment.
@@ -76,11 +86,14 @@ pub(in crate::catalog) fn suppress(
         } else {
             Positions::of(&text)
         };
+        // Which (comment, id) pairs covered a finding.
+        let mut used = std::collections::HashSet::new();
         for i in found {
             let p = &problems[i];
             let Some(by) = covering(&comments, &positions, p) else {
                 continue;
             };
+            used.insert((by, p.rule));
             let c = &comments[by];
             if allowed(p) {
                 silenced[i] = true;
@@ -104,9 +117,13 @@ pub(in crate::catalog) fn suppress(
                 ));
             }
         }
-        for c in &comments {
+        for (n, c) in comments.iter().enumerate() {
             for (id, column) in &c.rules {
-                if rule_ids::find(id).is_none() {
+                if rule_ids::find(id).is_some() {
+                    if !used.contains(&(n, id.as_str())) {
+                        unused.push((file.clone(), c.clone(), id.clone(), *column));
+                    }
+                } else {
                     bad.push(allow_problem(
                         &file,
                         None,
@@ -125,6 +142,24 @@ pub(in crate::catalog) fn suppress(
         i += 1;
         !silenced[i - 1]
     });
+    // An error may have kept a rule from running: then a comment that
+    // covered nothing may still be needed.
+    if !problems.iter().any(|p| p.severity == Severity::Error) {
+        for (file, c, id, column) in unused {
+            let mut p = allow_problem(
+                &file,
+                None,
+                &c,
+                column,
+                format!(
+                    "`# catalog: allow {id}` silences nothing here: remove it (no `{id}` finding on the node it marks, line {})",
+                    c.covers.first().copied().unwrap_or(c.line)
+                ),
+            );
+            p.severity = Severity::Warning;
+            bad.push(p);
+        }
+    }
     problems.extend(bad);
     suppressed
 }
@@ -273,6 +308,38 @@ columns:
         assert_eq!(c[1].line, 7);
         assert_eq!(c[1].covers, vec![7]);
         assert_eq!(c[1].rules, vec![("has-float".to_string(), 35)]);
+    }
+
+    /// The `allow-comment` findings of a one-table catalog.
+    fn allow_findings(table: &str) -> Vec<(Severity, Option<usize>, Option<usize>)> {
+        crate::catalog::check_files("t", &[("t.yaml", table)])
+            .problems
+            .iter()
+            .filter(|p| p.rule == rule_ids::ALLOW_COMMENT.id)
+            .map(|p| (p.severity, p.line, p.column))
+            .collect()
+    }
+
+    #[test]
+    fn a_rule_id_that_silences_nothing_is_a_warning_at_the_id() {
+        let t = "table: T
+columns:
+  - {name: Id, type: bigint, nullable: false}
+  - {name: Amount, type: double}  # catalog: allow has-float, pk-type
+primary_key: [Id]
+";
+        // has-float is silenced there; pk-type has no finding on the line.
+        assert_eq!(
+            allow_findings(t),
+            vec![(Severity::Warning, Some(4), Some(63))]
+        );
+        assert_eq!(&t.lines().nth(3).unwrap()[62..69], "pk-type");
+        // Both used: nothing.
+        let used = t.replace(", pk-type", "");
+        assert_eq!(allow_findings(&used), vec![]);
+        // In a catalog with an error, an unused id is not reported.
+        let broken = t.replace("bigint,", "bigint_x,");
+        assert_eq!(allow_findings(&broken), vec![]);
     }
 
     #[test]
