@@ -24,11 +24,26 @@ pub struct Step {
     pub sql: String,
 }
 
+/// Why a UNIQUE index on an existing table is data-dependent (`catalog
+/// diff`'s finding and `catalog plan`'s step say it alike).
+pub const UNIQUE_ON_EXISTING: &str = "data-dependent: a unique index on an existing table; apply builds it online where no two retained rows share its key, and refuses the run before any DDL where they do (its duplicate probe; docs/apply.md)";
+
 impl Step {
     /// Builds the step for `change` on `flavor`.
     pub fn new(change: Change, flavor: Flavor) -> Step {
         let sql = step_sql(&change, flavor, ColumnAlgorithm::Instant);
         Step { change, sql }
+    }
+
+    /// Why the step's success depends on the table's rows, if it does: a
+    /// UNIQUE index added to an existing table (a plan adds a new table's
+    /// indexes in its CREATE TABLE, so every `add_index` step is on an
+    /// existing one).
+    pub fn data_dependent(&self) -> Option<&'static str> {
+        match &self.change {
+            Change::AddIndex { index, .. } if index.unique => Some(UNIQUE_ON_EXISTING),
+            _ => None,
+        }
     }
 }
 

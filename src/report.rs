@@ -109,6 +109,11 @@ pub struct PlanStepDoc {
     pub to: Option<String>,
     /// The statement.
     pub sql: String,
+    /// Why the step's success depends on the table's rows (a UNIQUE index
+    /// added to an existing table: duplicates refuse it), as `catalog
+    /// diff` classes it; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dependent: Option<&'static str>,
     /// What the step costs: its class, the table's size and the
     /// estimates (docs/cost.md); size-derived fields are null when the
     /// size is unknown.
@@ -180,6 +185,7 @@ impl From<&Plan> for PlanDoc {
                         from,
                         to,
                         sql: s.sql.clone(),
+                        data_dependent: s.data_dependent(),
                         cost: None,
                     }
                 })

@@ -603,8 +603,16 @@ pub enum Command {
         /// table is probed for duplicate keys under this statement time
         /// limit (seconds, fractions allowed); a probe that finds
         /// duplicates or times out refuses the run (exit 1, no DDL).
-        #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
-        probe_timeout: f64,
+        /// Default: per table, the larger of 30 s and 2 x its estimated
+        /// scan time (its live size at the build rate; docs/apply.md).
+        #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+        probe_timeout: Option<f64>,
+        /// A `catalog stats --calibrate --out` file: its calibration (rate
+        /// and fixed overhead) replaces the flavor's default rate in the
+        /// estimates (budgets, the duplicate probe's limit); --build-rate
+        /// still wins. Sizes are read live.
+        #[arg(long, value_name = "FILE")]
+        stats: Option<PathBuf>,
         /// Do not probe UNIQUE indexes for duplicates (after a probe timed
         /// out): the report lists them as skipped; a duplicate then fails
         /// the build with error 1062.

@@ -129,12 +129,13 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             skip_duplicate_probe,
             show_duplicates,
             budgets,
+            stats,
             ..
         } => {
             let opts = ApplyOptions::default()
                 .max_threads_running(*max_threads_running)
                 .two_phase_alter((*two_phase_alter).into())
-                .probe_timeout(Duration::from_secs_f64(*probe_timeout))
+                .probe_timeout(probe_timeout.map(Duration::from_secs_f64))
                 .skip_duplicate_probe(*skip_duplicate_probe)
                 .show_duplicates(*show_duplicates)
                 .replicas(replica_targets(&replicas.replica)?)
@@ -148,7 +149,8 @@ pub async fn run(cli: &Cli) -> Result<u8> {
                 .dry_run(*dry_run)
                 .read_timeout(timeout(cli))
                 .budgets(crate::cost_cmd::budgets(cli, budgets)?)
-                .build_rate(budgets.build_rate);
+                .build_rate(budgets.build_rate)
+                .stats(crate::cost_cmd::load_stats(stats.as_deref())?);
             match fleet {
                 Some(file) => crate::fleet::run(cli, file, FleetCommand::Apply, opts, None).await,
                 None => apply_cmd(cli, opts).await,

@@ -271,6 +271,9 @@ pub fn plan(
                         s.change.object().as_str()
                     )
                 );
+                if let Some(reason) = s.data_dependent() {
+                    outln!("-- {reason}");
+                }
                 if let Some(c) = cost.and_then(|c| c.steps.get(i)) {
                     outln!("{}", crate::cost_cmd::step_line(c));
                 }

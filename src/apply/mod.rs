@@ -130,9 +130,11 @@ pub struct ApplyOptions {
     pub two_phase_alter: replica::TwoPhaseAlter,
     /// The statement time limit of each duplicate probe (a UNIQUE index
     /// added to an existing table is probed for duplicate keys before the
-    /// first DDL), default 30 s. A probe the server ends at it refuses the
-    /// run before any DDL, unless `skip_duplicate_probe`.
-    pub probe_timeout: Duration,
+    /// first DDL), as given (`--probe-timeout`). `None`, the default: scaled
+    /// per table, the larger of 30 s and twice the table's estimated scan
+    /// time ([`probe::scaled_limit`]). A probe the server ends at it
+    /// refuses the run before any DDL, unless `skip_duplicate_probe`.
+    pub probe_timeout: Option<Duration>,
     /// Do not probe for duplicates (`--skip-duplicate-probe`): each
     /// UNIQUE index is listed as skipped in the report.
     pub skip_duplicate_probe: bool,
@@ -145,8 +147,14 @@ pub struct ApplyOptions {
     /// (`Outcome::OverBudget`). Default: none.
     pub budgets: crate::cost::Budgets,
     /// The index build rate (MB of DATA_LENGTH per second) the estimates
-    /// assume; `None`: the flavor's default.
+    /// assume; `None`: the calibration of `stats`, else the flavor's
+    /// default.
     pub build_rate: Option<f64>,
+    /// A `catalog stats` file (`--stats`): its calibration (rate and fixed
+    /// overhead, when measured on the server's flavor) replaces the
+    /// flavor's default rate in the estimates (budgets, the duplicate
+    /// probe's scaled limit). Sizes are always read live.
+    pub stats: Option<crate::cost::StatsReport>,
 }
 
 impl Default for ApplyOptions {
@@ -171,11 +179,12 @@ impl Default for ApplyOptions {
             require_replicas: false,
             max_threads_running: None,
             two_phase_alter: replica::TwoPhaseAlter::Auto,
-            probe_timeout: Duration::from_secs(30),
+            probe_timeout: None,
             skip_duplicate_probe: false,
             show_duplicates: false,
             budgets: crate::cost::Budgets::default(),
             build_rate: None,
+            stats: None,
         }
     }
 }
@@ -272,9 +281,10 @@ impl ApplyOptions {
         self.max_threads_running = n.into();
         self
     }
-    /// Sets [`ApplyOptions::probe_timeout`].
-    pub fn probe_timeout(mut self, d: Duration) -> Self {
-        self.probe_timeout = d;
+    /// Sets [`ApplyOptions::probe_timeout`] (`None`: scaled by the
+    /// estimate).
+    pub fn probe_timeout(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.probe_timeout = d.into();
         self
     }
     /// Sets [`ApplyOptions::skip_duplicate_probe`].
@@ -296,6 +306,20 @@ impl ApplyOptions {
     pub fn budgets(mut self, budgets: crate::cost::Budgets) -> Self {
         self.budgets = budgets;
         self
+    }
+    /// Sets [`ApplyOptions::stats`].
+    pub fn stats(mut self, stats: impl Into<Option<crate::cost::StatsReport>>) -> Self {
+        self.stats = stats.into();
+        self
+    }
+    /// The cost options apply's estimates use: `build_rate`, else the
+    /// calibration of `stats`, else the flavor's default.
+    pub(crate) fn cost_options(&self) -> crate::cost::CostOptions {
+        crate::cost::CostOptions {
+            stats: self.stats.clone(),
+            build_rate: self.build_rate,
+            ..Default::default()
+        }
     }
     /// Sets [`ApplyOptions::build_rate`] (`None`: the flavor's default).
     pub fn build_rate(mut self, mb_per_s: impl Into<Option<f64>>) -> Self {
@@ -338,6 +362,7 @@ impl std::fmt::Debug for ApplyOptions {
             .field("show_duplicates", &self.show_duplicates)
             .field("budgets", &self.budgets)
             .field("build_rate", &self.build_rate)
+            .field("stats", &self.stats.as_ref().map(|s| &s.calibration))
             .finish()
     }
 }
@@ -607,17 +632,7 @@ async fn over_budget(
     if !opts.budgets.any() || plan.steps.is_empty() {
         return Ok(None);
     }
-    let cost = crate::cost::plan_cost(
-        session,
-        schema,
-        tables,
-        plan,
-        &crate::cost::CostOptions {
-            build_rate: opts.build_rate,
-            ..Default::default()
-        },
-    )
-    .await?;
+    let cost = crate::cost::plan_cost(session, schema, tables, plan, &opts.cost_options()).await?;
     let over: Vec<crate::cost::OverBudget> = plan
         .steps
         .iter()

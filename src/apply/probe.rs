@@ -16,7 +16,10 @@
 //! It reads the count per duplicate group only, never the key values,
 //! unless the caller asks for them (`show_duplicates`): they may be
 //! personal data. It runs under a statement time limit of its own
-//! (`Flavor::select_within`), and stops at `GROUPS_SEEN` groups.
+//! (`Flavor::select_within`), and stops at `GROUPS_SEEN` groups. The limit
+//! is `--probe-timeout` as given or, by default, scaled by the cost
+//! estimate ([`scaled_limit`]): a probe reads the whole table, so a fixed
+//! limit would refuse every large table.
 
 use std::time::{Duration, Instant};
 
@@ -37,6 +40,33 @@ pub const GROUPS_SEEN: u64 = 100;
 
 /// How far past the server's limit the client's own deadline lies.
 const CLIENT_GRACE: Duration = Duration::from_secs(2);
+
+/// The default probe limit's floor: a small table's probe gets this much.
+pub const PROBE_FLOOR: Duration = Duration::from_secs(30);
+
+/// The default probe limit is this many times the table's estimated scan.
+pub const PROBE_SCALE: u32 = 2;
+
+/// The default limit of a probe of a table of `data_length` bytes: the
+/// larger of [`PROBE_FLOOR`] and [`PROBE_SCALE`] times the estimated scan
+/// (the cost model's build time over DATA_LENGTH at `rate`, with its fixed
+/// overhead: docs/cost.md). A GROUP BY over every row reads what an index
+/// build reads; twice that leaves room for the sort and a busy server.
+pub fn scaled_limit(rate: crate::cost::BuildRate, data_length: u64) -> Duration {
+    let scan = Duration::from_millis(rate.millis(data_length));
+    PROBE_FLOOR.max(scan * PROBE_SCALE)
+}
+
+/// Text for a limit: `1 ms`, `30 s`, `61.2 s`.
+fn seconds_text(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
 
 /// What one probe found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -84,6 +114,11 @@ pub struct DuplicateProbe {
     pub limit: u64,
     /// The probe's statement time limit, in milliseconds.
     pub timeout_ms: u64,
+    /// Whether that limit is the default scaled by the estimate (no
+    /// `--probe-timeout`): the larger of 30 s and twice the table's
+    /// estimated scan time.
+    #[serde(default)]
+    pub timeout_scaled: bool,
     /// How long it ran, in milliseconds.
     pub ms: u64,
     /// The duplicate keys, with `--show-duplicates` only (empty otherwise:
@@ -101,11 +136,30 @@ impl DuplicateProbe {
         matches!(self.status, ProbeStatus::Duplicates | ProbeStatus::TimedOut)
     }
 
+    /// The limit, said for people: `30 s (--probe-timeout)` or `61.2 s
+    /// (default: the larger of 30 s and 2 x the table's estimated scan)`.
+    pub fn limit_text(&self) -> String {
+        if self.timeout_scaled {
+            format!(
+                "{} (default: the larger of {} and {PROBE_SCALE} x the table's estimated scan \
+                 time; --probe-timeout sets it)",
+                seconds_text(self.timeout_ms),
+                seconds_text(PROBE_FLOOR.as_millis() as u64)
+            )
+        } else {
+            format!("{} (--probe-timeout)", seconds_text(self.timeout_ms))
+        }
+    }
+
     /// One line for people, never with values.
     pub fn describe(&self) -> String {
         let at = format!("`{}`.`{}`", self.table, self.index);
         match self.status {
-            ProbeStatus::Clean => format!("unique index {at}: no duplicate keys ({} ms)", self.ms),
+            ProbeStatus::Clean => format!(
+                "unique index {at}: no duplicate keys ({} ms, limit {})",
+                self.ms,
+                self.limit_text()
+            ),
             ProbeStatus::Duplicates => format!(
                 "unique index {at} cannot be built: {}{} group(s) of rows share a key",
                 if self.groups >= self.limit {
@@ -116,9 +170,9 @@ impl DuplicateProbe {
                 self.groups
             ),
             ProbeStatus::TimedOut => format!(
-                "unique index {at}: the duplicate probe did not finish within {} ms \
-                 (--probe-timeout); whether the rows hold duplicates is unknown",
-                self.timeout_ms
+                "unique index {at}: the duplicate probe did not finish within {}; whether \
+                 the rows hold duplicates is unknown",
+                self.limit_text()
             ),
             ProbeStatus::Skipped => format!(
                 "unique index {at}: duplicate probe skipped (--skip-duplicate-probe); a \
@@ -158,15 +212,24 @@ pub(crate) async fn probe_all(
     opts: &ApplyOptions,
 ) -> Result<Vec<DuplicateProbe>> {
     let mut out = Vec::new();
-    for (diff, index) in targets(plan, diffs) {
+    let targets = targets(plan, diffs);
+    let limits = limits(session, schema, &targets, opts).await?;
+    for (diff, index) in targets {
         let live = diff.live.as_ref().expect("targets are existing tables");
+        let limit = opts.probe_timeout.unwrap_or_else(|| {
+            limits
+                .get(diff.table.folded())
+                .copied()
+                .unwrap_or(PROBE_FLOOR)
+        });
         let mut p = DuplicateProbe {
             table: diff.table.to_string(),
             index: index.name.to_string(),
             status: ProbeStatus::Skipped,
             groups: 0,
             limit: GROUPS_SEEN,
-            timeout_ms: opts.probe_timeout.as_millis() as u64,
+            timeout_ms: limit.as_millis() as u64,
+            timeout_scaled: opts.probe_timeout.is_none(),
             ms: 0,
             values: Vec::new(),
             note: None,
@@ -191,7 +254,15 @@ pub(crate) async fn probe_all(
             }
         };
         let started = Instant::now();
-        let found = run_probe(session, schema, &diff.table.to_string(), &keys, opts).await?;
+        let found = run_probe(
+            session,
+            schema,
+            &diff.table.to_string(),
+            &keys,
+            limit,
+            opts.show_duplicates,
+        )
+        .await?;
         p.ms = started.elapsed().as_millis() as u64;
         match found {
             None => p.status = ProbeStatus::TimedOut,
@@ -210,6 +281,41 @@ pub(crate) async fn probe_all(
         out.push(p);
     }
     Ok(out)
+}
+
+/// The default (scaled) limit of each probed table, by folded name: its
+/// size read live (the bounded read of `catalog stats`, only these
+/// tables), the rate apply's estimates use (`--build-rate`, a `--stats`
+/// calibration, else the flavor's default). Empty when `--probe-timeout`
+/// is given, the probes are skipped, or there is none.
+async fn limits(
+    session: &mut Session<'_>,
+    schema: &str,
+    targets: &[(&TableDiff, &Index)],
+    opts: &ApplyOptions,
+) -> Result<std::collections::HashMap<String, Duration>> {
+    if opts.probe_timeout.is_some() || opts.skip_duplicate_probe || targets.is_empty() {
+        return Ok(Default::default());
+    }
+    let mut tables: Vec<Table> = Vec::new();
+    for (d, _) in targets {
+        let live = d.live.as_ref().expect("targets are existing tables");
+        if !tables.iter().any(|t| t.name.folded() == live.name.folded()) {
+            tables.push(live.clone());
+        }
+    }
+    let rate = opts.cost_options().rate(session.server());
+    let stats = crate::cost::read_stats(session, schema, &tables).await?;
+    Ok(stats
+        .tables
+        .iter()
+        .map(|t| {
+            (
+                crate::Ident::new(&t.table).folded().to_string(),
+                scaled_limit(rate, t.data_length),
+            )
+        })
+        .collect())
 }
 
 /// Why an index is not probed with a query.
@@ -314,19 +420,18 @@ async fn run_probe(
     schema: &str,
     table: &str,
     keys: &[String],
-    opts: &ApplyOptions,
+    limit: Duration,
+    show_duplicates: bool,
 ) -> Result<Option<Vec<DuplicateGroup>>> {
-    let ms = opts.probe_timeout.as_millis() as u64;
+    let ms = limit.as_millis() as u64;
     let sql = session
         .flavor()
-        .select_within(ms, &probe_select(schema, table, keys, opts.show_duplicates));
+        .select_within(ms, &probe_select(schema, table, keys, show_duplicates));
     let what = format!("probing `{table}` for duplicate keys");
     // Text protocol: MariaDB's SET STATEMENT ... FOR is one statement,
     // with no parameter; every name in it went through the quoting helper.
     let rows: Result<Vec<mysql_async::Row>> = session
-        .run_within(Some(opts.probe_timeout + CLIENT_GRACE), &what, |c| {
-            c.query(sql)
-        })
+        .run_within(Some(limit + CLIENT_GRACE), &what, |c| c.query(sql))
         .await;
     let rows = match rows {
         Ok(rows) => rows,
@@ -391,6 +496,53 @@ mod tests {
             probe_select("s", "t", &[], false),
             "COUNT(*) FROM `s`.`t` HAVING COUNT(*) > 1 LIMIT 100"
         );
+    }
+
+    #[test]
+    fn default_limit_scales_with_the_estimated_scan() {
+        use crate::cost::{BuildRate, RateSource};
+        let rate = BuildRate {
+            mb_per_s: 10.0,
+            overhead_ms: 0,
+            source: RateSource::Default,
+        };
+        // A small table: the floor.
+        assert_eq!(scaled_limit(rate, 1_000_000), PROBE_FLOOR);
+        assert_eq!(scaled_limit(rate, 0), PROBE_FLOOR);
+        // 1 GB at 10 MB/s: a 100 s scan, so 200 s.
+        assert_eq!(scaled_limit(rate, 1_000_000_000), Duration::from_secs(200));
+        // A calibration's fixed overhead counts: (20 s + 5 s) x 2.
+        let calibrated = BuildRate {
+            mb_per_s: 10.0,
+            overhead_ms: 5_000,
+            source: RateSource::Calibrated,
+        };
+        assert_eq!(
+            scaled_limit(calibrated, 200_000_000),
+            Duration::from_secs(50)
+        );
+    }
+
+    #[test]
+    fn limit_is_said() {
+        let mut p = DuplicateProbe {
+            table: "t".into(),
+            index: "u".into(),
+            status: ProbeStatus::TimedOut,
+            groups: 0,
+            limit: GROUPS_SEEN,
+            timeout_ms: 61_200,
+            timeout_scaled: true,
+            ms: 61_200,
+            values: Vec::new(),
+            note: None,
+        };
+        assert!(p.describe().contains(
+            "within 61.2 s (default: the larger of 30 s and 2 x the table's estimated scan time"
+        ));
+        p.timeout_scaled = false;
+        p.timeout_ms = 30_000;
+        assert!(p.describe().contains("within 30 s (--probe-timeout)"));
     }
 
     #[test]

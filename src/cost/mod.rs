@@ -81,7 +81,7 @@ impl BuildRate {
 
     /// Milliseconds to build over `bytes` of DATA_LENGTH, with the fixed
     /// part (rounded up: a step that reads rows never shows 0).
-    fn millis(self, bytes: u64) -> u64 {
+    pub fn millis(self, bytes: u64) -> u64 {
         self.overhead_ms + (bytes as f64 / (self.mb_per_s * 1e3)).ceil() as u64
     }
 }

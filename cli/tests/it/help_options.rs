@@ -64,6 +64,7 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, bool, bool)> {
                 "max-threads-running",
                 "two-phase-alter",
                 "probe-timeout",
+                "stats",
                 "skip-duplicate-probe",
                 "show-duplicates",
                 "build-rate",

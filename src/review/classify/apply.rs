@@ -58,7 +58,7 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         MissingIndex if unique_index(p, n) => (
             ABSENT,
             want,
-            UNIQUE_ON_EXISTING.into(),
+            crate::plan::UNIQUE_ON_EXISTING.into(),
         ),
         MissingIndex => (
             ABSENT,
@@ -216,9 +216,6 @@ pub(super) fn finding(p: &Problem, n: &Table, on: Vec<Flavor>) -> Finding {
         fixes: Vec::new(),
     }
 }
-
-/// Why a UNIQUE index on an existing table is data-dependent.
-const UNIQUE_ON_EXISTING: &str = "data-dependent: a unique index on an existing table; apply builds it online where no two retained rows share its key, and refuses the run before any DDL where they do (its duplicate probe; docs/apply.md)";
 
 /// Whether the index `p` names on NEW's table `n` is UNIQUE.
 fn unique_index(p: &Problem, n: &Table) -> bool {
