@@ -145,6 +145,64 @@ async fn verify_replicas(
     Ok(())
 }
 
+/// The fleet's [`verify_replicas`]: `schemas` read together on `replica`
+/// (as [`verify_schemas`] reads them on the primary), each one's result
+/// added to `reports` (the primary's, in the same order): not ok when the
+/// replica is not satisfied; an error naming the replica when it cannot be
+/// reached or read. A schema whose primary read failed stays failed.
+pub(crate) async fn verify_schemas_on_replica(
+    replica: &crate::db::Target,
+    reports: &mut [Result<VerifyReport>],
+    schemas: &[&str],
+    catalog: &Catalog,
+    consumer: Option<&str>,
+    timeout: Duration,
+    budget: Duration,
+) {
+    let host = replica.host_port();
+    let on = |e: Error| e.with_context(&format!("(on replica {host})"));
+    let read = async {
+        let mut session = crate::db::connect(replica, timeout).await?;
+        let found = verify_schemas(&mut session, schemas, catalog, consumer).await;
+        let _ = session.disconnect().await;
+        found
+    };
+    let found = match bounded(budget, &format!("verify on replica {host}"), read)
+        .await
+        .and_then(|r| r)
+    {
+        Ok(found) => found,
+        Err(e) => {
+            // Every schema the primary read fails with it, naming the replica.
+            let message = e.to_string();
+            for r in reports.iter_mut().filter(|r| r.is_ok()) {
+                *r = Err(Error::Database {
+                    context: format!("verify on replica {host}"),
+                    code: None,
+                    message: message.clone(),
+                    source: None,
+                });
+            }
+            return;
+        }
+    };
+    for (report, found) in reports.iter_mut().zip(found) {
+        let Ok(primary) = report else { continue };
+        match found {
+            Ok(v) => {
+                primary.ok &= v.ok;
+                primary.replicas.push(ReplicaVerify {
+                    replica: replica.host_port(),
+                    server: v.server,
+                    ok: v.ok,
+                    problems: v.problems,
+                });
+            }
+            Err(e) => *report = Err(on(e)),
+        }
+    }
+}
+
 /// The catalog's tables as `consumer` needs them: the base contract plus the
 /// items whose `required_by` lists it (everything when `None`). An unknown
 /// consumer is a usage error listing the known ones.

@@ -29,10 +29,12 @@ fn outcome_name(o: TargetOutcome, command: FleetCommand) -> &'static str {
 /// Why a target did not succeed, one line (empty when it did).
 fn detail(t: &TargetReport) -> String {
     match t.outcome {
-        TargetOutcome::Refused => match t.drift.split_first() {
-            Some((first, [])) => format!("drift: {first}"),
-            Some((first, rest)) => format!("drift: {first} (+{} more)", rest.len()),
-            None => "drift".into(),
+        TargetOutcome::Refused => match (t.drift.split_first(), &t.error) {
+            (Some((first, [])), _) => format!("drift: {first}"),
+            (Some((first, rest)), _) => format!("drift: {first} (+{} more)", rest.len()),
+            // A replica refused it (plan) or is not satisfied (verify).
+            (None, Some(e)) => e.clone(),
+            (None, None) => "drift".into(),
         },
         TargetOutcome::Deferred => {
             let who: Vec<String> = t.blockers.iter().map(ToString::to_string).collect();
@@ -50,10 +52,19 @@ fn detail(t: &TargetReport) -> String {
 /// One line for a finished target: outcome, name, stage, steps, time, why.
 pub fn target_line(t: &TargetReport, command: FleetCommand) -> String {
     let why = detail(t);
-    let replicas = if t.replicas.is_empty() {
+    // The replicas checked: guarded (apply, plan) or verified (verify,
+    // each with its result).
+    let mut names: Vec<String> = t.replicas.iter().map(|r| r.replica.clone()).collect();
+    names.extend(t.replica_verify.iter().map(|r| {
+        format!(
+            "{} {}",
+            r.replica,
+            if r.ok { "satisfied" } else { "problem" }
+        )
+    }));
+    let replicas = if names.is_empty() {
         String::new()
     } else {
-        let names: Vec<&str> = t.replicas.iter().map(|r| r.replica.as_str()).collect();
         format!(", replicas {}", names.join(" "))
     };
     let mut line = format!(
@@ -69,6 +80,17 @@ pub fn target_line(t: &TargetReport, command: FleetCommand) -> String {
             "; {} connected and not guarded: {}",
             t.unguarded.len(),
             t.unguarded.join(", ")
+        ));
+    }
+    if !t.replicas_not_ready.is_empty() {
+        let who: Vec<String> = t
+            .replicas_not_ready
+            .iter()
+            .map(|b| format!("{} ({})", b.replica, b.reason))
+            .collect();
+        line.push_str(&format!(
+            "; replicas not ready (apply would wait): {}",
+            who.join(", ")
         ));
     }
     if !why.is_empty() {

@@ -95,10 +95,19 @@ pub struct TargetReport {
     /// Wall time of this target in milliseconds.
     pub ms: u64,
     /// The server's replicas (fleet.yaml `replicas:`) as apply checked them
-    /// before any DDL (each step's wait and read-back are in `steps`).
+    /// before any DDL (each step's wait and read-back are in `steps`); plan:
+    /// as it surveyed them (the replicas apply would guard).
     pub replicas: Vec<crate::apply::replica::ReplicaCheck>,
     /// Replicas the server lists as connected that were not named.
     pub unguarded: Vec<String>,
+    /// plan: named replicas not ready now (no answer, threads stopped, or
+    /// behind): apply would wait for them within its busy budget.
+    #[serde(default)]
+    pub replicas_not_ready: Vec<crate::apply::replica::Behind>,
+    /// verify: the schema verified on each of the server's replicas; the
+    /// target is satisfied only when every one is.
+    #[serde(default)]
+    pub replica_verify: Vec<crate::verify::ReplicaVerify>,
 }
 
 /// One server of the fleet.
@@ -115,7 +124,8 @@ pub struct ServerReport {
     pub identity: Option<ServerIdentity>,
     /// Targets it holds (after `like` expansion).
     pub targets: usize,
-    /// Its replicas as fleet.yaml names them (`host:port`), guarded by apply.
+    /// Its replicas as fleet.yaml names them (`host:port`): guarded by
+    /// apply, surveyed by plan, the schema verified on each by verify.
     pub replicas: Vec<String>,
     /// Why it could not be read (connect or SCHEMATA read), never a password.
     pub error: Option<String>,

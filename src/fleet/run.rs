@@ -527,6 +527,8 @@ impl Ctx<'_> {
             ms: 0,
             replicas: Vec::new(),
             unguarded: Vec::new(),
+            replicas_not_ready: Vec::new(),
+            replica_verify: Vec::new(),
         }
     }
 
@@ -549,10 +551,22 @@ impl Ctx<'_> {
         match result {
             Err(e) => r.error = Some(e),
             Ok(Done::Apply(a)) => from_apply(&mut r, a, self.opts.cancel.is_cancelled()),
-            Ok(Done::Plan(p)) => {
+            Ok(Done::Plan(p, survey)) => {
                 r.identity = p.server.clone().or(r.identity);
                 r.drift = p.drift.clone();
+                // What apply would find on the server's replicas: a refusal
+                // (a replica not this primary's, or unnamed ones required)
+                // refuses the target as apply would, before any DDL.
+                let refused = survey.as_ref().and_then(|s| s.refused.clone());
+                if let Some(s) = survey {
+                    r.replicas = s.guarded;
+                    r.unguarded = s.unguarded;
+                    r.replicas_not_ready = s.not_ready;
+                }
                 r.outcome = if p.is_refused() {
+                    TargetOutcome::Refused
+                } else if let Some(message) = refused {
+                    r.error = Some(message);
                     TargetOutcome::Refused
                 } else if p.steps.is_empty() {
                     TargetOutcome::AlreadyConverged
@@ -580,6 +594,21 @@ impl Ctx<'_> {
             Ok(Done::Verify(v)) => {
                 r.identity = Some(v.server.clone());
                 r.verified = Some(v.ok);
+                r.replica_verify = v.replicas.clone();
+                // A replica not satisfied: name it and its first problem.
+                if let Some(bad) = v.replicas.iter().find(|rv| !rv.ok) {
+                    r.error = Some(match bad.problems.split_first() {
+                        Some((first, [])) => {
+                            format!("not satisfied on replica {}: {first}", bad.replica)
+                        }
+                        Some((first, rest)) => format!(
+                            "not satisfied on replica {}: {first} (+{} more)",
+                            bad.replica,
+                            rest.len()
+                        ),
+                        None => format!("not satisfied on replica {}", bad.replica),
+                    });
+                }
                 r.outcome = if v.ok {
                     TargetOutcome::AlreadyConverged
                 } else {
@@ -606,7 +635,12 @@ impl Ctx<'_> {
 
 enum Done {
     Apply(ApplyReport),
-    Plan(crate::plan::Plan),
+    /// plan: the plan, and the survey of the server's replicas (when it
+    /// names some, or the catalog requires them).
+    Plan(
+        crate::plan::Plan,
+        Option<Box<crate::apply::replica::Survey>>,
+    ),
     Verify(Box<crate::verify::VerifyReport>),
     /// apply: the fleet's preflight read found nothing to do.
     Converged(Box<crate::server::ServerIdentity>),

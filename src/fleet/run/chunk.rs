@@ -3,7 +3,9 @@
 //! that server, reused from chunk to chunk (each read names its schemas).
 //!
 //! `verify --fleet` and `plan --fleet` are such reads only (plan's is
-//! `catalog plan`'s read: the inspection and the net, then the plan).
+//! `catalog plan`'s read: the inspection and the net, then the plan, and
+//! the survey of the server's replicas; verify's is read again on each of
+//! the server's replicas).
 //! `apply --fleet` reads first, with
 //! apply's own preflight read (the inspection and the net,
 //! [`crate::live::diff_all`] with [`crate::inspect::Read::net`]): a target whose plan from that
@@ -23,8 +25,11 @@ use crate::fleet::FleetEvent;
 pub(super) enum Found {
     /// verify: its report.
     Verify(Box<crate::verify::VerifyReport>),
-    /// plan: its plan.
-    Plan(Box<crate::plan::Plan>),
+    /// plan: its plan, and the survey of its server's replicas.
+    Plan(
+        Box<crate::plan::Plan>,
+        Option<Box<crate::apply::replica::Survey>>,
+    ),
     /// apply: nothing to do (no step, no drift), on this server.
     Converged(Box<crate::server::ServerIdentity>),
     /// apply: apply runs on it (steps, drift, or a read that failed).
@@ -96,7 +101,7 @@ impl Ctx<'_> {
                     }
                     Err(e) => Err(e),
                     Ok(Found::Verify(v)) => Ok(Done::Verify(v)),
-                    Ok(Found::Plan(p)) => Ok(Done::Plan(*p)),
+                    Ok(Found::Plan(p, survey)) => Ok(Done::Plan(*p, survey)),
                     Ok(Found::Converged(identity)) => Ok(Done::Converged(identity)),
                     Ok(Found::Interrupted) => Ok(Done::Interrupted),
                 };
@@ -150,23 +155,35 @@ impl Ctx<'_> {
         let work = async {
             match purpose {
                 Purpose::Verify => {
-                    crate::verify::verify_schemas(&mut session, schemas, catalog, consumer)
-                        .await
-                        .map(|reports| {
-                            reports
-                                .into_iter()
-                                .map(|r| r.map(|v| Found::Verify(Box::new(v))))
-                                .collect::<Vec<_>>()
-                        })
+                    let mut reports =
+                        crate::verify::verify_schemas(&mut session, schemas, catalog, consumer)
+                            .await?;
+                    // The same read on each of the server's replicas.
+                    for replica in &self.fleet.servers[server].replicas {
+                        crate::verify::verify_schemas_on_replica(
+                            replica,
+                            &mut reports,
+                            schemas,
+                            catalog,
+                            consumer,
+                            self.opts.timeout,
+                            budget,
+                        )
+                        .await;
+                    }
+                    Ok(reports
+                        .into_iter()
+                        .map(|r| r.map(|v| Found::Verify(Box::new(v))))
+                        .collect::<Vec<_>>())
                 }
-                Purpose::Plan => plans(&mut session, schemas, &self.tables)
-                    .await
-                    .map(|plans| {
-                        plans
-                            .into_iter()
-                            .map(|p| p.map(|p| Found::Plan(Box::new(p))))
-                            .collect()
-                    }),
+                Purpose::Plan => {
+                    let plans = plans(&mut session, schemas, &self.tables).await?;
+                    let survey = self.survey(server, &mut session).await?;
+                    Ok(plans
+                        .into_iter()
+                        .map(|p| p.map(|p| Found::Plan(Box::new(p), survey.clone())))
+                        .collect())
+                }
                 Purpose::Apply => converged(&mut session, schemas, &self.tables).await,
             }
         };
@@ -186,6 +203,29 @@ impl Ctx<'_> {
             }
             Ok(Err(e)) | Err(e) => fail(e.to_string()),
         }
+    }
+
+    /// `catalog plan`'s survey of `server`'s replicas (fleet.yaml
+    /// `replicas:`), as apply checks them before any DDL, without waiting:
+    /// when the server names some or the catalog requires them.
+    async fn survey(
+        &self,
+        server: usize,
+        session: &mut db::Session<'static>,
+    ) -> crate::Result<Option<Box<crate::apply::replica::Survey>>> {
+        let replicas = &self.fleet.servers[server].replicas;
+        if replicas.is_empty() && !self.catalog.require_replicas {
+            return Ok(None);
+        }
+        apply::survey_replicas(
+            session,
+            replicas,
+            self.opts.apply.require_replicas || self.catalog.require_replicas,
+            self.opts.apply.two_phase_alter,
+            self.opts.timeout,
+        )
+        .await
+        .map(|s| Some(Box::new(s)))
     }
 
     /// An idle session of `server`, or a new one with apply's read budgets.
