@@ -18,7 +18,7 @@
 //! personal data. It runs under a statement time limit of its own
 //! (`Flavor::select_within`), and stops at `GROUPS_SEEN` groups. The limit
 //! is `--probe-timeout` as given or, by default, scaled by the cost
-//! estimate ([`scaled_limit`]): a probe reads the whole table, so a fixed
+//! estimate (`scaled_limit`): a probe reads the whole table, so a fixed
 //! limit would refuse every large table.
 
 use std::time::{Duration, Instant};
