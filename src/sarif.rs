@@ -7,7 +7,7 @@
 //!
 //! Typed structs of the few SARIF objects written, rather than a crate
 //! generating all of them at build time: `tests/it/sarif.rs` validates the
-//! output against the published schema (`tests/it/data/sarif-schema-2.1.0.json`).
+//! output against the published schema (`tests/data/sarif/sarif-schema-2.1.0.json`).
 //! Standard: OASIS SARIF 2.1.0, sections 3.13 (sarifLog) to 3.35
 //! (suppression).
 
