@@ -6,7 +6,7 @@
 //! an `inSource` suppression.
 //!
 //! Typed structs of the few SARIF objects written, rather than a crate
-//! generating all of them at build time: `tests/it/sarif.rs` validates the
+//! generating all of them at build time: `cli/tests/it/lint_output.rs` validates the
 //! output against the published schema (`tests/data/sarif/sarif-schema-2.1.0.json`).
 //! Standard: OASIS SARIF 2.1.0, sections 3.13 (sarifLog) to 3.35
 //! (suppression).
