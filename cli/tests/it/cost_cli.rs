@@ -230,22 +230,7 @@ async fn apply_over_a_budget_exits_4_before_any_ddl() {
 #[tokio::test]
 async fn stats_warns_about_auto_increment_capacity() {
     let db = TestDb::new().await;
-    db.exec(&[
-        "CREATE TABLE tickets (Id int unsigned NOT NULL AUTO_INCREMENT, PRIMARY KEY (Id)) \
-         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-        // 4,000,000,000 of 4,294,967,295: 93% of the range used.
-        "ALTER TABLE tickets AUTO_INCREMENT = 4000000000",
-    ])
-    .await;
-    let dir = tempfile::Builder::new()
-        .prefix("capacity")
-        .tempdir()
-        .unwrap();
-    std::fs::write(
-        dir.path().join("tickets.yaml"),
-        "table: tickets\ncolumns:\n  - { name: Id, type: int unsigned, nullable: false, auto_increment: true }\nprimary_key: [Id]\n",
-    )
-    .unwrap();
+    let dir = crate::cli_support::tickets_near_their_range(&db, "capacity").await;
     let url = db.url();
     let stats = |format: &str| {
         run(&[

@@ -9,22 +9,7 @@ use crate::common::TestDb;
 #[tokio::test]
 async fn verify_json_carries_auto_increment_capacity() {
     let db = TestDb::new().await;
-    db.exec(&[
-        "CREATE TABLE tickets (Id int unsigned NOT NULL AUTO_INCREMENT, PRIMARY KEY (Id)) \
-         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-        // 4,000,000,000 of 4,294,967,295: 93% of the range used.
-        "ALTER TABLE tickets AUTO_INCREMENT = 4000000000",
-    ])
-    .await;
-    let dir = tempfile::Builder::new()
-        .prefix("verify-capacity")
-        .tempdir()
-        .unwrap();
-    std::fs::write(
-        dir.path().join("tickets.yaml"),
-        "table: tickets\ncolumns:\n  - { name: Id, type: int unsigned, nullable: false, auto_increment: true }\nprimary_key: [Id]\n",
-    )
-    .unwrap();
+    let dir = crate::cli_support::tickets_near_their_range(&db, "verify-capacity").await;
     let url = db.url();
     let verify = |format: &str| {
         catalog()

@@ -107,3 +107,23 @@ pub async fn running_statement(db: &TestDb, prefix: &str, within: std::time::Dur
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 }
+
+/// A `tickets` table whose `int unsigned` AUTO_INCREMENT key has used 93%
+/// of its range (4,000,000,000 of 4,294,967,295), and a catalog directory
+/// declaring it: the `auto-increment-capacity` setup of the verify and
+/// stats tests.
+pub async fn tickets_near_their_range(db: &TestDb, prefix: &str) -> tempfile::TempDir {
+    db.exec(&[
+        "CREATE TABLE tickets (Id int unsigned NOT NULL AUTO_INCREMENT, PRIMARY KEY (Id)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        "ALTER TABLE tickets AUTO_INCREMENT = 4000000000",
+    ])
+    .await;
+    let dir = tempfile::Builder::new().prefix(prefix).tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tickets.yaml"),
+        "table: tickets\ncolumns:\n  - { name: Id, type: int unsigned, nullable: false, auto_increment: true }\nprimary_key: [Id]\n",
+    )
+    .unwrap();
+    dir
+}
