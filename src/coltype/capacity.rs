@@ -25,6 +25,15 @@ impl AutoIncrementUse {
     pub fn over(&self, share: u8) -> bool {
         self.percent > f64::from(share)
     }
+
+    /// What a finding over `share` says of a column of type `ty`, before
+    /// its fix (one wording for `catalog verify` and `catalog stats`).
+    pub fn describe(&self, ty: &ColumnType, share: u8) -> String {
+        format!(
+            "the next AUTO_INCREMENT value is {} of {} ({:.1}% of the {ty} range used, over the catalog's {share}%)",
+            self.next, self.max, self.percent
+        )
+    }
 }
 
 /// The use of the range of an auto_increment column of type `ty` whose

@@ -111,11 +111,8 @@ impl StatsReport {
                     percent: usage.percent,
                     max_share: share,
                     message: format!(
-                        "the next AUTO_INCREMENT value is {} of {} ({:.1}% of the {} range used, over the catalog's {share}%): {}",
-                        usage.next,
-                        usage.max,
-                        usage.percent,
-                        c.ty,
+                        "{}: {}",
+                        usage.describe(&c.ty, share),
                         crate::catalog::fix_hint(rule.id).unwrap_or_default()
                     ),
                 });
@@ -241,11 +238,10 @@ pub async fn read_stats(
 }
 
 /// The largest value an integer column holds (`None` for other types).
+/// The largest value an auto_increment column of type `ty` holds (the
+/// capacity rule's own range, [`crate::coltype::auto_increment_use`]).
 fn max_value(ty: &crate::ColumnType) -> Option<u64> {
-    match ty {
-        crate::ColumnType::Int { kind, unsigned } => u64::try_from(kind.range(*unsigned).1).ok(),
-        _ => None,
-    }
+    crate::coltype::auto_increment_use(ty, 1).map(|u| u.max)
 }
 
 fn decode(row: Row, what: &str) -> Result<TableStats> {

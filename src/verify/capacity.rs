@@ -62,8 +62,8 @@ pub(super) async fn add(
                     usage,
                     max_share: share,
                     message: format!(
-                        "the next AUTO_INCREMENT value is {} of {} ({:.1}% of the {} range used, over the catalog's {share}%): widen the column (e.g. `type: bigint unsigned`) before it runs out",
-                        usage.next, usage.max, usage.percent, c.ty
+                        "{}: widen the column (e.g. `type: bigint unsigned`) before it runs out",
+                        usage.describe(&c.ty, share)
                     ),
                 });
             }
