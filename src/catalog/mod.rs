@@ -28,7 +28,9 @@ pub(crate) mod fixes;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
+mod policy;
 mod sink;
+pub use policy::{ColumnPolicy, TablePolicy};
 
 pub use read::load::{check, check_files, from_files, load};
 
@@ -78,6 +80,9 @@ pub struct CatalogTable {
     pub table: Table,
     /// The hot queries declared on it (`queries:`), linted.
     pub queries: Vec<Query>,
+    /// Its consumers and widening opt-ins (`required_by`, `widen`): the
+    /// catalog's policy, which the model does not carry.
+    pub policy: TablePolicy,
 }
 
 /// A loaded, valid catalog. Tables are sorted by name (case-insensitive).
@@ -145,10 +150,10 @@ impl Catalog {
                     .iter()
                     .flat_map(|q| q.required_by.iter().cloned()),
             );
-            let t = &ct.table;
-            let lists = std::iter::once(&t.required_by)
-                .chain(t.columns.iter().map(|c| &c.required_by))
-                .chain(t.indexes.iter().map(|i| &i.required_by));
+            let p = &ct.policy;
+            let lists = std::iter::once(&p.required_by)
+                .chain(p.columns.values().map(|c| &c.required_by))
+                .chain(p.indexes.values());
             out.extend(lists.flatten().cloned());
         }
         out
@@ -164,15 +169,27 @@ impl Catalog {
         };
         self.tables
             .iter()
-            .map(|t| &t.table)
-            .filter(|t| wanted(&t.required_by))
-            .map(|t| {
-                let mut t = t.clone();
-                t.columns.retain(|c| wanted(&c.required_by));
-                t.indexes.retain(|i| wanted(&i.required_by));
+            .filter(|t| wanted(&t.policy.required_by))
+            .map(|ct| {
+                let mut t = ct.table.clone();
+                t.columns
+                    .retain(|c| wanted(ct.policy.column_required_by(&c.name)));
+                t.indexes
+                    .retain(|i| wanted(ct.policy.index_required_by(&i.name)));
                 t
             })
             .collect()
+    }
+
+    /// The widening opt-ins of every column (`widen`, `defaults: { widen:
+    /// true }`), for diff: a column that opted in and differs from the live
+    /// one only as the rule table allows is a widening, not drift.
+    pub fn widens(&self) -> crate::model::Widens {
+        let mut out = crate::model::Widens::none();
+        for ct in &self.tables {
+            ct.policy.add_widens(&ct.table.name, &mut out);
+        }
+        out
     }
 
     /// The tables in creation order: each after the tables its foreign
@@ -368,6 +385,54 @@ primary_key: [Id]
         assert_eq!(column(t, "Id").collation.as_deref(), Some("utf8mb3_bin"));
     }
 
+    /// `required_by` on a table, a column and an index is the catalog's
+    /// policy, not the model's: `consumers` lists them all, `scoped` keeps
+    /// the base contract and what names the consumer.
+    #[test]
+    fn consumer_scopes_come_from_the_policy() {
+        let jobs = "table: Jobs\ncolumns:\n  - {name: Id, type: int, nullable: false}\n  - {name: Lease, type: int, required_by: [worker]}\n  - {name: Note, type: int, required_by: [reporter]}\nprimary_key: [Id]\nindexes:\n  - {name: idx_lease, columns: [Lease], required_by: [worker]}\n";
+        let stats = "table: Stats\nrequired_by: [reporter]\ncolumns:\n  - {name: Id, type: int, nullable: false}\nprimary_key: [Id]\n";
+        let report = check_files("scopes", &[("jobs.yaml", jobs), ("stats.yaml", stats)]);
+        let catalog = report.catalog.expect("loads");
+        assert_eq!(
+            catalog.consumers().into_iter().collect::<Vec<_>>(),
+            ["reporter", "worker"]
+        );
+        let policy = &catalog.table("jobs").unwrap().policy;
+        assert_eq!(policy.column_required_by(&Ident::new("LEASE")), ["worker"]);
+        assert!(policy.column_required_by(&Ident::new("Id")).is_empty());
+        assert_eq!(
+            policy.index_required_by(&Ident::new("idx_lease")),
+            ["worker"]
+        );
+        let shape = |consumer| {
+            catalog
+                .scoped(consumer)
+                .iter()
+                .map(|t| {
+                    let columns: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+                    let indexes: Vec<&str> = t.indexes.iter().map(|i| i.name.as_str()).collect();
+                    format!("{} {columns:?} {indexes:?}", t.name)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            shape(None),
+            [
+                r#"Jobs ["Id", "Lease", "Note"] ["idx_lease"]"#,
+                r#"Stats ["Id"] []"#
+            ]
+        );
+        assert_eq!(
+            shape(Some("worker")),
+            [r#"Jobs ["Id", "Lease"] ["idx_lease"]"#]
+        );
+        assert_eq!(
+            shape(Some("reporter")),
+            [r#"Jobs ["Id", "Note"] []"#, r#"Stats ["Id"] []"#]
+        );
+    }
+
     /// `defaults: { widen: true }` opts every column in to type widenings,
     /// a column's own `widen` overrides it (true: types and default);
     /// without either the catalog is strictly additive. A misspelt key is
@@ -381,9 +446,14 @@ primary_key: [Id]
             if !settings.is_empty() {
                 files.push(("catalog.yaml", settings));
             }
-            let report = check_files("widen", &files);
-            let t = report.catalog.expect("loads").tables.remove(0).table;
-            ["A", "B", "C"].map(|c| column(&t, c).widen)
+            let catalog = check_files("widen", &files).catalog.expect("loads");
+            let policy = &catalog.tables[0].policy;
+            let widens = catalog.widens();
+            ["A", "B", "C"].map(|c| {
+                let c = Ident::new(c);
+                assert_eq!(widens.of(&Ident::new("w"), &c), policy.widen(&c));
+                policy.widen(&c)
+            })
         };
         assert_eq!(
             widen_of(""),

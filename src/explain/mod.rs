@@ -104,7 +104,7 @@ pub fn scoped_queries<'a>(
     Ok(catalog
         .tables
         .iter()
-        .filter(|t| wanted(&t.table.required_by))
+        .filter(|t| wanted(&t.policy.required_by))
         .flat_map(|t| {
             t.queries
                 .iter()

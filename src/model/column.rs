@@ -1,6 +1,6 @@
 //! Columns and generated columns.
 
-use super::DefaultValue;
+use super::{DefaultValue, Widen};
 use crate::collation::{canonical_charset, canonical_collation};
 use crate::coltype::ColumnType;
 use crate::ident::Ident;
@@ -71,49 +71,6 @@ pub struct Column {
     /// Whether apply may widen the live column to this shape online
     /// (catalog `widen`; never read from a server, never compared).
     pub widen: Widen,
-}
-
-/// A column's widening opt-in (docs/catalog-format.md). Without one the contract is
-/// strictly additive: a live column of another shape is drift.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Widen {
-    /// Strictly additive (the default; every live column).
-    #[default]
-    Off,
-    /// `catalog.yaml` `defaults: { widen: true }`: type widenings from the
-    /// rule table ([`crate::diff::widening`]); not a changed default,
-    /// which the application may rely on.
-    Types,
-    /// The column's own `widen: true`: type widenings and a changed default.
-    TypesAndDefault,
-}
-
-/// What a widening changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WidenRule {
-    /// VARCHAR(n) to VARCHAR(m), m > n, within the allowed length-byte classes.
-    VarcharLength,
-    /// ENUM members appended at the end, storage size unchanged.
-    EnumAppend,
-    /// SET members appended at the end, storage size unchanged.
-    SetAppend,
-    /// The default set, changed or dropped.
-    Default,
-    /// A wider integer of the same signedness (TiDB only).
-    IntegerWidth,
-}
-
-impl WidenRule {
-    /// The rule's name in docs and reasons (`varchar_length` ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            WidenRule::VarcharLength => "varchar_length",
-            WidenRule::EnumAppend => "enum_append",
-            WidenRule::SetAppend => "set_append",
-            WidenRule::Default => "default",
-            WidenRule::IntegerWidth => "integer_width",
-        }
-    }
 }
 
 impl Column {

@@ -21,6 +21,7 @@ mod online;
 pub(crate) mod shape;
 mod table;
 pub(crate) mod tidb;
+mod widen;
 
 pub use by_name::{ByName, Named};
 pub use column::*;
@@ -30,6 +31,7 @@ pub use index::*;
 pub use online::NotOnline;
 pub use table::*;
 pub use tidb::{on_tidb, AutoRandom, TidbOptions, Ttl, TtlInterval, TtlUnit};
+pub use widen::{Widen, WidenRule, Widens};
 
 use crate::ident::Ident;
 

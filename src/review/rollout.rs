@@ -177,17 +177,34 @@ fn losses(old: &Catalog, new: &Catalog) -> Vec<Loss> {
             });
         }
     };
-    for o in old.tables.iter().map(|t| &t.table) {
-        let n = new.table(o.name.as_str()).map(|t| &t.table);
-        lose(o, None, &o.required_by, n.map(|n| n.required_by.as_slice()));
-        let Some(n) = n else { continue };
+    for ot in &old.tables {
+        let o = &ot.table;
+        let nt = new.table(o.name.as_str());
+        let now = nt.map(|n| n.policy.required_by.as_slice());
+        lose(o, None, &ot.policy.required_by, now);
+        let Some(nt) = nt else { continue };
+        let n = &nt.table;
         for c in &o.columns {
-            let now = n.column(&c.name).map(|c| c.required_by.as_slice());
-            lose(o, Some(c.name.as_str()), &c.required_by, now);
+            let now = n
+                .column(&c.name)
+                .map(|c| nt.policy.column_required_by(&c.name));
+            lose(
+                o,
+                Some(c.name.as_str()),
+                ot.policy.column_required_by(&c.name),
+                now,
+            );
         }
         for i in &o.indexes {
-            let now = n.index(&i.name).map(|i| i.required_by.as_slice());
-            lose(o, Some(i.name.as_str()), &i.required_by, now);
+            let now = n
+                .index(&i.name)
+                .map(|i| nt.policy.index_required_by(&i.name));
+            lose(
+                o,
+                Some(i.name.as_str()),
+                ot.policy.index_required_by(&i.name),
+                now,
+            );
         }
     }
     out

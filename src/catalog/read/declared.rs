@@ -14,6 +14,8 @@ pub(in crate::catalog) struct Declared {
     pub(in crate::catalog) ident: Ident,
     pub(in crate::catalog) column: Option<Column>,
     pub(in crate::catalog) nullable_explicit: bool,
+    /// Its policy (`required_by`, `widen`): the catalog's, not the model's.
+    pub(in crate::catalog) policy: crate::catalog::ColumnPolicy,
 }
 
 /// `column \`Name\`` or, for an unnamed entry, `column #3`.

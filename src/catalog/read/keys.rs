@@ -8,6 +8,8 @@
 //! The rules across keys (auto_increment, duplicates) are
 //! [`crate::catalog::rules::key_rules`].
 
+use std::collections::BTreeMap;
+
 use serde_yaml::Value;
 
 use crate::coltype::ColumnType;
@@ -59,14 +61,17 @@ pub(in crate::catalog) fn lint_primary_key(
     lint_key(&spec, declared, limits, sink)
 }
 
-/// Lints every `indexes` entry; the sound ones as model indexes.
+/// Lints every `indexes` entry; the sound ones as model indexes, with
+/// the consumers that require each (its `required_by`: the catalog's
+/// policy, not the model's).
 pub(in crate::catalog) fn lint_indexes(
     raw: &[RawIndex],
     declared: &[Declared],
     limits: Limits,
     sink: &mut Sink,
-) -> Vec<Index> {
+) -> (Vec<Index>, BTreeMap<Ident, Vec<String>>) {
     let mut indexes: Vec<Index> = Vec::new();
+    let mut scopes = BTreeMap::new();
     let mut names: Vec<Ident> = Vec::new();
     for (pos, ri) in raw.iter().enumerate() {
         let object = object_name("index", &ri.name, pos);
@@ -98,6 +103,7 @@ pub(in crate::catalog) fn lint_indexes(
             required_by: &ri.required_by,
         };
         if let Some(parts) = lint_key(&spec, declared, limits, sink) {
+            scopes.insert(ident.clone(), ri.required_by.clone());
             indexes.push(Index {
                 name: ident,
                 unique: ri.unique,
@@ -109,7 +115,7 @@ pub(in crate::catalog) fn lint_indexes(
             });
         }
     }
-    indexes
+    (indexes, scopes)
 }
 
 /// The declared `kind`, checked against uniqueness.
@@ -330,7 +336,7 @@ fn check_key_column(
             "is in the primary key but generated: MariaDB refuses a primary key on any generated column (error 1903), MySQL on a VIRTUAL one (3106); key a stored column",
         );
     }
-    check_consumer_scope(spec, column, sink);
+    check_consumer_scope(spec, column, &found.policy.required_by, sink);
     let object = Some(spec.object.clone());
     if spec.index_kind.is_fulltext() {
         if length.is_some() || descending {
@@ -458,12 +464,13 @@ fn check_prefix(spec: &KeySpec, column: &Column, n: u32, sink: &mut Sink) -> boo
     true
 }
 
-/// A key may only use columns that every consumer of the key gets.
-fn check_consumer_scope(spec: &KeySpec, column: &Column, sink: &mut Sink) {
-    if column.required_by.is_empty() {
+/// A key may only use columns that every consumer of the key gets
+/// (`scope`: the column's `required_by`).
+fn check_consumer_scope(spec: &KeySpec, column: &Column, scope: &[String], sink: &mut Sink) {
+    if scope.is_empty() {
         return;
     }
-    let only = column.required_by.join(", ");
+    let only = scope.join(", ");
     let name = &column.name;
     let message = match spec.kind {
         KeyKind::Primary => format!(
@@ -476,7 +483,7 @@ fn check_consumer_scope(spec: &KeySpec, column: &Column, sink: &mut Sink) {
             let missing: Vec<&str> = spec
                 .required_by
                 .iter()
-                .filter(|c| !column.required_by.contains(c))
+                .filter(|c| !scope.contains(c))
                 .map(String::as_str)
                 .collect();
             if missing.is_empty() {

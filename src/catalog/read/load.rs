@@ -11,12 +11,12 @@ use crate::catalog::read::table;
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 use crate::catalog::Catalog;
-use crate::catalog::CatalogTable;
 use crate::catalog::CheckReport;
 use crate::catalog::Defaults;
 use crate::catalog::Limits;
 use crate::catalog::Problem;
 use crate::catalog::Severity;
+use crate::catalog::{CatalogTable, TablePolicy};
 use crate::error::{Error, Result};
 use crate::finding::lint::Suppressed;
 use crate::model::Table;
@@ -182,14 +182,13 @@ fn yaml_files(dir: &Path) -> std::io::Result<Vec<String>> {
 type ReadFile<'a> = &'a (dyn Fn(&str) -> std::io::Result<String> + Sync);
 
 /// A table file read and built: its path, the table it names (for its
-/// problems), the table and its raw queries when it could be read, and the
-/// problems found in it.
-type ReadTable = (
-    PathBuf,
-    Option<String>,
-    Option<(Table, Vec<RawQuery>, Vec<String>)>,
-    Vec<Problem>,
-);
+/// problems), the table when it could be read (with its policy, its raw
+/// queries and its columns not built), and the problems found in it.
+type ReadTable = (PathBuf, Option<String>, Option<BuiltTable>, Vec<Problem>);
+
+/// A table file built: the table, its policy (`required_by`, `widen`), its
+/// raw queries, and the columns declared but not built.
+type BuiltTable = (Table, TablePolicy, Vec<RawQuery>, Vec<String>);
 
 /// Reads and builds every table file, in order. Each file is independent
 /// of the others until they are all read (duplicates, CHECK names, queries
@@ -246,7 +245,7 @@ fn read_catalog(
         problems.extend(found);
         let mut sink = Sink::new(&file, problems);
         sink.table = named;
-        let Some((table, queries, unbuilt)) = table else {
+        let Some((table, policy, queries, unbuilt)) = table else {
             continue;
         };
         if let Some(first) = seen.get(&table.name.key()) {
@@ -282,6 +281,7 @@ fn read_catalog(
             file,
             table,
             queries: Vec::new(),
+            policy,
         });
     }
     // Queries may name any catalog table, so they are linted once all are
@@ -354,7 +354,7 @@ fn read_table(
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
-) -> Option<(Table, Vec<RawQuery>, Vec<String>)> {
+) -> Option<BuiltTable> {
     let text = read_text(name, read, sink)?;
     let mut raw: RawTable = raw::read(&text, FileKind::Table, sink)?;
     let queries = std::mem::take(&mut raw.queries);
@@ -364,14 +364,14 @@ fn read_table(
         .flatten()
         .map(|c| c.name.clone())
         .collect();
-    let table = table::build_table(raw, defaults, limits, sink)?;
+    let (table, policy) = table::build_table(raw, defaults, limits, sink)?;
     // Columns declared but not built (an unknown type, reported on the
     // column): a query naming one is a consequence, not a second error.
     let unbuilt = declared
         .into_iter()
         .filter(|n| table.column(&crate::ident::Ident::new(n.clone())).is_none())
         .collect();
-    Some((table, queries, unbuilt))
+    Some((table, policy, queries, unbuilt))
 }
 
 /// Reads `catalog.yaml` (optional): defaults, limits and whether replicas

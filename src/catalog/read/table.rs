@@ -14,6 +14,7 @@ use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 use crate::catalog::Defaults;
 use crate::catalog::Limits;
+use crate::catalog::{ColumnPolicy, TablePolicy};
 
 /// The types a catalog accepts, for messages.
 const TYPE_LIST: &str = "tinyint, smallint, mediumint, int, bigint (each optionally unsigned), \
@@ -22,14 +23,15 @@ longtext, blob, mediumblob, longblob, json, date, datetime(p), timestamp(p), boo
 year, bit(n), tinytext, tinyblob, enum('a',...), set('a',...), geometry, point, linestring, polygon, \
 multipoint, multilinestring, multipolygon, geometrycollection, vector(n)";
 
-/// Builds and lints one table. Returns the table when the file names one
-/// (possibly with errors reported; the caller drops it when there are any).
+/// Builds and lints one table. Returns the table and its policy
+/// (`required_by`, `widen`) when the file names one (possibly with errors
+/// reported; the caller drops it when there are any).
 pub(in crate::catalog) fn build_table(
     mut raw: RawTable,
     defaults: &Defaults,
     limits: Limits,
     sink: &mut Sink,
-) -> Option<Table> {
+) -> Option<(Table, TablePolicy)> {
     let name = raw.table.clone();
     match name.as_deref() {
         None => sink.report(
@@ -63,8 +65,9 @@ pub(in crate::catalog) fn build_table(
     let widen: Vec<Option<bool>> = raw_columns.iter().map(|c| c.widen).collect();
     let mut declared = declare_columns(raw_columns, (&charset, &collation), sink);
     for (d, w) in declared.iter_mut().zip(widen) {
+        d.policy.widen = widen_opt_in(w, defaults.widen);
         if let Some(c) = d.column.as_mut() {
-            c.widen = widen_opt_in(w, defaults.widen);
+            c.widen = d.policy.widen;
         }
     }
     crate::catalog::read::generated::lint_generated(generated, &mut declared, sink);
@@ -75,7 +78,7 @@ pub(in crate::catalog) fn build_table(
         .primary_key
         .as_ref()
         .map(|pk| keys::lint_primary_key(pk.columns(), &declared, limits, sink));
-    let indexes = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
+    let (indexes, index_scopes) = keys::lint_indexes(&raw.indexes, &declared, limits, sink);
     let checks = checks::lint_checks(&raw.checks, &declared, sink);
     let pk_values: Vec<serde_yaml::Value> = pk_columns
         .iter()
@@ -102,6 +105,19 @@ pub(in crate::catalog) fn build_table(
         &indexes,
         sink,
     );
+    let mut policy = TablePolicy {
+        required_by: raw.required_by.clone(),
+        columns: Default::default(),
+        indexes: index_scopes,
+    };
+    let columns = declared
+        .into_iter()
+        .filter_map(|d| {
+            let column = d.column?;
+            policy.columns.insert(column.name.clone(), d.policy);
+            Some(column)
+        })
+        .collect();
     let mut table = Table {
         name: Ident::new(name?),
         kind: crate::model::TableKind::Base,
@@ -115,7 +131,7 @@ pub(in crate::catalog) fn build_table(
         row_format: None,
         charset,
         collation,
-        columns: declared.into_iter().filter_map(|d| d.column).collect(),
+        columns,
         primary_key: pk_parts,
         indexes,
         checks,
@@ -127,7 +143,7 @@ pub(in crate::catalog) fn build_table(
     crate::catalog::rules::limits::lint(&table, sink);
     crate::catalog::rules::flavored::lint(&table, &defaults.flavors, sink);
     crate::catalog::rules::storable::lint(&table, &defaults.flavors, sink);
-    Some(table)
+    Some((table, policy))
 }
 
 /// A column's widening opt-in: its own `widen` (true: types and default;
@@ -242,6 +258,11 @@ fn declare_columns(
         }
         check_consumers(sink, Some(object.clone()), &rc.required_by);
         let nullable_explicit = rc.nullable == Some(true);
+        let policy = ColumnPolicy {
+            required_by: rc.required_by.clone(),
+            // Set by `build_table` from the column's `widen` and the catalog's.
+            widen: crate::model::Widen::Off,
+        };
         let column = column_from_raw(&object, rc, table_charset, sink);
         if let Some(col) = column.as_ref().filter(|c| c.auto_increment) {
             if let Some(other) = declared
@@ -259,6 +280,7 @@ fn declare_columns(
             ident,
             column,
             nullable_explicit,
+            policy,
         });
     }
     declared

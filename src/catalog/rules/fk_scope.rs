@@ -28,18 +28,16 @@ pub(in crate::catalog) fn lint_consumer_scopes(
     tables: &[CatalogTable],
     problems: &mut Vec<crate::catalog::Problem>,
 ) {
-    let by_name: HashMap<&str, &crate::model::Table> = tables
-        .iter()
-        .map(|t| (t.table.name.folded(), &t.table))
-        .collect();
+    let by_name: HashMap<&str, &CatalogTable> =
+        tables.iter().map(|t| (t.table.name.folded(), t)).collect();
     for ct in tables.iter().filter(|t| !t.table.foreign_keys.is_empty()) {
         let child = &ct.table;
         let mut sink = Sink::new(&ct.file, problems);
         sink.table = Some(child.name.to_string());
         for fk in &child.foreign_keys {
             let parent = by_name.get(fk.referenced_table.folded()).copied();
-            for (what, item) in needs(fk, child, parent) {
-                if let Some(lacking) = lacking(&child.required_by, item) {
+            for (what, item) in needs(fk, ct, parent) {
+                if let Some(lacking) = lacking(&ct.policy.required_by, item) {
                     sink.report(
                         &rule_ids::FK_SCOPE,
                         Some(format!("foreign key `{}`", fk.name)),
@@ -56,21 +54,27 @@ pub(in crate::catalog) fn lint_consumer_scopes(
 /// and, unless the primary key is the parent key, the unique index it is.
 fn needs<'t>(
     fk: &'t ForeignKey,
-    child: &'t crate::model::Table,
-    parent: Option<&'t crate::model::Table>,
+    child: &'t CatalogTable,
+    parent: Option<&'t CatalogTable>,
 ) -> Vec<(String, &'t [String])> {
     let mut out: Vec<(String, &[String])> = fk
         .columns
         .iter()
-        .filter_map(|c| child.column(c))
-        .map(|c| (format!("its column `{}`", c.name), c.required_by.as_slice()))
+        .filter_map(|c| child.table.column(c))
+        .map(|c| {
+            (
+                format!("its column `{}`", c.name),
+                child.policy.column_required_by(&c.name),
+            )
+        })
         .collect();
-    let Some(parent) = parent else {
+    let Some(ct) = parent else {
         return out;
     };
+    let parent = &ct.table;
     out.push((
         format!("the referenced table `{}`", parent.name),
-        &parent.required_by,
+        &ct.policy.required_by,
     ));
     out.extend(
         fk.referenced_columns
@@ -79,24 +83,25 @@ fn needs<'t>(
             .map(|c| {
                 (
                     format!("the referenced column `{}`.`{}`", parent.name, c.name),
-                    c.required_by.as_slice(),
+                    ct.policy.column_required_by(&c.name),
                 )
             }),
     );
     if !keys_on(&parent.primary_key, &fk.referenced_columns) {
         // Any one unique index on the columns is a parent key: one in
         // every scope of the child will do.
+        let scope = |i: &crate::model::Index| ct.policy.index_required_by(&i.name);
         let mut keys = unique_indexes_on(&fk.referenced_columns, parent);
         let first = keys.next();
         let key = std::iter::once(first)
             .flatten()
             .chain(keys)
-            .find(|i| lacking(&child.required_by, &i.required_by).is_none())
+            .find(|i| lacking(&child.policy.required_by, scope(i)).is_none())
             .or(first);
         if let Some(key) = key {
             out.push((
                 format!("the parent key `{}`.`{}`", parent.name, key.name),
-                &key.required_by,
+                scope(key),
             ));
         }
     }

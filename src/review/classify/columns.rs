@@ -1,7 +1,7 @@
 //! What the review adds about columns: renames, order, and each column's
 //! informational attributes. Everything else about a column is apply's diff.
 
-use super::{found_of, Out, Rename, ReviewKind};
+use super::{found_of, Out, Rename, ReviewKind, TablePolicy};
 use crate::diff::{same_column_shape, Problem, ProblemKind};
 use crate::ident::Ident;
 use crate::model::{ByName, Column, Table};
@@ -14,6 +14,7 @@ pub(super) fn table_columns(
     o: &Table,
     n: &Table,
     columns: &[Column],
+    policies: (&TablePolicy, &TablePolicy),
     found: &[(Problem, Vec<Flavor>)],
     out: &mut Out,
 ) -> Vec<Rename> {
@@ -44,7 +45,11 @@ pub(super) fn table_columns(
     }
     for c in columns {
         if let Some(old) = olds.get(&c.name) {
-            column(&n.name, old, c, out);
+            let scopes = (
+                policies.0.column_required_by(&old.name),
+                policies.1.column_required_by(&c.name),
+            );
+            column(&n.name, old, c, scopes, out);
         }
     }
     for moved in moved_columns(o, n) {
@@ -95,9 +100,11 @@ fn moved_columns(o: &Table, n: &Table) -> Vec<Ident> {
         .collect()
 }
 
-/// A column on both sides: its informational attributes. Its shape is
-/// apply's diff (`diff::column_drift`), which compares each of the others.
-fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
+/// A column on both sides: its informational attributes (with its
+/// consumers, OLD's and NEW's `scopes` from the catalogs' policies). Its
+/// shape is apply's diff (`diff::column_drift`), which compares each of
+/// the others.
+fn column(table: &Ident, o: &Column, n: &Column, scopes: (&[String], &[String]), out: &mut Out) {
     let Column {
         name,
         ty: _,
@@ -110,15 +117,8 @@ fn column(table: &Ident, o: &Column, n: &Column, out: &mut Out) {
         on_update: _,
         invisible: _,
         comment,
-        required_by,
-        // Apply's diff: with it, a change the rule table allows is a
-        // missing widening (deployable), not drift.
+        required_by: _,
         widen: _,
     } = n;
-    out.informational(
-        table,
-        Some(name.as_str()),
-        (&o.comment, comment),
-        (&o.required_by, required_by),
-    );
+    out.informational(table, Some(name.as_str()), (&o.comment, comment), scopes);
 }

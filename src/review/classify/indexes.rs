@@ -2,7 +2,7 @@
 //! informational attributes. Everything else about an index (added,
 //! reshaped, not online, removed) is apply's diff.
 
-use super::{found_of, Out, Rename, ReviewKind};
+use super::{found_of, Out, Rename, ReviewKind, TablePolicy};
 use crate::diff::{Problem, ProblemKind};
 use crate::ident::Ident;
 use crate::model::{ByName, Index, Table};
@@ -15,6 +15,7 @@ pub(super) fn table_indexes(
     o: &Table,
     n: &Table,
     indexes: &[Index],
+    policies: (&TablePolicy, &TablePolicy),
     found: &[(Problem, Vec<Flavor>)],
     out: &mut Out,
 ) -> Vec<Rename> {
@@ -45,15 +46,21 @@ pub(super) fn table_indexes(
     }
     for i in indexes {
         if let Some(old) = olds.get(&i.name) {
-            index(&n.name, old, i, out);
+            let scopes = (
+                policies.0.index_required_by(&old.name),
+                policies.1.index_required_by(&i.name),
+            );
+            index(&n.name, old, i, scopes, out);
         }
     }
     renames
 }
 
-/// An index on both sides: its informational attributes. Its shape is
-/// apply's diff (`readiness::check_index`), which compares the others.
-fn index(table: &Ident, o: &Index, n: &Index, out: &mut Out) {
+/// An index on both sides: its informational attributes (with its
+/// consumers, OLD's and NEW's `scopes` from the catalogs' policies). Its
+/// shape is apply's diff (`readiness::check_index`), which compares the
+/// others.
+fn index(table: &Ident, o: &Index, n: &Index, scopes: (&[String], &[String]), out: &mut Out) {
     let Index {
         name,
         unique: _,
@@ -61,12 +68,7 @@ fn index(table: &Ident, o: &Index, n: &Index, out: &mut Out) {
         kind: _,
         visible: _,
         comment,
-        required_by,
+        required_by: _,
     } = n;
-    out.informational(
-        table,
-        Some(name.as_str()),
-        (&o.comment, comment),
-        (&o.required_by, required_by),
-    );
+    out.informational(table, Some(name.as_str()), (&o.comment, comment), scopes);
 }

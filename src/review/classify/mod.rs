@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, CatalogTable, TablePolicy};
 use crate::diff::{same_column_shape, Problem, ProblemKind, TableDiff};
 use crate::ident::Ident;
 use crate::model::{Check, Table};
@@ -213,7 +213,7 @@ impl Out {
         table: &Ident,
         object: Option<&str>,
         comment: (&Option<String>, &Option<String>),
-        required_by: (&Vec<String>, &Vec<String>),
+        required_by: (&[String], &[String]),
     ) {
         if comment.0 != comment.1 {
             self.push(
@@ -330,8 +330,8 @@ pub fn classify(old: &Catalog, new: &Catalog, installed: &[Installed]) -> Vec<Fi
     });
     for (i, n) in news.iter().enumerate() {
         let found = apply_problems(i, installed);
-        if let Some(o) = old_by_name.get(n.name.folded()).copied() {
-            table(o, n, found, &mut out);
+        if let Some(o) = old.table(n.name.as_str()) {
+            table(o, &new.tables[i], found, &mut out);
         } else if let Some((o, _)) = renamed.iter().find(|(_, r)| r.name == n.name) {
             out.push(
                 ReviewKind::TableRenamed,
@@ -432,7 +432,11 @@ fn same_columns(a: &Table, b: &Table) -> bool {
             .all(|(x, y)| x.name == y.name && same_column_shape(x, y))
 }
 
-fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out) {
+/// A table on both sides (OLD's `ot`, NEW's `nt`): its informational
+/// attributes, then the review's findings about its columns, indexes and
+/// checks beside apply's.
+fn table(ot: &CatalogTable, nt: &CatalogTable, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out) {
+    let (o, n) = (&ot.table, &nt.table);
     let Table {
         name,
         kind: _, // catalogs declare base tables only
@@ -456,17 +460,18 @@ fn table(o: &Table, n: &Table, found: Vec<(Problem, Vec<Flavor>)>, out: &mut Out
         // drift, a removed one unmanaged (foreign_key_* kinds).
         foreign_keys: _,
         tidb: _, // apply's diff on TiDB (crate::tidb::drift)
-        required_by,
+        required_by: _,
     } = n;
     out.informational(
         name,
         None,
         (&o.comment, comment),
-        (&o.required_by, required_by),
+        (&ot.policy.required_by, &nt.policy.required_by),
     );
     let mut review = Out(Vec::new());
-    let mut renames = table_columns(o, n, columns, &found, &mut review);
-    renames.extend(table_indexes(o, n, indexes, &found, &mut review));
+    let policies = (&ot.policy, &nt.policy);
+    let mut renames = table_columns(o, n, columns, policies, &found, &mut review);
+    renames.extend(table_indexes(o, n, indexes, policies, &found, &mut review));
     for c in &o.checks {
         let Check {
             name: check,
