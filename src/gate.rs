@@ -61,5 +61,6 @@ pub async fn apply(
     let catalog = catalog.as_catalog()?;
     let schema = db.schema(opts.read_timeout).await?;
     let tables = catalog.scoped(None);
-    crate::apply::run(db, &schema, &tables, opts).await
+    let opts = opts.clone().widens(catalog.widens());
+    crate::apply::run(db, &schema, &tables, &opts).await
 }

@@ -9,7 +9,7 @@ use crate::db::{bounded, Session};
 use crate::diff::{diff_table_on, TableDiff};
 use crate::error::Result;
 use crate::inspect;
-use crate::model::Table;
+use crate::model::{Table, Widens};
 use crate::plan::{self, Plan};
 
 /// Reads `request`'s tables off the server ([`inspect::read`]: a fixed
@@ -18,10 +18,13 @@ use crate::plan::{self, Plan};
 /// schema, in order, each the tables in the order given. A schema whose
 /// tables cannot be read as a shape the model knows has its own error, a
 /// failed statement fails the call. With [`inspect::Read::net`] a table
-/// the net refuses is `unrecognised` drift.
+/// the net refuses is `unrecognised` drift. `widens` are the catalog's
+/// widening opt-ins ([`crate::catalog::Catalog::widens`]; none: strictly
+/// additive).
 pub async fn diff_all(
     session: &mut Session<'_>,
     request: &inspect::Read<'_>,
+    widens: &Widens,
 ) -> Result<Vec<Result<Vec<TableDiff>>>> {
     let live = inspect::read(session, request).await?;
     let flavor = Some(session.flavor());
@@ -33,7 +36,7 @@ pub async fn diff_all(
                     .tables
                     .iter()
                     .zip(live)
-                    .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
+                    .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor, widens))
                     .collect()
             })
         })
@@ -45,13 +48,14 @@ pub(crate) async fn diff_schema(
     session: &mut Session<'_>,
     schema: &str,
     tables: &[Table],
+    widens: &Widens,
     net: bool,
 ) -> Result<Vec<TableDiff>> {
     let request = inspect::Read::default()
         .schema(schema)
         .tables(tables)
         .net(net);
-    let mut out = diff_all(session, &request).await?;
+    let mut out = diff_all(session, &request, widens).await?;
     out.pop().unwrap_or_else(|| Ok(Vec::new()))
 }
 
@@ -64,6 +68,7 @@ pub(crate) async fn diff_all_strict(
     session: &mut Session<'_>,
     schema: &str,
     tables: &[Table],
+    widens: &Widens,
 ) -> Result<Vec<TableDiff>> {
     let request = inspect::Read::default()
         .schema(schema)
@@ -76,7 +81,7 @@ pub(crate) async fn diff_all_strict(
     let mut diffs: Vec<TableDiff> = tables
         .iter()
         .zip(read)
-        .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor))
+        .map(|(t, (_, have))| diff_table_on(t, have.as_ref(), flavor, widens))
         .collect();
     for s in stated {
         let Some((want, d)) = tables
@@ -107,9 +112,15 @@ pub(crate) async fn diff_all_strict(
 /// Inspects, diffs and plans (issues no DDL). The read is netted as
 /// apply's preflight is ([`inspect::Read::net`]: one more round trip per 64
 /// existing tables), so a table apply refuses as `unrecognised` is drift
-/// in the plan too.
-pub async fn plan_live(session: &mut Session<'_>, schema: &str, tables: &[Table]) -> Result<Plan> {
-    let diffs = diff_schema(session, schema, tables, true).await?;
+/// in the plan too. `widens` are the catalog's widening opt-ins
+/// ([`crate::catalog::Catalog::widens`]).
+pub async fn plan_live(
+    session: &mut Session<'_>,
+    schema: &str,
+    tables: &[Table],
+    widens: &Widens,
+) -> Result<Plan> {
+    let diffs = diff_schema(session, schema, tables, widens, true).await?;
     let mut plan = plan::plan(&diffs, session.flavor());
     plan.server = Some(session.identity().clone());
     plan.schema = Some(schema.to_string());
@@ -122,11 +133,12 @@ pub async fn plan_within<'c>(
     db: impl Acquire<'c>,
     schema: &str,
     tables: &[Table],
+    widens: &Widens,
     deadline: Duration,
 ) -> Result<Plan> {
     bounded(deadline, "plan", async {
         let mut session = db.acquire(deadline).await?;
-        plan_live(&mut session, schema, tables).await
+        plan_live(&mut session, schema, tables, widens).await
     })
     .await?
 }

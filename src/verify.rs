@@ -411,9 +411,9 @@ async fn verify_on(
     let consumer = opts.consumer.name();
     let tables = scope(catalog, consumer)?;
     let diffs = if opts.strict {
-        crate::live::diff_all_strict(session, schema, &tables).await?
+        crate::live::diff_all_strict(session, schema, &tables, &catalog.widens()).await?
     } else {
-        crate::live::diff_schema(session, schema, &tables, false).await?
+        crate::live::diff_schema(session, schema, &tables, &catalog.widens(), false).await?
     };
     Ok(report(session, schema, catalog, consumer, diffs))
 }
@@ -434,7 +434,7 @@ pub(crate) async fn verify_schemas(
     let request = crate::inspect::Read::default()
         .schemas(schemas)
         .tables(&tables);
-    let diffs = crate::live::diff_all(session, &request).await?;
+    let diffs = crate::live::diff_all(session, &request, &catalog.widens()).await?;
     Ok(diffs
         .into_iter()
         .zip(schemas)

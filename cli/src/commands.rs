@@ -269,7 +269,8 @@ async fn plan(
     let target = target(cli, NO_DATABASE)?;
     let mut session = db::connect(&target, timeout(cli)).await?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
-    let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables)
+    let widens = catalog.widens();
+    let plan = schema_catalog::live::plan_live(&mut session, &target.schema, &tables, &widens)
         .await
         .with_context(|| format!("planning against {}", target.display))?;
     let survey = if !plan.flavor.has_mysql_replication() && replicas.is_empty() {
@@ -371,6 +372,7 @@ async fn apply_cmd(cli: &Cli, mut opts: ApplyOptions) -> Result<u8> {
     opts.require_replicas |= catalog.require_replicas;
     let target = target(cli, NO_DATABASE)?;
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
+    opts.widens = catalog.widens();
     opts.progress = progress_for(cli.format);
     // Human output names the target before the first step's progress line
     // (a log reads top-down), and not again after it.

@@ -43,7 +43,7 @@ pub fn plan_against(
     };
     let server = schema_catalog::Server::offline(flavor, version);
     let tables = || catalog.tables.iter().map(|t| &t.table);
-    let diffs = diff_tables_taking(tables(), dump.tables, Some(flavor));
+    let diffs = diff_tables_taking(tables(), dump.tables, Some(flavor), &catalog.widens());
     let mut plan = schema_catalog::plan::plan(&diffs, flavor);
     plan.server_version = Some(server.version());
     crate::print::offline_server(cli.format, &server, version.is_some());

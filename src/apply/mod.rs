@@ -155,6 +155,11 @@ pub struct ApplyOptions {
     /// flavor's default rate in the estimates (budgets, the duplicate
     /// probe's scaled limit). Sizes are always read live.
     pub stats: Option<crate::cost::StatsReport>,
+    /// The catalog's widening opt-ins ([`crate::catalog::Catalog::widens`]):
+    /// a column that opted in and differs from the live one only as the
+    /// rule table allows is widened online. Default: none, strictly
+    /// additive. [`crate::apply()`] takes them from its catalog.
+    pub widens: crate::model::Widens,
 }
 
 impl Default for ApplyOptions {
@@ -185,6 +190,7 @@ impl Default for ApplyOptions {
             budgets: crate::cost::Budgets::default(),
             build_rate: None,
             stats: None,
+            widens: crate::model::Widens::none(),
         }
     }
 }
@@ -312,6 +318,11 @@ impl ApplyOptions {
         self.stats = stats.into();
         self
     }
+    /// Sets [`ApplyOptions::widens`].
+    pub fn widens(mut self, widens: crate::model::Widens) -> Self {
+        self.widens = widens;
+        self
+    }
     /// The cost options apply's estimates use: `build_rate`, else the
     /// calibration of `stats`, else the flavor's default.
     pub(crate) fn cost_options(&self) -> crate::cost::CostOptions {
@@ -363,6 +374,7 @@ impl std::fmt::Debug for ApplyOptions {
             .field("budgets", &self.budgets)
             .field("build_rate", &self.build_rate)
             .field("stats", &self.stats.as_ref().map(|s| &s.calibration))
+            .field("widens", &self.widens)
             .finish()
     }
 }
@@ -501,7 +513,7 @@ async fn run_locked(
     // TABLE is compared with its inspected model, so a table with an
     // attribute the model does not read is refused (`unrecognised`), never
     // altered as if it matched.
-    let diffs = diff_schema(session, schema, tables, true).await?;
+    let diffs = diff_schema(session, schema, tables, &opts.widens, true).await?;
     let plan = plan::plan(&diffs, flavor);
     let mut report = ApplyReport {
         flavor,
@@ -930,7 +942,7 @@ async fn run_steps(
     } else if let Some(read) = final_read {
         read
     } else {
-        diff_schema(session, schema, tables, true).await?
+        diff_schema(session, schema, tables, &opts.widens, true).await?
     };
     let left: Vec<String> = final_diffs
         .iter()
@@ -976,7 +988,7 @@ async fn on_replicas(
         let read_back = if caught_up.is_none() {
             ReadBack::Pending
         } else {
-            match step::read_diff(replica, schema, want).await {
+            match step::read_diff(replica, schema, want, &opts.widens).await {
                 Ok(d) => match step::require_exact(&d, &step.change, StepStatus::Applied) {
                     Ok(()) => ReadBack::Exact,
                     Err(e) => {
@@ -1086,7 +1098,7 @@ async fn final_on_replicas(
     }
     let mut left = Vec::new();
     for (name, replica) in guard.sessions() {
-        let diffs = diff_schema(replica, schema, tables, true)
+        let diffs = diff_schema(replica, schema, tables, &opts.widens, true)
             .await
             .map_err(|e| e.with_context(&format!(" (on replica {name})")))?;
         for p in diffs.iter().flat_map(|d| d.problems.iter()) {

@@ -146,7 +146,7 @@ pub(crate) async fn run_step(
     let (result, sql) = loop {
         let before = match known.take() {
             Some(d) => d,
-            None => read_diff(session, ctx.schema, want).await?,
+            None => read_diff(session, ctx.schema, want, &ctx.opts.widens).await?,
         };
         check_no_drift(&before)?;
         if !needs(&before, &step.change)? {
@@ -272,11 +272,13 @@ pub(crate) async fn run_step(
     };
     let (after, all) = match reads.after_all {
         None => (
-            read_diff(session, ctx.schema, want).await.map_err(failed)?,
+            read_diff(session, ctx.schema, want, &ctx.opts.widens)
+                .await
+                .map_err(failed)?,
             None,
         ),
         Some(tables) => {
-            let all = diff_schema(session, ctx.schema, tables, true)
+            let all = diff_schema(session, ctx.schema, tables, &ctx.opts.widens, true)
                 .await
                 .map_err(failed)?;
             let after = all
@@ -316,7 +318,7 @@ async fn mid_build(
     } else {
         format!("the server said: {message}")
     };
-    let (left, ddl_ran) = match read_diff(session, ctx.schema, want).await {
+    let (left, ddl_ran) = match read_diff(session, ctx.schema, want, &ctx.opts.widens).await {
         Ok(after) if matches!(needs(&after, &step.change), Ok(true)) => (
             format!(
                 "nothing of it is left: `{}` has no {} `{}`",
@@ -379,11 +381,17 @@ pub(crate) async fn read_diff(
     session: &mut Session<'_>,
     schema: &str,
     want: &Table,
+    widens: &crate::model::Widens,
 ) -> Result<TableDiff, Error> {
     // Netted as the preflight is: a table that gained an attribute the
     // model does not read since then is `unrecognised` drift here too.
     let have = inspect::inspect_table_with(session, schema, want.name.as_str(), true).await?;
-    Ok(diff_table_on(want, have.as_ref(), Some(session.flavor())))
+    Ok(diff_table_on(
+        want,
+        have.as_ref(),
+        Some(session.flavor()),
+        widens,
+    ))
 }
 
 fn check_no_drift(d: &TableDiff) -> Result<(), StepError> {

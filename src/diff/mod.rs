@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::model::shape;
-use crate::model::{ByName, NotOnline, Table, TableKind};
+use crate::model::{ByName, NotOnline, Table, TableKind, Widen, Widens};
 
 mod change;
 mod columns;
@@ -31,14 +31,14 @@ use crate::server::Flavor;
 
 /// A same-named column: exact, an allowed widening (a change and a
 /// missing widening), or drift (with why it is no widening, when the
-/// column opted in to one).
+/// column opted in to one: `widen`, the catalog's opt-in).
 fn column_or_widening(
     d: &mut TableDiff,
     want: &Table,
     have: &Table,
-    col: &crate::model::Column,
-    live: &crate::model::Column,
+    (col, live): (&crate::model::Column, &crate::model::Column),
     flavor: Option<Flavor>,
+    widen: Widen,
 ) {
     let mut drift = column_drift(want, col, live);
     if drift.is_empty() {
@@ -48,7 +48,7 @@ fn column_or_widening(
         d.problems.extend(drift);
         return;
     };
-    match widening(flavor, have, live, col) {
+    match widening(flavor, have, live, col, widen) {
         Ok(how) => {
             let change = Change::WidenColumn {
                 table: want.name.clone(),
@@ -72,16 +72,12 @@ fn column_or_widening(
         }
         Err(why) => {
             // Not opted in: would the rule table allow it if it were?
-            if why.is_none() {
-                let mut opted = col.clone();
-                opted.widen = crate::model::Widen::Types;
-                if widening(flavor, have, live, &opted).is_ok() {
-                    for p in drift
-                        .iter_mut()
-                        .filter(|p| p.kind == ProblemKind::ColumnType)
-                    {
-                        p.fix = Some(fix::widen_instead(want, col));
-                    }
+            if why.is_none() && widening(flavor, have, live, col, Widen::Types).is_ok() {
+                for p in drift
+                    .iter_mut()
+                    .filter(|p| p.kind == ProblemKind::ColumnType)
+                {
+                    p.fix = Some(fix::widen_instead(want, col));
                 }
             }
             if let (Some(why), Some(first)) = (why, drift.first_mut()) {
@@ -99,19 +95,25 @@ fn column_or_widening(
 use indexes::{index_drift, primary_key_differs};
 
 /// Diffs one catalog table (`want`) against its live shape (`have`, `None`
-/// when absent), strictly additively: no widening, whatever the catalog
-/// opts in to (no server flavor to judge one by). Verify, plan, apply and
-/// the review use [`diff_table_on`].
+/// when absent), strictly additively: no widening (no server flavor to
+/// judge one by, and no opt-ins). Verify, plan, apply and the review use
+/// [`diff_table_on`].
 pub fn diff_table(want: &Table, have: Option<&Table>) -> TableDiff {
-    diff_table_on(want, have, None)
+    diff_table_on(want, have, None, &Widens::none())
 }
 
 /// [`diff_table`] for a server of `flavor`: a column that opted in to
-/// widenings (catalog `widen`) and differs from the live one only as the
-/// rule table ([`widening`]) allows is a `widen_column` change and a
-/// `missing_widening` problem, not drift.
-pub fn diff_table_on(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> TableDiff {
-    let mut d = diff_shapes(want, have, flavor);
+/// widenings (`widens`, the catalog's opt-ins: [`crate::catalog::Catalog::widens`])
+/// and differs from the live one only as the rule table ([`widening`])
+/// allows is a `widen_column` change and a `missing_widening` problem, not
+/// drift.
+pub fn diff_table_on(
+    want: &Table,
+    have: Option<&Table>,
+    flavor: Option<Flavor>,
+    widens: &Widens,
+) -> TableDiff {
+    let mut d = diff_shapes(want, have, flavor, widens);
     d.live = have.cloned();
     d
 }
@@ -124,13 +126,14 @@ pub fn diff_tables_taking<'a>(
     wants: impl IntoIterator<Item = &'a Table>,
     haves: Vec<Table>,
     flavor: Option<Flavor>,
+    widens: &Widens,
 ) -> Vec<TableDiff> {
     let mut held: HashMap<String, Table> = haves.into_iter().map(|t| (t.name.key(), t)).collect();
     wants
         .into_iter()
         .map(|want| {
             let have = held.remove(want.name.folded());
-            let mut d = diff_shapes(want, have.as_ref(), flavor);
+            let mut d = diff_shapes(want, have.as_ref(), flavor, widens);
             d.live = have;
             d
         })
@@ -138,7 +141,12 @@ pub fn diff_tables_taking<'a>(
 }
 
 /// The differences of [`diff_table_on`], with `live` left `None`.
-fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> TableDiff {
+fn diff_shapes(
+    want: &Table,
+    have: Option<&Table>,
+    flavor: Option<Flavor>,
+    widens: &Widens,
+) -> TableDiff {
     // Read from TiDB: compare with the table as TiDB holds it (unless its
     // AUTO_RANDOM is pending: the table predates it and keeps AUTO_INCREMENT).
     let on_tidb;
@@ -187,7 +195,10 @@ fn diff_shapes(want: &Table, have: Option<&Table>, flavor: Option<Flavor>) -> Ta
     let (want_indexes, have_indexes) = (ByName::new(&want.indexes), ByName::new(&have.indexes));
     for (i, col) in want.columns.iter().enumerate() {
         match have_columns.get(&col.name) {
-            Some(live) => column_or_widening(&mut d, want, have, col, live, flavor),
+            Some(live) => {
+                let widen = widens.of(&want.name, &col.name);
+                column_or_widening(&mut d, want, have, (col, live), flavor, widen)
+            }
             None => match column_not_online_reason_at(want, i, have, flavor) {
                 Some(why) => d.problems.push(problem(
                     want,

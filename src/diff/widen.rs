@@ -6,7 +6,8 @@
 //! `Flavor::online_change`.
 //!
 //! A widening is considered only for a column that opted in (catalog
-//! `widen`, [`Widen`]) and whose only difference from the live column is
+//! `widen`, [`Widen`]: the catalog's policy, handed to diff as a
+//! [`crate::model::Widens`]) and whose only difference from the live column is
 //! its type (or, with the column's own opt-in, its default). Everything
 //! outside the table stays drift, refused before any DDL: narrowing, a
 //! change of length class, a reordered or removed member, a charset or
@@ -60,16 +61,17 @@ pub struct Widening {
 }
 
 /// Whether the live column `from` of the live table `live` may be widened
-/// online to the catalog column `to` on `flavor`: the widening, or why not
-/// (`None` when the column did not opt in, or nothing but the opt-in could
-/// allow it).
+/// online to the catalog column `to` on `flavor`, the column's opt-in
+/// being `widen`: the widening, or why not (`None` when the column did not
+/// opt in, or nothing but the opt-in could allow it).
 pub fn widening(
     flavor: Flavor,
     live: &Table,
     from: &Column,
     to: &Column,
+    widen: Widen,
 ) -> Result<Widening, Option<String>> {
-    if to.widen == Widen::Off {
+    if widen == Widen::Off {
         return Err(None);
     }
     let kinds: Vec<ProblemKind> = super::columns::differences(to, from);
@@ -78,7 +80,7 @@ pub fn widening(
     }
     match kinds.as_slice() {
         [ProblemKind::ColumnType] => type_widening(flavor, from, to).map_err(Some),
-        [ProblemKind::ColumnDefault] if to.widen == Widen::TypesAndDefault => {
+        [ProblemKind::ColumnDefault] if widen == Widen::TypesAndDefault => {
             default_change(flavor).map_err(Some)
         }
         [ProblemKind::ColumnDefault] => Err(Some(
@@ -266,29 +268,41 @@ fn int_name(k: IntKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Widens;
 
-    fn varchar(n: u32, charset: &str) -> Column {
-        let mut c = Column::new("c", ColumnType::Varchar(n));
-        c.charset = Some(charset.into());
-        c.collation = Some(format!("{charset}_bin"));
-        c
+    /// The one column of `CREATE TABLE T (<definition>)` in a utf8mb4_bin
+    /// table, as the dump parser reads it.
+    fn column(definition: &str) -> Column {
+        crate::dump::table(&format!(
+            "CREATE TABLE T ({definition}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        ))
+        .columns
+        .remove(0)
     }
 
-    /// A live InnoDB table in the server's default row format.
+    fn varchar(n: u32, charset: &str) -> Column {
+        column(&format!(
+            "c varchar({n}) CHARACTER SET {charset} COLLATE {charset}_bin"
+        ))
+    }
+
+    /// A live InnoDB table in the server's default row format (a dump
+    /// does not know the row format: the server's TABLES.ROW_FORMAT).
     fn live() -> Table {
-        let mut t = Table::new("T", Vec::new());
-        t.engine = Some("InnoDB".into());
+        let mut t = crate::dump::table(
+            "CREATE TABLE T (c int) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        );
         t.row_format = Some(RowFormat::Dynamic);
         t
     }
 
-    fn opted(mut c: Column, w: Widen) -> Column {
-        c.widen = w;
-        c
-    }
-
-    fn rule(f: Flavor, from: &Column, to: &Column) -> Option<(WidenRule, WidenAlgorithm)> {
-        widening(f, &live(), from, to)
+    fn rule(
+        f: Flavor,
+        from: &Column,
+        to: &Column,
+        w: Widen,
+    ) -> Option<(WidenRule, WidenAlgorithm)> {
+        widening(f, &live(), from, to, w)
             .ok()
             .map(|w| (w.rule, w.algorithm))
     }
@@ -297,7 +311,13 @@ mod tests {
     fn without_opt_in_nothing_is_a_widening() {
         let to = varchar(64, "utf8mb4");
         assert_eq!(
-            widening(Flavor::MySql, &live(), &varchar(32, "utf8mb4"), &to),
+            widening(
+                Flavor::MySql,
+                &live(),
+                &varchar(32, "utf8mb4"),
+                &to,
+                Widen::Off
+            ),
             Err(None)
         );
     }
@@ -305,8 +325,8 @@ mod tests {
     #[test]
     fn varchar_classes_per_flavor() {
         use WidenAlgorithm::*;
-        let w = |n, cs| opted(varchar(n, cs), Widen::Types);
         let v = WidenRule::VarcharLength;
+        let types = Widen::Types;
         // utf8mb4: 4 bytes a character. 32 -> 63: 128 -> 252 bytes.
         for (from, to, cs, mysql, mariadb) in [
             (32, 63, "utf8mb4", Some(InplaceNoLock), Some(Instant)),
@@ -317,26 +337,31 @@ mod tests {
             (200, 256, "latin1", None, None),
             (64, 32, "utf8mb4", None, None),
         ] {
-            let (a, b) = (varchar(from, cs), w(to, cs));
+            let (a, b) = (varchar(from, cs), varchar(to, cs));
             assert_eq!(
-                rule(Flavor::MySql, &a, &b),
+                rule(Flavor::MySql, &a, &b, types),
                 mysql.map(|x| (v, x)),
                 "{from}->{to} {cs}"
             );
             assert_eq!(
-                rule(Flavor::MariaDb, &a, &b),
+                rule(Flavor::MariaDb, &a, &b, types),
                 mariadb.map(|x| (v, x)),
                 "{from}->{to} {cs}"
             );
         }
         assert_eq!(
-            rule(Flavor::TiDb, &varchar(32, "utf8mb4"), &w(64, "utf8mb4")),
+            rule(
+                Flavor::TiDb,
+                &varchar(32, "utf8mb4"),
+                &varchar(64, "utf8mb4"),
+                types
+            ),
             Some((v, TiDb))
         );
         // A charset change is two differences: refused everywhere.
-        let other = w(64, "latin1");
+        let other = varchar(64, "latin1");
         for f in Flavor::ALL {
-            assert!(widening(f, &live(), &varchar(32, "utf8mb4"), &other).is_err());
+            assert!(widening(f, &live(), &varchar(32, "utf8mb4"), &other, types).is_err());
         }
     }
 
@@ -345,15 +370,10 @@ mod tests {
     /// format is refused, naming the table and what it is.
     #[test]
     fn the_live_tables_storage_is_consulted() {
-        let (from, to) = (
-            varchar(31, "utf8mb4"),
-            opted(varchar(64, "utf8mb4"), Widen::Types),
-        );
-        let enum_from = Column::new("e", ColumnType::Enum(vec!["a".into()]));
-        let enum_to = opted(
-            Column::new("e", ColumnType::Enum(vec!["a".into(), "b".into()])),
-            Widen::Types,
-        );
+        let types = Widen::Types;
+        let (from, to) = (varchar(31, "utf8mb4"), varchar(64, "utf8mb4"));
+        let enum_from = column("e enum('a')");
+        let enum_to = column("e enum('a','b')");
         let on = |engine: &str, format: Option<RowFormat>| {
             let mut t = live();
             t.engine = Some(engine.into());
@@ -368,7 +388,7 @@ mod tests {
             Some(RowFormat::Redundant),
         ] {
             let t = on("InnoDB", format.clone());
-            let mariadb = widening(Flavor::MariaDb, &t, &from, &to);
+            let mariadb = widening(Flavor::MariaDb, &t, &from, &to, types);
             assert_eq!(
                 mariadb.map(|w| w.algorithm),
                 Ok(WidenAlgorithm::Instant),
@@ -376,13 +396,13 @@ mod tests {
             );
             // 124 -> 256 bytes stays refused on MySQL in every format.
             assert!(
-                widening(Flavor::MySql, &t, &from, &to).is_err(),
+                widening(Flavor::MySql, &t, &from, &to, types).is_err(),
                 "{format:?}"
             );
             // 128 -> 256 bytes: refused on MariaDB in every format (its
             // REDUNDANT extra row is not used, see `storage`).
-            let wide = opted(varchar(64, "utf8mb4"), Widen::Types);
-            assert!(widening(Flavor::MariaDb, &t, &varchar(32, "utf8mb4"), &wide).is_err());
+            let narrow = varchar(32, "utf8mb4");
+            assert!(widening(Flavor::MariaDb, &t, &narrow, &to, types).is_err());
         }
         for (engine, format) in [
             ("MyISAM", Some(RowFormat::Dynamic)),
@@ -392,94 +412,88 @@ mod tests {
             let t = on(engine, format);
             for f in [Flavor::MySql, Flavor::MariaDb] {
                 for (a, b) in [(&from, &to), (&enum_from, &enum_to)] {
-                    let why = widening(f, &t, a, b).unwrap_err().unwrap();
+                    let why = widening(f, &t, a, b, types).unwrap_err().unwrap();
                     assert!(why.contains("table `T`"), "{why}");
                     assert!(why.contains(engine) || why.contains("ROW_FORMAT"), "{why}");
                 }
             }
         }
         // Not opted in: no reason at all, whatever the storage.
-        let plain = varchar(64, "utf8mb4");
         assert_eq!(
-            widening(Flavor::MySql, &on("MyISAM", None), &from, &plain),
+            widening(Flavor::MySql, &on("MyISAM", None), &from, &to, Widen::Off),
             Err(None)
         );
     }
 
     #[test]
     fn members_appended_within_storage() {
+        let types = Widen::Types;
+        let members = |m: Vec<String>| {
+            m.iter()
+                .map(|m| format!("'{m}'"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         let e = |m: &[&str]| {
-            Column::new(
-                "e",
-                ColumnType::Enum(m.iter().map(|s| s.to_string()).collect()),
-            )
+            column(&format!(
+                "e enum({})",
+                members(m.iter().map(|s| s.to_string()).collect())
+            ))
+        };
+        let many = |n: usize| {
+            column(&format!(
+                "e enum({})",
+                members((0..n).map(|i| format!("m{i}")).collect())
+            ))
         };
         let s = |n: usize| {
-            Column::new(
-                "s",
-                ColumnType::Set((0..n).map(|i| format!("m{i}")).collect()),
-            )
+            column(&format!(
+                "s set({})",
+                members((0..n).map(|i| format!("m{i}")).collect())
+            ))
         };
-        let to = opted(e(&["a", "b", "c"]), Widen::Types);
+        let to = e(&["a", "b", "c"]);
         assert_eq!(
-            rule(Flavor::MySql, &e(&["a", "b"]), &to),
+            rule(Flavor::MySql, &e(&["a", "b"]), &to, types),
             Some((WidenRule::EnumAppend, WidenAlgorithm::Instant))
         );
         assert!(
-            widening(Flavor::MariaDb, &live(), &e(&["b", "a"]), &to).is_err(),
+            widening(Flavor::MariaDb, &live(), &e(&["b", "a"]), &to, types).is_err(),
             "reordered"
         );
         assert!(
-            widening(Flavor::MariaDb, &live(), &e(&["a", "b", "c", "d"]), &to).is_err(),
+            widening(
+                Flavor::MariaDb,
+                &live(),
+                &e(&["a", "b", "c", "d"]),
+                &to,
+                types
+            )
+            .is_err(),
             "removed"
         );
-        assert!(widening(Flavor::TiDb, &live(), &e(&["a", "b"]), &to).is_err());
-        let many = |n: usize| {
-            Column::new(
-                "e",
-                ColumnType::Enum((0..n).map(|i| format!("m{i}")).collect()),
-            )
-        };
-        assert!(widening(
-            Flavor::MySql,
-            &live(),
-            &many(255),
-            &opted(many(256), Widen::Types)
-        )
-        .is_err());
+        assert!(widening(Flavor::TiDb, &live(), &e(&["a", "b"]), &to, types).is_err());
+        assert!(widening(Flavor::MySql, &live(), &many(255), &many(256), types).is_err());
         assert_eq!(
-            rule(Flavor::MariaDb, &s(3), &opted(s(8), Widen::Types)),
+            rule(Flavor::MariaDb, &s(3), &s(8), types),
             Some((WidenRule::SetAppend, WidenAlgorithm::Instant))
         );
-        assert!(widening(Flavor::MySql, &live(), &s(8), &opted(s(9), Widen::Types)).is_err());
+        assert!(widening(Flavor::MySql, &live(), &s(8), &s(9), types).is_err());
     }
 
     #[test]
     fn defaults_need_the_columns_own_opt_in() {
-        let from = Column::new("d", ColumnType::Varchar(8));
-        let mut to = from.clone();
-        to.default = Some(crate::model::DefaultValue::Literal("x".into()));
-        assert!(widening(
-            Flavor::MySql,
-            &live(),
-            &from,
-            &opted(to.clone(), Widen::Types)
-        )
-        .is_err());
-        let to = opted(to, Widen::TypesAndDefault);
+        let from = column("d varchar(8)");
+        let to = column("d varchar(8) DEFAULT 'x'");
+        assert!(widening(Flavor::MySql, &live(), &from, &to, Widen::Types).is_err());
+        let own = Widen::TypesAndDefault;
         assert_eq!(
-            rule(Flavor::MariaDb, &from, &to),
+            rule(Flavor::MariaDb, &from, &to, own),
             Some((WidenRule::Default, WidenAlgorithm::Instant))
         );
-        assert!(widening(Flavor::TiDb, &live(), &from, &to).is_err());
+        assert!(widening(Flavor::TiDb, &live(), &from, &to, own).is_err());
         // Back: dropping it is the same rule.
-        assert!(widening(
-            Flavor::MySql,
-            &live(),
-            &to.clone(),
-            &opted(from, Widen::TypesAndDefault)
-        )
-        .is_ok());
+        assert!(widening(Flavor::MySql, &live(), &to, &from, own).is_ok());
     }
 
     /// In the diff: without opt-in a longer catalog VARCHAR is drift, as
@@ -488,32 +502,33 @@ mod tests {
     #[test]
     fn the_diff_classes_a_widening_only_when_opted_in() {
         use crate::diff::{diff_table, diff_table_on, Change, Severity};
-        let mut want = crate::model::Table::not_a_table("T".into(), "");
-        want.kind = crate::model::TableKind::Base;
-        want.charset = "utf8mb4".into();
-        want.collation = "utf8mb4_bin".into();
-        want.columns = vec![varchar(64, "utf8mb4")];
-        let mut have = want.clone();
-        have.columns[0] = varchar(31, "utf8mb4");
+        let table = |n: u32| {
+            crate::dump::table(&format!(
+                "CREATE TABLE T (c varchar({n}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+            ))
+        };
+        let (want, have) = (table(64), table(31));
         let kinds =
             |d: &crate::diff::TableDiff| d.problems.iter().map(|p| p.kind).collect::<Vec<_>>();
+        let none = Widens::none();
         for f in [None, Some(Flavor::MySql), Some(Flavor::MariaDb)] {
-            let d = diff_table_on(&want, Some(&have), f);
+            let d = diff_table_on(&want, Some(&have), f, &none);
             assert_eq!(kinds(&d), [ProblemKind::ColumnType]);
             assert!(d.changes.is_empty());
         }
-        want.columns[0].widen = Widen::Types;
+        let mut opted = Widens::none();
+        opted.set(&want.name, &want.columns[0].name, Widen::Types);
         assert_eq!(
             diff_table(&want, Some(&have)),
-            diff_table_on(&want, Some(&have), None)
+            diff_table_on(&want, Some(&have), None, &opted)
         );
-        let d = diff_table_on(&want, Some(&have), Some(Flavor::MariaDb));
+        let d = diff_table_on(&want, Some(&have), Some(Flavor::MariaDb), &opted);
         assert_eq!(kinds(&d), [ProblemKind::MissingWidening]);
         assert_eq!(d.problems[0].kind.severity(), Severity::Missing);
         assert!(!d.is_satisfied());
         assert!(matches!(d.changes.as_slice(), [Change::WidenColumn { .. }]));
         // 124 -> 256 bytes: MariaDB only; refused on MySQL, with the reason.
-        let d = diff_table_on(&want, Some(&have), Some(Flavor::MySql));
+        let d = diff_table_on(&want, Some(&have), Some(Flavor::MySql), &opted);
         assert_eq!(kinds(&d), [ProblemKind::ColumnType]);
         assert!(
             d.problems[0]
@@ -524,18 +539,24 @@ mod tests {
             d.problems[0]
         );
         assert!(d.changes.is_empty());
+        // Opted in under another table's name: nothing.
+        let mut elsewhere = Widens::none();
+        elsewhere.set(&"U".into(), &want.columns[0].name, Widen::Types);
+        let d = diff_table_on(&want, Some(&have), Some(Flavor::MariaDb), &elsewhere);
+        assert_eq!(kinds(&d), [ProblemKind::ColumnType]);
     }
 
     #[test]
     fn integers_widen_on_tidb_only() {
-        let int = |kind, unsigned| Column::new("i", ColumnType::Int { kind, unsigned });
-        let to = opted(int(IntKind::Big, false), Widen::Types);
+        let types = Widen::Types;
+        let to = column("i bigint");
         assert_eq!(
-            rule(Flavor::TiDb, &int(IntKind::Int, false), &to),
+            rule(Flavor::TiDb, &column("i int"), &to, types),
             Some((WidenRule::IntegerWidth, WidenAlgorithm::TiDb))
         );
-        assert!(widening(Flavor::TiDb, &live(), &int(IntKind::Int, true), &to).is_err());
-        assert!(widening(Flavor::MySql, &live(), &int(IntKind::Int, false), &to).is_err());
-        assert!(widening(Flavor::MariaDb, &live(), &int(IntKind::Int, false), &to).is_err());
+        let unsigned = column("i int unsigned");
+        assert!(widening(Flavor::TiDb, &live(), &unsigned, &to, types).is_err());
+        assert!(widening(Flavor::MySql, &live(), &column("i int"), &to, types).is_err());
+        assert!(widening(Flavor::MariaDb, &live(), &column("i int"), &to, types).is_err());
     }
 }

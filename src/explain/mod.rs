@@ -232,6 +232,7 @@ async fn run_scratch(
     let tables: Vec<_> = catalog.tables.iter().map(|t| t.table.clone()).collect();
     let apply_opts = crate::apply::ApplyOptions {
         read_timeout: opts.timeout,
+        widens: catalog.widens(),
         ..crate::apply::ApplyOptions::default()
     };
     let applied = crate::apply::run(scratch, &scratch.schema, &tables, &apply_opts).await?;

@@ -141,6 +141,8 @@ struct Ctx<'a> {
     idle: Vec<Mutex<Vec<db::Session<'static>>>>,
     /// The catalog's tables, for apply and plan.
     tables: Vec<crate::model::Table>,
+    /// Their widening opt-ins (the catalog's policy), for apply and plan.
+    widens: crate::model::Widens,
 }
 
 impl Ctx<'_> {
@@ -185,6 +187,7 @@ pub async fn run(fleet: &FleetFile, catalog: &Catalog, opts: &FleetOptions) -> F
             .map(|_| Mutex::new(Vec::new()))
             .collect(),
         tables: catalog.tables.iter().map(|t| t.table.clone()).collect(),
+        widens: catalog.widens(),
     };
     ctx.emit(&FleetEvent::Planned { servers: &servers });
     let mut reports: Vec<TargetReport> = Vec::new();
@@ -456,6 +459,7 @@ impl Ctx<'_> {
                 opts.cancel = Some(cancel);
                 opts.halt = Some(self.halt.clone());
                 opts.progress = None;
+                opts.widens = self.widens.clone();
                 let session = self.apply_session(t, &target, &opts).await?;
                 let opener = crate::acquire::Connector::opener(&&target);
                 let (report, session, clean) =

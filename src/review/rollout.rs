@@ -84,13 +84,17 @@ fn gate<'a>(problems: impl IntoIterator<Item = &'a Problem>) -> Gate {
 /// diffed against `installed`, OLD as a server holds it (its rendered model
 /// for the first flavor reviewed), which `verify --consumer` reads.
 pub fn consumer_gates(new: &Catalog, installed: &Dump, flavor: Flavor) -> Vec<(String, Gate)> {
+    let widens = new.widens();
     new.consumers()
         .into_iter()
         .map(|c| {
             let diffs: Vec<_> = new
                 .scoped(Some(&c))
                 .iter()
-                .map(|t| diff_table_on(t, installed.table(t.name.as_str()), Some(flavor)))
+                .map(|t| {
+                    let have = installed.table(t.name.as_str());
+                    diff_table_on(t, have, Some(flavor), &widens)
+                })
                 .collect();
             let found = gate(diffs.iter().flat_map(|d| &d.problems));
             (c, found)

@@ -134,6 +134,7 @@ pub fn diffs(model: Dump, new: &Catalog, flavor: Flavor) -> Vec<TableDiff> {
         new.tables.iter().map(|t| &t.table),
         model.tables,
         Some(flavor),
+        &new.widens(),
     )
 }
 

@@ -179,7 +179,9 @@ async fn plan_costs_every_step_kind() {
     let cat = catalog();
     let t = tables(&cat);
     let mut s = session(&db).await;
-    let plan = live::plan_live(&mut s, &db.name, &t).await.expect("plan");
+    let plan = live::plan_live(&mut s, &db.name, &t, &cat.widens())
+        .await
+        .expect("plan");
     let cost = cost::plan_cost(&mut s, &db.name, &t, &plan, &CostOptions::default())
         .await
         .expect("cost");

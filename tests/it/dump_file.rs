@@ -36,7 +36,9 @@ fn shipped_catalog() -> Vec<Table> {
 async fn live_plan(db: &TestDb, tables: &[Table]) -> (Plan, Vec<(String, Option<Table>)>) {
     let target = db::parse_url(&db.url()).unwrap();
     let mut s = db::connect(&target, TIMEOUT).await.unwrap();
-    let p = plan_live(&mut s, &db.name, tables).await.unwrap();
+    let p = plan_live(&mut s, &db.name, tables, &Default::default())
+        .await
+        .unwrap();
     let mut inspected = Vec::new();
     let names: Vec<String> = {
         let mut conn = db.pool.get_conn().await.unwrap();

@@ -118,7 +118,7 @@ async fn plan_runs_on_the_callers_pool() {
     let db = TestDb::new().await;
     let cat = all_but_work_item(&db).await;
     let tables: Vec<_> = cat.tables.iter().map(|t| t.table.clone()).collect();
-    let plan = plan_within(&db.pool, &db.name, &tables, DEADLINE)
+    let plan = plan_within(&db.pool, &db.name, &tables, &cat.widens(), DEADLINE)
         .await
         .unwrap();
     assert!(!plan.is_refused());
@@ -232,7 +232,9 @@ async fn the_callers_deadline_bounds_the_whole_gate() {
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
     assert!(took < Duration::from_secs(3), "{took:?}");
     let target = db::parse_url(&url).unwrap();
-    let err = plan_within(&target, "x", &[], deadline).await.unwrap_err();
+    let err = plan_within(&target, "x", &[], &Default::default(), deadline)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
     // The connect inside it or the gate as a whole: either names the deadline.
     assert!(

@@ -518,9 +518,14 @@ async fn fixed_round_trips(run: Run) {
                 Run::Plan => {
                     let tables: Vec<schema_catalog::Table> =
                         cat.tables.iter().map(|t| t.table.clone()).collect();
-                    let plan = schema_catalog::live::plan_live(&mut s, &target.schema, &tables)
-                        .await
-                        .expect("plan runs");
+                    let plan = schema_catalog::live::plan_live(
+                        &mut s,
+                        &target.schema,
+                        &tables,
+                        &cat.widens(),
+                    )
+                    .await
+                    .expect("plan runs");
                     assert!(plan.steps.is_empty() && plan.drift.is_empty(), "{plan:#?}");
                 }
             }

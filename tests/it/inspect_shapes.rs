@@ -189,7 +189,7 @@ async fn diff_together(
     let request = schema_catalog::inspect::Read::default()
         .schemas(schemas)
         .tables(&tables);
-    schema_catalog::live::diff_all(s, &request)
+    schema_catalog::live::diff_all(s, &request, &cat.widens())
         .await
         .expect("read together")
         .into_iter()

@@ -320,9 +320,10 @@ async fn the_final_verify_refuses_what_only_show_create_shows() {
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    let plan = schema_catalog::live::plan_live(&mut s, &db.name, &two_tables())
-        .await
-        .unwrap();
+    let plan =
+        schema_catalog::live::plan_live(&mut s, &db.name, &two_tables(), &Default::default())
+            .await
+            .unwrap();
     assert!(plan.steps.is_empty(), "{:#?}", plan.steps);
     assert_eq!(
         kinds(&plan.drift),

@@ -100,11 +100,13 @@ async fn snapshot_shape(name: &str, legacy: Option<&str>) -> Vec<Plan> {
     let target = db::parse_url(&db.url()).unwrap();
     let mut session = db::connect(&target, Duration::from_secs(10)).await.unwrap();
     assert_eq!(session.flavor(), db.flavor);
-    let live = plan_live(&mut session, &db.name, &tables).await.unwrap();
+    let live = plan_live(&mut session, &db.name, &tables, &Default::default())
+        .await
+        .unwrap();
     let request = schema_catalog::inspect::Read::default()
         .schema(&db.name)
         .tables(&tables);
-    let diffs = diff_all(&mut session, &request)
+    let diffs = diff_all(&mut session, &request, &Default::default())
         .await
         .unwrap()
         .pop()

@@ -26,9 +26,11 @@ fn tables(r: &Revision) -> Vec<Table> {
 
 async fn apply(db: &TestDb, r: &Revision) -> ApplyReport {
     let target = db::parse_url(&db.url()).expect("test URL parses");
+    let widens = r.catalog().expect("a valid revision").widens();
     let opts = ApplyOptions::default()
         .lock_timeout(Duration::from_secs(20))
-        .read_timeout(Duration::from_secs(20));
+        .read_timeout(Duration::from_secs(20))
+        .widens(widens);
     apply::run(&target, &target.schema, &tables(r), &opts)
         .await
         .expect("apply runs")

@@ -320,7 +320,7 @@ async fn plan_of(db: &TestDb, tables: &[schema_catalog::Table]) -> schema_catalo
     let mut s = schema_catalog::db::connect(&target, std::time::Duration::from_secs(20))
         .await
         .unwrap();
-    schema_catalog::live::plan_live(&mut s, &db.name, tables)
+    schema_catalog::live::plan_live(&mut s, &db.name, tables, &Default::default())
         .await
         .unwrap()
 }

@@ -158,7 +158,7 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
     );
 
     // Plan: one widen_column step per column, with the rule's clause.
-    let plan = schema_catalog::live::plan_live(&mut session, &db.name, &tables)
+    let plan = schema_catalog::live::plan_live(&mut session, &db.name, &tables, &cat.widens())
         .await
         .unwrap();
     assert!(!plan.is_refused(), "{:#?}", plan.drift);
@@ -189,9 +189,14 @@ async fn allowed_widenings_touch_no_row_of_a_million_row_table() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
-    let report = apply::run(&target, &target.schema, &tables, &opts())
-        .await
-        .expect("apply runs");
+    let report = apply::run(
+        &target,
+        &target.schema,
+        &tables,
+        &opts().widens(cat.widens()),
+    )
+    .await
+    .expect("apply runs");
     let took = started.elapsed();
     measuring.store(false, Ordering::SeqCst);
     stop.store(true, Ordering::SeqCst);
@@ -323,7 +328,8 @@ async fn refused_widenings_are_drift_and_the_server_would_copy() {
         let dir = catalog_dir(&[("catalog.yaml", settings), ("r.yaml", &table)]);
         let cat = catalog::load(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let tables = catalog_tables(&cat);
-        let report = assert_apply_refused(&db, &tables, &[("R", &["Id", "C"])]).await;
+        let report =
+            assert_apply_refused(&db, (&tables, cat.widens()), &[("R", &["Id", "C"])]).await;
         common::applied::assert_drift(&report, "R", "C", case.kind);
         assert!(
             report
@@ -388,12 +394,14 @@ columns:
 primary_key: [Id]
 ";
     let dir = catalog_dir(&[("wide.yaml", table)]);
-    let tables = catalog_tables(&catalog::load(dir.path()).unwrap());
+    let cat = catalog::load(dir.path()).unwrap();
+    let tables = catalog_tables(&cat);
     let opts = ApplyOptions::default()
         .lock_wait(Duration::from_secs(1))
         .busy_timeout(Duration::from_secs(2))
         .blocker_age(Duration::from_secs(1))
-        .read_timeout(Duration::from_secs(20));
+        .read_timeout(Duration::from_secs(20))
+        .widens(cat.widens());
     let target = db::parse_url(&db.url()).unwrap();
     let (mut holder, id) = common::holding(&db, "SELECT COUNT(*) FROM Wide").await;
     let report = apply::run(&target, &db.name, &tables, &opts)

@@ -47,7 +47,16 @@ fn legacy(name: &str, options: &str) -> String {
 }
 
 /// The catalog of `name` with `V varchar(63)`, widenings on.
-fn catalog_of(name: &str, engine: &str) -> (tempfile::TempDir, Vec<schema_catalog::Table>) {
+/// The one-table catalog (its directory, its tables and their widening
+/// opt-ins).
+fn catalog_of(
+    name: &str,
+    engine: &str,
+) -> (
+    tempfile::TempDir,
+    Vec<schema_catalog::Table>,
+    schema_catalog::model::Widens,
+) {
     let table = format!(
         "table: {name}\nengine: {engine}\ncolumns:\n  - {{name: Id, type: int, nullable: false}}\n  - {{name: V, type: varchar(63)}}\nprimary_key: [Id]\n"
     );
@@ -56,7 +65,7 @@ fn catalog_of(name: &str, engine: &str) -> (tempfile::TempDir, Vec<schema_catalo
     let dir = catalog_dir(&[("catalog.yaml", settings), ("t.yaml", &table)]);
     let cat = catalog::load(dir.path()).unwrap_or_else(|e| panic!("{name}: {e}"));
     let tables = catalog_tables(&cat);
-    (dir, tables)
+    (dir, tables, cat.widens())
 }
 
 async fn session(db: &TestDb) -> db::Session<'static> {
@@ -116,8 +125,8 @@ async fn the_row_format_is_read_and_explicit_ones_are_refused() {
             .unwrap()
             .expect("the table exists");
         assert_eq!(live.row_format, Some(format), "{name}");
-        let (_dir, tables) = catalog_of(name, "InnoDB");
-        let report = assert_apply_refused(&db, &tables, &[(name, &["Id", "V"])]).await;
+        let (_dir, tables, widens) = catalog_of(name, "InnoDB");
+        let report = assert_apply_refused(&db, (&tables, widens), &[(name, &["Id", "V"])]).await;
         assert_drift(&report, name, name, ProblemKind::Unrecognised);
         let p = drift_on(&report, name);
         // MariaDB spells the option `key_block_size=8`, MySQL `KEY_BLOCK_SIZE=8`.
@@ -147,10 +156,10 @@ async fn the_row_format_is_read_and_explicit_ones_are_refused() {
             .unwrap()
             .expect("the table exists");
         assert_eq!(live.row_format, Some(format), "{name}");
-        let (_dir, tables) = catalog_of(name, "InnoDB");
+        let (_dir, tables, widens) = catalog_of(name, "InnoDB");
         let id = db.innodb_table_id(name).await;
         let sum = db.checksum(name, &["Id", "V"]).await;
-        let report = apply_converged(&db, &tables).await;
+        let report = apply_converged(&db, (&tables, widens.clone())).await;
         assert_eq!(report.steps.len(), 1, "{name}: {report:#?}");
         assert_eq!(report.steps[0].kind, "widen_column");
         assert_eq!(
@@ -159,7 +168,7 @@ async fn the_row_format_is_read_and_explicit_ones_are_refused() {
             "{name}: the table was rebuilt"
         );
         assert_eq!(db.checksum(name, &["Id", "V"]).await, sum);
-        common::applied::assert_idle(&db, &tables).await;
+        common::applied::assert_idle(&db, (&tables, widens)).await;
     }
 }
 
@@ -171,8 +180,8 @@ async fn a_widening_on_another_engine_is_refused_before_any_ddl() {
         "INSERT INTO `My` VALUES (1, 'a'), (2, 'b')",
     ])
     .await;
-    let (dir, tables) = catalog_of("My", "MyISAM");
-    let report = assert_apply_refused(&db, &tables, &[("My", &["Id", "V"])]).await;
+    let (dir, tables, widens) = catalog_of("My", "MyISAM");
+    let report = assert_apply_refused(&db, (&tables, widens), &[("My", &["Id", "V"])]).await;
     assert_drift(&report, "My", "V", ProblemKind::ColumnType);
     let p = drift_on(&report, "V");
     assert!(

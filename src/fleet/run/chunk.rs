@@ -177,14 +177,16 @@ impl Ctx<'_> {
                         .collect::<Vec<_>>())
                 }
                 Purpose::Plan => {
-                    let plans = plans(&mut session, schemas, &self.tables).await?;
+                    let plans = plans(&mut session, schemas, &self.tables, &self.widens).await?;
                     let survey = self.survey(server, &mut session).await?;
                     Ok(plans
                         .into_iter()
                         .map(|p| p.map(|p| Found::Plan(Box::new(p), survey.clone())))
                         .collect())
                 }
-                Purpose::Apply => converged(&mut session, schemas, &self.tables).await,
+                Purpose::Apply => {
+                    converged(&mut session, schemas, &self.tables, &self.widens).await
+                }
             }
         };
         let results = tokio::select! {
@@ -259,12 +261,13 @@ async fn plans(
     session: &mut db::Session<'_>,
     schemas: &[&str],
     tables: &[crate::model::Table],
+    widens: &crate::model::Widens,
 ) -> crate::Result<Vec<crate::Result<crate::plan::Plan>>> {
     let request = crate::inspect::Read::default()
         .schemas(schemas)
         .tables(tables)
         .net(true);
-    let diffs = crate::live::diff_all(session, &request).await?;
+    let diffs = crate::live::diff_all(session, &request, widens).await?;
     let flavor = session.flavor();
     let identity = session.identity().clone();
     Ok(diffs
@@ -288,9 +291,10 @@ async fn converged(
     session: &mut db::Session<'_>,
     schemas: &[&str],
     tables: &[crate::model::Table],
+    widens: &crate::model::Widens,
 ) -> crate::Result<Vec<crate::Result<Found>>> {
     let identity = session.identity().clone();
-    Ok(plans(session, schemas, tables)
+    Ok(plans(session, schemas, tables, widens)
         .await?
         .into_iter()
         .map(|p| {

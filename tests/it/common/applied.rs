@@ -10,24 +10,62 @@ use mysql_async::prelude::*;
 use schema_catalog::apply::{ApplyReport, Outcome, Progress, ProgressEvent, ProgressFn};
 use schema_catalog::catalog::Catalog;
 use schema_catalog::diff::{Problem, ProblemKind};
+use schema_catalog::model::Widens;
 use schema_catalog::verify::VerifyReport;
 use schema_catalog::Table;
 
 use super::{catalog_tables, TestDb};
 
+/// What apply is given: a catalog's tables and their widening opt-ins
+/// (the catalog's policy, [`Catalog::widens`]). From tables alone: none.
+#[derive(Clone)]
+pub struct Wanted<'a> {
+    pub tables: &'a [Table],
+    pub widens: Widens,
+}
+
+impl<'a> From<&'a [Table]> for Wanted<'a> {
+    fn from(tables: &'a [Table]) -> Self {
+        Wanted {
+            tables,
+            widens: Widens::none(),
+        }
+    }
+}
+
+impl<'a> From<&'a Vec<Table>> for Wanted<'a> {
+    fn from(tables: &'a Vec<Table>) -> Self {
+        tables.as_slice().into()
+    }
+}
+
+impl<'a, const N: usize> From<&'a [Table; N]> for Wanted<'a> {
+    fn from(tables: &'a [Table; N]) -> Self {
+        tables.as_slice().into()
+    }
+}
+
+impl<'a> From<(&'a Vec<Table>, Widens)> for Wanted<'a> {
+    fn from((tables, widens): (&'a Vec<Table>, Widens)) -> Self {
+        Wanted { tables, widens }
+    }
+}
+
 /// Applies `tables` to the test schema with 20-second lock and read
 /// budgets; panics on a database error (the outcome is the caller's).
-pub async fn apply_tables(db: &TestDb, tables: &[Table]) -> ApplyReport {
+pub async fn apply_tables<'a>(db: &TestDb, tables: impl Into<Wanted<'a>>) -> ApplyReport {
     apply_tables_at(&db.url(), tables).await
 }
 
 /// [`apply_tables`] through the database URL `url` (a proxy in front of
 /// the test server, say).
-pub async fn apply_tables_at(url: &str, tables: &[Table]) -> ApplyReport {
+pub async fn apply_tables_at<'a>(url: &str, tables: impl Into<Wanted<'a>>) -> ApplyReport {
+    let Wanted { tables, widens } = tables.into();
     let budget = std::time::Duration::from_secs(20);
     let opts = schema_catalog::apply::ApplyOptions::default()
         .lock_timeout(budget)
-        .read_timeout(budget);
+        .read_timeout(budget)
+        .widens(widens);
     let target = schema_catalog::db::parse_url(url).expect("test URL parses");
     schema_catalog::apply::run(&target, &target.schema, tables, &opts)
         .await
@@ -35,7 +73,7 @@ pub async fn apply_tables_at(url: &str, tables: &[Table]) -> ApplyReport {
 }
 
 /// [`apply_tables`], which must converge; returns the report.
-pub async fn apply_converged(db: &TestDb, tables: &[Table]) -> ApplyReport {
+pub async fn apply_converged<'a>(db: &TestDb, tables: impl Into<Wanted<'a>>) -> ApplyReport {
     let report = apply_tables(db, tables).await;
     assert_eq!(report.outcome, Outcome::Converged, "{report:#?}");
     report
@@ -43,7 +81,7 @@ pub async fn apply_converged(db: &TestDb, tables: &[Table]) -> ApplyReport {
 
 /// A second apply of `tables` is a no-op: it converges with no step and
 /// no DDL. Returns its report.
-pub async fn assert_idle(db: &TestDb, tables: &[Table]) -> ApplyReport {
+pub async fn assert_idle<'a>(db: &TestDb, tables: impl Into<Wanted<'a>>) -> ApplyReport {
     let again = apply_converged(db, tables).await;
     assert!(
         again.steps.is_empty(),
@@ -87,7 +125,7 @@ pub async fn assert_verify_fails(db: &TestDb, cat: &Catalog, object: &str, kind:
 pub async fn assert_verified_and_idle(db: &TestDb, cat: &Catalog) -> ApplyReport {
     let v = verify_schema(db, cat).await;
     assert!(v.ok, "{:#?}", v.problems);
-    assert_idle(db, &catalog_tables(cat)).await
+    assert_idle(db, (&catalog_tables(cat), cat.widens())).await
 }
 
 /// Greenfield: `tables` (rendered from a catalog read off `source`)
@@ -112,9 +150,9 @@ pub async fn assert_greenfield(source: &TestDb, tables: &[Table]) -> TestDb {
 /// the rows of each `(table, columns)` in `rows` checksummed unchanged.
 /// Returns the report, for the caller's problem checks ([`drift_on`],
 /// [`assert_drift`]).
-pub async fn assert_apply_refused(
+pub async fn assert_apply_refused<'a>(
     db: &TestDb,
-    tables: &[Table],
+    tables: impl Into<Wanted<'a>>,
     rows: &[(&str, &[&str])],
 ) -> ApplyReport {
     let before = db.snapshot().await;
