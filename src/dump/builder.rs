@@ -102,7 +102,6 @@ impl TableBuilder {
                 fks
             },
             tidb: self.tidb.take(),
-            required_by: Vec::new(),
         };
         let collation_clauses = self.finish_columns(&mut table);
         table.normalize();

@@ -196,7 +196,6 @@ impl TableBuilder {
             kind,
             visible: true,
             comment,
-            required_by: Vec::new(),
         })
     }
 

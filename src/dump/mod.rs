@@ -67,7 +67,7 @@ impl DumpParseError {
 }
 
 /// Parses one `CREATE TABLE` statement (a trailing `;` is allowed) into a
-/// normalised [`Table`]. Fields SQL cannot carry (`required_by`) are empty.
+/// normalised [`Table`].
 ///
 /// A textual column without its own collation inherits the table's default
 /// collation when it has no charset or the table's charset; with another

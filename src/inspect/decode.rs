@@ -289,7 +289,6 @@ pub(super) fn assemble(
         checks: Vec::new(),
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: Vec::new(),
     };
     t.checks = explicit_checks(g.checks, &t);
     let mut foreign_keys = g.foreign_keys;

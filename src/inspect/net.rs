@@ -306,17 +306,11 @@ fn without_aria_defaults(text: &str) -> String {
 }
 
 /// The parts of a table both readings carry, in one order: index comments
-/// (not read by the inspection) and consumers dropped, indexes and CHECKs
-/// by name.
+/// (not read by the inspection) dropped, indexes and CHECKs by name.
 fn comparable(t: &Table) -> Table {
     let mut t = t.clone();
-    t.required_by.clear();
-    for c in &mut t.columns {
-        c.required_by.clear();
-    }
     for i in &mut t.indexes {
         i.comment = None;
-        i.required_by.clear();
     }
     t.indexes.sort_by_key(|i| i.name.key());
     t.checks.sort_by_key(|c| c.name.key());

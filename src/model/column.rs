@@ -1,6 +1,6 @@
 //! Columns and generated columns.
 
-use super::{DefaultValue, Widen};
+use super::DefaultValue;
 use crate::collation::{canonical_charset, canonical_collation};
 use crate::coltype::ColumnType;
 use crate::ident::Ident;
@@ -66,11 +66,6 @@ pub struct Column {
     pub invisible: bool,
     /// Comment, informational; never compared.
     pub comment: Option<String>,
-    /// Consumers that require this column; empty = base contract.
-    pub required_by: Vec<String>,
-    /// Whether apply may widen the live column to this shape online
-    /// (catalog `widen`; never read from a server, never compared).
-    pub widen: Widen,
 }
 
 impl Column {
@@ -88,8 +83,6 @@ impl Column {
             on_update: None,
             invisible: false,
             comment: None,
-            required_by: Vec::new(),
-            widen: Widen::Off,
         }
     }
 

@@ -159,8 +159,6 @@ pub struct Index {
     pub visible: bool,
     /// Comment, informational; never compared.
     pub comment: Option<String>,
-    /// Consumers that require this index; empty = base contract.
-    pub required_by: Vec<String>,
 }
 
 impl Index {
@@ -173,7 +171,6 @@ impl Index {
             kind: IndexKind::BTree,
             visible: true,
             comment: None,
-            required_by: Vec::new(),
         }
     }
 

@@ -181,8 +181,6 @@ pub struct Table {
     /// (`None`: none declared), or read from TiDB (`None`: read from MySQL
     /// or MariaDB, which have none).
     pub tidb: Option<TidbOptions>,
-    /// Consumers that require this table; empty = base contract.
-    pub required_by: Vec<String>,
 }
 
 /// A table's default character set and collation (`DEFAULT CHARSET=...
@@ -225,7 +223,6 @@ impl Table {
             checks: Vec::new(),
             foreign_keys: Vec::new(),
             tidb: None,
-            required_by: Vec::new(),
         }
     }
 
@@ -246,7 +243,6 @@ impl Table {
             checks: Vec::new(),
             foreign_keys: Vec::new(),
             tidb: None,
-            required_by: Vec::new(),
         }
     }
 

@@ -15,7 +15,7 @@
 //! check it for the shipped catalog and the fixtures on every flavor.
 
 use crate::coltype::ColumnType;
-use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table, TableKind, Widen};
+use crate::model::{Column, DefaultValue, Index, IndexKind, IndexPart, Table, TableKind};
 use crate::server::Flavor;
 
 /// `table` as parsing its rendered `CREATE TABLE` for `flavor` gives it,
@@ -26,18 +26,10 @@ pub(crate) fn installed(table: &Table, flavor: Flavor) -> Option<Table> {
         return None;
     }
     let mut t = table.clone();
-    t.required_by.clear();
     t.row_format = None;
     // The dump reader records TiDB options for a table read as TiDB (none
     // here), and none for the other flavors.
     t.tidb = flavor.has_tidb_table_options().then(Default::default);
-    for c in &mut t.columns {
-        c.required_by.clear();
-        c.widen = Widen::Off;
-    }
-    for i in &mut t.indexes {
-        i.required_by.clear();
-    }
     Some(t)
 }
 

@@ -38,7 +38,6 @@ fn jobs() -> Table {
         checks: vec![],
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: vec![],
     }
 }
 

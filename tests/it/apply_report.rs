@@ -35,7 +35,6 @@ async fn a_step_whose_ddl_ran_but_read_back_differs_reports_ddl_issued() {
         checks: Vec::new(),
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: vec![],
     };
     let db = TestDb::new().await;
     let target = db::parse_url(&db.url()).unwrap();

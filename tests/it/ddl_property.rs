@@ -64,7 +64,6 @@ fn table(
         checks: Vec::new(),
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: vec![],
     }
 }
 

@@ -193,7 +193,6 @@ fn table(
         }],
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: vec![],
     }
 }
 

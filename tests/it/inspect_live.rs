@@ -166,7 +166,6 @@ fn expected_kinds() -> Table {
         checks: Vec::new(),
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: Vec::new(),
     }
 }
 

@@ -4,7 +4,6 @@
 //! inspection) exactly as declared.
 
 use crate::common;
-use crate::tables;
 
 use std::path::Path;
 
@@ -20,7 +19,7 @@ fn shipped() -> Catalog {
 /// The catalog table as `flavor` holds it: TiDB's AUTO_RANDOM in
 /// AUTO_INCREMENT's place; no TiDB features on MySQL / MariaDB.
 fn as_on(t: &Table, flavor: Flavor) -> Table {
-    let mut t = tables::without_required_by(t.clone());
+    let mut t = t.clone();
     match flavor {
         Flavor::TiDb => t = schema_catalog::model::on_tidb(&t).into_owned(),
         Flavor::MySql | Flavor::MariaDb => t.tidb = None,

@@ -111,7 +111,6 @@ pub(in crate::catalog) fn lint_indexes(
                 kind: index_kind,
                 visible: ri.visible.unwrap_or(true),
                 comment: ri.comment.clone(),
-                required_by: ri.required_by.clone(),
             });
         }
     }

@@ -66,9 +66,6 @@ pub(in crate::catalog) fn build_table(
     let mut declared = declare_columns(raw_columns, (&charset, &collation), sink);
     for (d, w) in declared.iter_mut().zip(widen) {
         d.policy.widen = widen_opt_in(w, defaults.widen);
-        if let Some(c) = d.column.as_mut() {
-            c.widen = d.policy.widen;
-        }
     }
     crate::catalog::read::generated::lint_generated(generated, &mut declared, sink);
     let known: Vec<&Column> = declared.iter().filter_map(|d| d.column.as_ref()).collect();
@@ -106,7 +103,7 @@ pub(in crate::catalog) fn build_table(
         sink,
     );
     let mut policy = TablePolicy {
-        required_by: raw.required_by.clone(),
+        required_by: raw.required_by,
         columns: Default::default(),
         indexes: index_scopes,
     };
@@ -137,7 +134,6 @@ pub(in crate::catalog) fn build_table(
         checks,
         foreign_keys,
         tidb,
-        required_by: raw.required_by,
     };
     table.normalize();
     crate::catalog::rules::limits::lint(&table, sink);
@@ -354,9 +350,6 @@ fn column_from_raw(
         on_update,
         invisible: rc.invisible,
         comment: rc.comment,
-        required_by: rc.required_by,
-        // Set by `build_table` from the column's `widen` and the catalog's.
-        widen: crate::model::Widen::Off,
     })
 }
 

@@ -233,8 +233,6 @@ pub fn column(flavor: Flavor, raw: &RawColumn, check_clauses: &[String]) -> Resu
         // MySQL `INVISIBLE`, MariaDB `INVISIBLE` (TiDB has none) in EXTRA.
         invisible: has_word(&raw.extra, "INVISIBLE"),
         comment: Some(raw.comment.clone()).filter(|c| !c.is_empty()),
-        required_by: Vec::new(),
-        widen: crate::model::Widen::Off,
         ty,
     })
 }

@@ -104,7 +104,6 @@ pub fn indexes(rows: &[RawIndexRow]) -> (Vec<IndexPart>, Vec<Index>) {
                 kind: index_kind(row.index_type.as_deref()),
                 visible: index_visible(row.is_visible.as_deref(), row.ignored.as_deref()),
                 comment: None,
-                required_by: Vec::new(),
             }),
         }
     }

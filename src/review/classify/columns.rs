@@ -117,8 +117,6 @@ fn column(table: &Ident, o: &Column, n: &Column, scopes: (&[String], &[String]),
         on_update: _,
         invisible: _,
         comment,
-        required_by: _,
-        widen: _,
     } = n;
     out.informational(table, Some(name.as_str()), (&o.comment, comment), scopes);
 }

@@ -68,7 +68,6 @@ fn index(table: &Ident, o: &Index, n: &Index, scopes: (&[String], &[String]), ou
         kind: _,
         visible: _,
         comment,
-        required_by: _,
     } = n;
     out.informational(table, Some(name.as_str()), (&o.comment, comment), scopes);
 }

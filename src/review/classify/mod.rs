@@ -460,7 +460,6 @@ fn table(ot: &CatalogTable, nt: &CatalogTable, found: Vec<(Problem, Vec<Flavor>)
         // drift, a removed one unmanaged (foreign_key_* kinds).
         foreign_keys: _,
         tidb: _, // apply's diff on TiDB (crate::tidb::drift)
-        required_by: _,
     } = n;
     out.informational(
         name,

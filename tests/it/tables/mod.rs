@@ -75,7 +75,6 @@ pub fn table(name: &str, comment: Option<&str>) -> Table {
         checks: Vec::new(),
         foreign_keys: Vec::new(),
         tidb: None,
-        required_by: vec![],
     }
 }
 
@@ -103,12 +102,11 @@ pub fn file_upload() -> Table {
         ),
     ];
     t.primary_key = vec![IndexPart::column("Id")];
-    let mut lifecycle = Index::new(
+    let lifecycle = Index::new(
         "idx_file_upload_lifecycle",
         false,
         &["State", "ExpiresAt", "Id"],
     );
-    lifecycle.required_by = vec!["runtime-upload-lifecycle".into()];
     t.indexes = vec![
         Index::new("uq_file_upload_idempotency", true, &["IdempotencyKey"]),
         Index::new("idx_file_upload_expires", false, &["ExpiresAt"]),
@@ -233,18 +231,6 @@ pub fn all() -> Vec<Table> {
         hostile(),
         v2_columns(),
     ]
-}
-
-/// The table as SQL text can carry it: `required_by` emptied everywhere.
-pub fn without_required_by(mut t: Table) -> Table {
-    t.required_by.clear();
-    for c in &mut t.columns {
-        c.required_by.clear();
-    }
-    for i in &mut t.indexes {
-        i.required_by.clear();
-    }
-    t
 }
 
 /// A nullable column to add later, and an index to add later, for ALTER tests.
