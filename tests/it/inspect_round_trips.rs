@@ -344,7 +344,10 @@ where
         panic!("expected one connection, got {}", connections.len());
     };
     let (up, down) = one.bytes();
-    assert!(up > 0 && down > 0, "the proxy relayed {up} B up, {down} B down");
+    assert!(
+        up > 0 && down > 0,
+        "the proxy relayed {up} B up, {down} B down"
+    );
     (one.round_trips(), one.commands())
 }
 
