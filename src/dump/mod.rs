@@ -85,6 +85,15 @@ pub(crate) fn table(sql: &str) -> Table {
     parse_create_table(sql).unwrap_or_else(|e| panic!("{e}\n{sql}"))
 }
 
+/// [`table`] as `flavor`'s text reads (its column-level CHECKs, its
+/// charset defaults): [`parse_create_table_with`] for that server.
+#[cfg(test)]
+pub(crate) fn table_on(flavor: Flavor, sql: &str) -> Table {
+    parse_create_table_with(sql, ParseOptions::default().flavor(flavor))
+        .map(|p| p.table)
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"))
+}
+
 /// [`table`] of `CREATE TABLE `t` (items)` in a table whose default
 /// collation is utf8mb4_bin.
 #[cfg(test)]
