@@ -413,19 +413,19 @@ fn table_options(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coltype::ColumnType;
-    use crate::model::DefaultValue;
+    use crate::dump::column;
+
+    /// [`table`]'s CREATE TABLE.
+    const TABLE: &str = "CREATE TABLE `T` (\
+         `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'it''s the id', \
+         `Key` varchar(128) NOT NULL, \
+         `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), \
+         PRIMARY KEY (`Id`), UNIQUE KEY `uq` (`Key`), KEY `idx` (`CreatedAt`, `Id`)\
+         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin \
+         COMMENT='a ''quoted'' \\\\ comment'";
 
     fn table() -> Table {
-        crate::dump::table(
-            "CREATE TABLE `T` (\
-             `Id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'it''s the id', \
-             `Key` varchar(128) NOT NULL, \
-             `CreatedAt` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), \
-             PRIMARY KEY (`Id`), UNIQUE KEY `uq` (`Key`), KEY `idx` (`CreatedAt`, `Id`)\
-             ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin \
-             COMMENT='a ''quoted'' \\\\ comment'",
-        )
+        crate::dump::table(TABLE)
     }
 
     #[test]
@@ -449,25 +449,18 @@ mod tests {
 
     #[test]
     fn hostile_names_are_quoted() {
-        let mut c = Column::new(
-            "we`ird",
-            ColumnType::Int {
-                kind: crate::IntKind::Int,
-                unsigned: false,
-            },
-        );
-        c.default = Some(DefaultValue::Literal("0".into()));
+        let c = column("`we``ird` int DEFAULT '0'");
         assert_eq!(
             add_column(
                 &Ident::new("t`x"),
                 &c,
-                &Table::new("t", Vec::new()).defaults(),
+                &table().defaults(),
                 Flavor::MariaDb,
                 ColumnAlgorithm::Instant
             ),
             "ALTER TABLE `t``x` ADD COLUMN `we``ird` int NULL DEFAULT 0, ALGORITHM=INSTANT"
         );
-        let i = Index::new("i`1", true, &["a`b", "c"]);
+        let i = crate::dump::index("`a``b` int, `c` int, UNIQUE KEY `i``1` (`a``b`, `c`)");
         assert_eq!(
             add_index(&Ident::new("t"), &i, Flavor::MySql),
             "ALTER TABLE `t` ADD UNIQUE INDEX `i``1` (`a``b`, `c`), ALGORITHM=INPLACE, LOCK=NONE"
@@ -528,15 +521,12 @@ mod tests {
 
     #[test]
     fn inplace_fallback_and_string_defaults() {
-        let mut c = Column::new("State", ColumnType::Varchar(32));
-        c.charset = Some("utf8mb4".into());
-        c.collation = Some("utf8mb4_bin".into());
-        c.default = Some(DefaultValue::Literal("it's".into()));
+        let c = column("`State` varchar(32) DEFAULT 'it''s'");
         assert_eq!(
             add_column(
                 &Ident::new("t"),
                 &c,
-                &Table::new("t", Vec::new()).defaults(),
+                &table().defaults(),
                 Flavor::MySql,
                 ColumnAlgorithm::InplaceNoLock
             ),
@@ -573,22 +563,27 @@ mod tests {
     /// check is a named table constraint.
     #[test]
     fn column_level_checks() {
-        use crate::model::{Check, CheckLevel};
-        let mut t = table();
-        t.checks = vec![
-            Check {
-                name: "Key".into(),
-                expression: "`Key` <> ''".into(),
-                enforced: true,
-                level: CheckLevel::Column,
-            },
-            Check {
-                name: "ck".into(),
-                expression: "`Id` > 0".into(),
-                enforced: true,
-                level: CheckLevel::Table,
-            },
-        ];
+        // As MariaDB prints them: the column's in it, `ck` among the keys.
+        let t = crate::dump::table_on(
+            Flavor::MariaDb,
+            &TABLE
+                .replace(
+                    "`Key` varchar(128) NOT NULL,",
+                    "`Key` varchar(128) NOT NULL CHECK (`Key` <> ''),",
+                )
+                .replace(
+                    "KEY `idx` (`CreatedAt`, `Id`)",
+                    "KEY `idx` (`CreatedAt`, `Id`), CONSTRAINT `ck` CHECK (`Id` > 0)",
+                ),
+        );
+        let levels = t.checks.iter().map(|c| c.level).collect::<Vec<_>>();
+        assert_eq!(
+            levels,
+            [
+                crate::model::CheckLevel::Column,
+                crate::model::CheckLevel::Table
+            ]
+        );
         let maria = create_table(&t, Flavor::MariaDb);
         assert!(
             maria.contains("  `Key` varchar(128) NOT NULL CHECK (`Key` <> ''),\n"),

@@ -183,25 +183,22 @@ fn strongly_connected(edges: &[Vec<usize>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ForeignKey, ReferentialAction};
 
+    /// Table `name` whose column `a` references `b` of each of `refs`.
     fn table(name: &str, refs: &[&str]) -> Table {
-        let mut t = Table::not_a_table(name.into(), "BASE TABLE");
-        t.kind = crate::model::TableKind::Base;
-        t.foreign_keys = refs
+        let fks: String = refs
             .iter()
             .enumerate()
-            .map(|(i, r)| ForeignKey {
-                name: format!("fk_{name}_{i}").into(),
-                columns: vec!["a".into()],
-                referenced_schema: None,
-                referenced_table: (*r).into(),
-                referenced_columns: vec!["b".into()],
-                on_delete: ReferentialAction::Restrict,
-                on_update: ReferentialAction::Restrict,
+            .map(|(i, r)| {
+                format!(
+                    ", CONSTRAINT `fk_{name}_{i}` FOREIGN KEY (`a`) REFERENCES `{r}` (`b`) \
+                     ON DELETE RESTRICT ON UPDATE RESTRICT"
+                )
             })
             .collect();
-        t
+        crate::dump::table(&format!(
+            "CREATE TABLE `{name}` (`a` int{fks}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        ))
     }
 
     fn names(tables: &[Table]) -> Vec<String> {

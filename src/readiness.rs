@@ -101,11 +101,12 @@ mod tests {
 
     #[test]
     fn absent_is_missing_and_present_is_compared() {
-        let want = Index::new("ix", false, &["a"]);
+        let want = crate::dump::index("`a` int, KEY `ix` (`a`)");
         assert_eq!(
             check_index(None, &want),
             IndexReadiness::NotReady(vec![IndexProblem::Missing])
         );
-        assert!(check_index(Some(&Index::new("IX", false, &["A"])), &want).is_ready());
+        let have = crate::dump::index("`A` int, KEY `IX` (`A`)");
+        assert!(check_index(Some(&have), &want).is_ready());
     }
 }

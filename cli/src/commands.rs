@@ -62,11 +62,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             build_rate,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions {
-                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
-                build_rate: *build_rate,
-                ..Default::default()
-            };
+            let cost = schema_catalog::cost::CostOptions::default()
+                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
+                .build_rate(*build_rate);
             offline::plan_against(cli, file, flavor.map(Into::into), *server_version, &cost)
         }
         Command::Stats {
@@ -86,11 +84,9 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             build_rate,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions {
-                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
-                build_rate: *build_rate,
-                ..Default::default()
-            };
+            let cost = schema_catalog::cost::CostOptions::default()
+                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
+                .build_rate(*build_rate);
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
@@ -192,11 +188,10 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             budgets,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions {
-                stats: crate::cost_cmd::load_stats(stats.as_deref())?,
-                build_rate: budgets.build_rate,
-                budgets: crate::cost_cmd::budgets(cli, budgets)?,
-            };
+            let cost = schema_catalog::cost::CostOptions::default()
+                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
+                .build_rate(budgets.build_rate)
+                .budgets(crate::cost_cmd::budgets(cli, budgets)?);
             crate::review::diff(
                 cli,
                 from,

@@ -171,13 +171,14 @@ pub fn budgets(cli: &Cli, opts: &crate::args::BudgetOpts) -> Result<cost::Budget
     } else {
         None
     };
-    Ok(cost::Budgets {
-        max_step_duration: opts
-            .max_step_duration
-            .or(limits.and_then(|l| l.max_step_duration)),
-        max_replica_stall: opts
-            .max_replica_stall
-            .or(limits.and_then(|l| l.max_replica_stall)),
-        allow: opts.allow_long_steps.clone(),
-    })
+    Ok(cost::Budgets::default()
+        .max_step_duration(
+            opts.max_step_duration
+                .or(limits.and_then(|l| l.max_step_duration)),
+        )
+        .max_replica_stall(
+            opts.max_replica_stall
+                .or(limits.and_then(|l| l.max_replica_stall)),
+        )
+        .allow(opts.allow_long_steps.clone()))
 }

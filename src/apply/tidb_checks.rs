@@ -67,27 +67,19 @@ pub(super) async fn require_switch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Check, Table};
-
-    fn table_with_check(name: &str) -> Table {
-        let mut t = Table::new(name, Vec::new());
-        t.checks.push(Check {
-            name: "chk_positive".into(),
-            expression: "`Id` > 0".into(),
-            enforced: true,
-            level: Default::default(),
-        });
-        t
-    }
 
     #[test]
     fn only_a_created_table_with_a_check_needs_the_switch() {
-        let plain = Step::new(
-            Change::AddTable(Table::new("Plain", Vec::new())),
-            Flavor::TiDb,
+        let create = |sql| Step::new(Change::AddTable(crate::dump::table(sql)), Flavor::TiDb);
+        let plain = create(
+            "CREATE TABLE `Plain` (`Id` int NOT NULL, PRIMARY KEY (`Id`)) \
+             DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
         );
         assert_eq!(first_check(std::slice::from_ref(&plain)), None);
-        let checked = Step::new(Change::AddTable(table_with_check("Checked")), Flavor::TiDb);
+        let checked = create(
+            "CREATE TABLE `Checked` (`Id` int NOT NULL, PRIMARY KEY (`Id`), \
+             CONSTRAINT `chk_positive` CHECK (`Id` > 0)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        );
         assert_eq!(
             first_check(&[plain, checked]),
             Some(("Checked", "chk_positive"))

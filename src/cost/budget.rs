@@ -20,6 +20,7 @@ use super::StepCost;
 
 /// The budgets of a run (each `None`: no limit).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Budgets {
     /// The longest estimated build a step may have.
     pub max_step_duration: Option<Duration>,
@@ -31,6 +32,24 @@ pub struct Budgets {
 }
 
 impl Budgets {
+    /// Sets [`Budgets::max_step_duration`].
+    pub fn max_step_duration(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.max_step_duration = d.into();
+        self
+    }
+
+    /// Sets [`Budgets::max_replica_stall`].
+    pub fn max_replica_stall(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.max_replica_stall = d.into();
+        self
+    }
+
+    /// Sets [`Budgets::allow`]: steps allowed past the budgets.
+    pub fn allow(mut self, steps: Vec<String>) -> Self {
+        self.allow = steps;
+        self
+    }
+
     /// Whether any budget is set.
     pub fn any(&self) -> bool {
         self.max_step_duration.is_some() || self.max_replica_stall.is_some()

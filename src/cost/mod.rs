@@ -402,8 +402,24 @@ fn char_bytes(c: &Column) -> Option<u32> {
 
 /// What a cost estimate needs besides the steps: the sizes (a stats
 /// file's, for an offline review), the rate (`--build-rate`) and the
-/// budgets that mark steps (`catalog diff`).
+/// budgets that mark steps (`catalog diff`). Built with `Default` and the
+/// setters, so a field added later breaks no caller:
+///
+/// ```
+/// use schema_catalog::cost::{Budgets, CostOptions};
+/// use std::time::Duration;
+/// let opts = CostOptions::default()
+///     .build_rate(40.0)
+///     .budgets(Budgets::default().max_step_duration(Duration::from_secs(60)));
+/// assert_eq!(opts.build_rate, Some(40.0));
+/// ```
+///
+/// ```compile_fail,E0639
+/// use schema_catalog::cost::CostOptions;
+/// let opts = CostOptions { build_rate: Some(40.0), ..CostOptions::default() };
+/// ```
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct CostOptions {
     /// A `catalog stats` file (`--stats`).
     pub stats: Option<StatsReport>,
@@ -414,6 +430,25 @@ pub struct CostOptions {
 }
 
 impl CostOptions {
+    /// Sets [`CostOptions::stats`].
+    pub fn stats(mut self, stats: impl Into<Option<StatsReport>>) -> Self {
+        self.stats = stats.into();
+        self
+    }
+
+    /// Sets [`CostOptions::build_rate`] (`None`: the calibration or the
+    /// flavor's default).
+    pub fn build_rate(mut self, mb_per_s: impl Into<Option<f64>>) -> Self {
+        self.build_rate = mb_per_s.into();
+        self
+    }
+
+    /// Sets [`CostOptions::budgets`].
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
     /// The rate for `server`: `--build-rate`, else the stats file's
     /// calibration when it was measured on this flavor, else the
     /// flavor's default.

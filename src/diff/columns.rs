@@ -171,9 +171,8 @@ pub fn column_not_online_reason(column: &Column) -> Option<NotOnline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coltype::{ColumnType, IntKind};
+    use crate::dump::column;
     use crate::model::describe::describe_column;
-    use crate::model::Generated;
 
     /// The one column-match rule: a rename candidate (review) has the same
     /// shape exactly when apply's diff finds no column drift between the two.
@@ -182,22 +181,12 @@ mod tests {
     #[test]
     fn same_shape_is_exactly_no_drift() {
         let gen = |e: &str| {
-            let mut c = Column::new("L", ColumnType::Varchar(64));
-            c.generated = Some(Generated {
-                expression: e.into(),
-                stored: false,
-            });
-            c
+            column(&format!(
+                "`L` varchar(64) GENERATED ALWAYS AS ({e}) VIRTUAL"
+            ))
         };
-        let tiny = Column::new(
-            "B",
-            ColumnType::Int {
-                kind: IntKind::Tiny,
-                unsigned: false,
-            },
-        );
         let pairs = [
-            (Column::new("B", ColumnType::Boolean), tiny, false),
+            (column("`B` tinyint(1)"), column("`B` tinyint"), false),
             (gen("lower(`Key`)"), gen("lcase(`Key`)"), true),
             (gen("lower(`Key`)"), gen("upper(`Key`)"), false),
         ];

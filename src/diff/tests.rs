@@ -2,15 +2,29 @@
 
 use super::*;
 use crate::coltype::ColumnType;
-use crate::model::{Column, DefaultValue, ForeignKey, Index, IndexPart};
+use crate::model::{DefaultValue, Index};
+
+/// [`table`]'s columns.
+const COLUMNS: &str =
+    "`Id` bigint unsigned NOT NULL AUTO_INCREMENT, `Key` varchar(64) NOT NULL, `At` datetime(6)";
+
+/// The CREATE TABLE of [`table`] with `columns` after its own and `items`
+/// after its keys (each led by `, `).
+fn sql(columns: &str, items: &str) -> String {
+    format!(
+        "CREATE TABLE `T` ({COLUMNS}{columns}, PRIMARY KEY (`Id`), \
+         UNIQUE KEY `uq_key` (`Key`), KEY `idx_at` (`At`, `Id`){items}\
+         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    )
+}
 
 fn table() -> Table {
-    crate::dump::table(
-        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL AUTO_INCREMENT, \
-         `Key` varchar(64) NOT NULL, `At` datetime(6), PRIMARY KEY (`Id`), \
-         UNIQUE KEY `uq_key` (`Key`), KEY `idx_at` (`At`, `Id`)\
-         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-    )
+    crate::dump::table(&sql("", ""))
+}
+
+/// The index `key` declares over [`table`]'s columns.
+fn index(key: &str) -> Index {
+    crate::dump::index(&format!("{COLUMNS}, {key}"))
 }
 
 fn kinds(d: &TableDiff) -> Vec<ProblemKind> {
@@ -26,33 +40,28 @@ fn identical_is_satisfied() {
 
 #[test]
 fn generated_and_srid_differences_are_typed_drift() {
-    let mut want = table();
-    let spatial = |srid| ColumnType::Spatial {
-        kind: crate::coltype::SpatialKind::Point,
-        srid,
-    };
-    let mut pin = Column::new("Pin", spatial(Some(4326)));
-    pin.nullable = false;
-    let mut lower = Column::new("KeyLower", ColumnType::Varchar(64));
-    lower.generated = Some(crate::model::Generated {
-        expression: "lower(`Key`)".into(),
-        stored: false,
-    });
-    want.columns.extend([pin, lower]);
-    let mut have = want.clone();
-    have.columns[3].ty = spatial(None);
-    have.columns[4].generated = Some(crate::model::Generated {
-        // MariaDB's spelling of the same expression, but STORED.
-        expression: "lcase(`Key`)".into(),
-        stored: true,
-    });
+    // `Pin` and `KeyLower` after `table`'s columns.
+    let with = |pin: &str, lower: &str| crate::dump::table(&sql(&format!(", {pin}{lower}"), ""));
+    let pin = "`Pin` point NOT NULL /*!80003 SRID 4326 */";
+    let no_srid = "`Pin` point NOT NULL";
+    let want = with(
+        pin,
+        ", `KeyLower` varchar(64) GENERATED ALWAYS AS (lower(`Key`)) VIRTUAL",
+    );
+    // MariaDB's spelling of the same expression, but STORED.
+    let have = with(
+        no_srid,
+        ", `KeyLower` varchar(64) GENERATED ALWAYS AS (lcase(`Key`)) STORED",
+    );
     let d = diff_table(&want, Some(&have));
     assert_eq!(
         kinds(&d),
         vec![ProblemKind::ColumnType, ProblemKind::ColumnGeneratedStored]
     );
-    have.columns[4].generated.as_mut().unwrap().expression = "upper(`Key`)".into();
-    have.columns[4].generated.as_mut().unwrap().stored = false;
+    let have = with(
+        no_srid,
+        ", `KeyLower` varchar(64) GENERATED ALWAYS AS (upper(`Key`)) VIRTUAL",
+    );
     let d = diff_table(&want, Some(&have));
     assert_eq!(
         kinds(&d),
@@ -61,15 +70,18 @@ fn generated_and_srid_differences_are_typed_drift() {
             ProblemKind::ColumnGeneratedExpression
         ]
     );
-    have.columns[4].generated = None;
+    let have = with(no_srid, ", `KeyLower` varchar(64)");
     let d = diff_table(&want, Some(&have));
     assert_eq!(kinds(&d)[1], ProblemKind::ColumnGenerated);
     // Missing: the VIRTUAL one is a change, a STORED one is not online.
-    have.columns.remove(4);
+    let have = with(pin, "");
     let d = diff_table(&want, Some(&have));
     assert_eq!(d.changes.len(), 1, "{:?}", d.changes);
-    want.columns[4].generated.as_mut().unwrap().stored = true;
-    let d = diff_table(&want, Some(&have));
+    let stored = with(
+        pin,
+        ", `KeyLower` varchar(64) GENERATED ALWAYS AS (lower(`Key`)) STORED",
+    );
+    let d = diff_table(&stored, Some(&have));
     assert!(d.changes.is_empty(), "{:?}", d.changes);
     assert!(kinds(&d).contains(&ProblemKind::ColumnNotOnline));
 }
@@ -138,55 +150,37 @@ fn column_drift_kinds() {
 #[test]
 fn index_drift_kinds() {
     let want = table();
-    let cases: Vec<(Index, ProblemKind)> = vec![
+    let cases = [
+        ("KEY `idx_at` (`Id`, `At`)", ProblemKind::IndexOrder),
         (
-            Index::new("idx_at", false, &["Id", "At"]),
-            ProblemKind::IndexOrder,
-        ),
-        (
-            Index::new("idx_at", true, &["At", "Id"]),
+            "UNIQUE KEY `idx_at` (`At`, `Id`)",
             ProblemKind::IndexUniqueness,
         ),
+        ("KEY `idx_at` (`At`)", ProblemKind::IndexColumns),
         (
-            Index::new("idx_at", false, &["At"]),
+            "KEY `idx_at` (`At`, `Id`, `Key`)",
             ProblemKind::IndexColumns,
         ),
+        ("UNIQUE KEY `uq_key` (`Key`(4))", ProblemKind::IndexPrefix),
         (
-            Index::new("idx_at", false, &["At", "Id", "Key"]),
-            ProblemKind::IndexColumns,
-        ),
-        (
-            Index {
-                parts: vec![
-                    IndexPart::column("At"),
-                    IndexPart::Column {
-                        name: "Id".into(),
-                        prefix: Some(4),
-                        descending: false,
-                    },
-                ],
-                ..Index::new("idx_at", false, &[])
-            },
-            ProblemKind::IndexPrefix,
-        ),
-        (
-            Index {
-                visible: false,
-                ..Index::new("idx_at", false, &["At", "Id"])
-            },
+            "KEY `idx_at` (`At`, `Id`) INVISIBLE",
             ProblemKind::IndexInvisible,
         ),
     ];
-    for (live, kind) in cases {
+    // `want` with its same-named index replaced by the one `key` declares.
+    let have = |key: &str| {
+        let live = index(key);
         let mut have = want.clone();
-        have.indexes[1] = live.clone();
-        let d = diff_table(&want, Some(&have));
-        assert_eq!(kinds(&d), vec![kind], "{live:?}");
+        let at = have.indexes.iter().position(|i| i.name == live.name);
+        have.indexes[at.expect("a same-named index")] = live;
+        have
+    };
+    for (key, kind) in cases {
+        let d = diff_table(&want, Some(&have(key)));
+        assert_eq!(kinds(&d), vec![kind], "{key}");
         assert!(d.changes.is_empty());
     }
-    let mut have = want.clone();
-    have.indexes[1] = Index::new("IDX_AT", false, &["at", "ID"]);
-    assert!(diff_table(&want, Some(&have)).is_satisfied());
+    assert!(diff_table(&want, Some(&have("KEY `IDX_AT` (`at`, `ID`)"))).is_satisfied());
 }
 
 #[test]
@@ -204,7 +198,7 @@ fn a_change_concerns_only_problems_about_its_own_object() {
     let want = table();
     let mut have = want.clone();
     have.columns[2].nullable = false;
-    have.indexes[1] = Index::new("idx_at", true, &["At", "Id"]);
+    have.indexes[1] = index("UNIQUE KEY `idx_at` (`At`, `Id`)");
     let d = diff_table(&want, Some(&have));
     let add_col = Change::AddColumn {
         table: "T".into(),
@@ -218,7 +212,7 @@ fn a_change_concerns_only_problems_about_its_own_object() {
     };
     let add_other = Change::AddIndex {
         table: "T".into(),
-        index: Index::new("At", false, &["At"]),
+        index: index("KEY `At` (`At`)"),
     };
     let kinds = |c: &Change| {
         d.problems
@@ -239,6 +233,7 @@ fn a_change_concerns_only_problems_about_its_own_object() {
 #[test]
 fn a_view_under_the_name_is_drift_with_no_change() {
     let want = table();
+    // Inspection's stand-in for a view: no CREATE TABLE text declares one.
     let view = Table::not_a_table("T".into(), "VIEW");
     let d = diff_table(&want, Some(&view));
     assert_eq!(kinds(&d), vec![ProblemKind::NotATable]);
@@ -246,16 +241,9 @@ fn a_view_under_the_name_is_drift_with_no_change() {
     assert!(d.changes.is_empty() && d.exists());
 }
 
-fn fk(name: &str) -> ForeignKey {
-    ForeignKey {
-        name: name.into(),
-        columns: vec!["Id".into()],
-        referenced_schema: None,
-        referenced_table: "P".into(),
-        referenced_columns: vec!["Id".into()],
-        on_delete: crate::model::ReferentialAction::Cascade,
-        on_update: crate::model::ReferentialAction::Restrict,
-    }
+/// [`table`] with the foreign key `constraint` declares.
+fn with_fk(constraint: &str) -> Table {
+    crate::dump::table(&sql("", &format!(", {constraint}")))
 }
 
 /// Each attribute of a same-named foreign key is its own drift kind; a
@@ -263,36 +251,29 @@ fn fk(name: &str) -> ForeignKey {
 /// one is unmanaged; names compare case-insensitively.
 #[test]
 fn foreign_key_drift_kinds() {
-    let mut want = table();
-    want.foreign_keys = vec![fk("fk_t_p")];
-    let cases: Vec<(ForeignKey, Vec<ProblemKind>)> = vec![
+    let want = with_fk(
+        "CONSTRAINT `fk_t_p` FOREIGN KEY (`Id`) REFERENCES `P` (`Id`) \
+         ON DELETE CASCADE ON UPDATE RESTRICT",
+    );
+    let cases = [
         (
-            ForeignKey {
-                columns: vec!["Key".into()],
-                ..fk("fk_t_p")
-            },
+            "CONSTRAINT `fk_t_p` FOREIGN KEY (`Key`) REFERENCES `P` (`Id`) \
+             ON DELETE CASCADE ON UPDATE RESTRICT",
             vec![ProblemKind::ForeignKeyColumns],
         ),
         (
-            ForeignKey {
-                referenced_table: "Q".into(),
-                ..fk("fk_t_p")
-            },
+            "CONSTRAINT `fk_t_p` FOREIGN KEY (`Id`) REFERENCES `Q` (`Id`) \
+             ON DELETE CASCADE ON UPDATE RESTRICT",
             vec![ProblemKind::ForeignKeyReference],
         ),
         (
-            ForeignKey {
-                referenced_schema: Some("other".into()),
-                ..fk("fk_t_p")
-            },
+            "CONSTRAINT `fk_t_p` FOREIGN KEY (`Id`) REFERENCES `other`.`P` (`Id`) \
+             ON DELETE CASCADE ON UPDATE RESTRICT",
             vec![ProblemKind::ForeignKeyReference],
         ),
         (
-            ForeignKey {
-                on_update: crate::model::ReferentialAction::Cascade,
-                referenced_columns: vec!["Code".into()],
-                ..fk("fk_t_p")
-            },
+            "CONSTRAINT `fk_t_p` FOREIGN KEY (`Id`) REFERENCES `P` (`Code`) \
+             ON DELETE CASCADE ON UPDATE CASCADE",
             vec![
                 ProblemKind::ForeignKeyReference,
                 ProblemKind::ForeignKeyAction,
@@ -300,27 +281,25 @@ fn foreign_key_drift_kinds() {
         ),
     ];
     for (live, expected) in cases {
-        let mut have = want.clone();
-        have.foreign_keys = vec![live.clone()];
-        let d = diff_table(&want, Some(&have));
-        assert_eq!(kinds(&d), expected, "{live:?}");
+        let d = diff_table(&want, Some(&with_fk(live)));
+        assert_eq!(kinds(&d), expected, "{live}");
         assert!(d.changes.is_empty());
     }
     // NO ACTION is RESTRICT on InnoDB and TiDB: the same action.
-    let mut have = want.clone();
-    have.foreign_keys = vec![ForeignKey {
-        on_update: crate::model::ReferentialAction::NoAction,
-        ..fk("fk_t_p")
-    }];
+    let have = with_fk(
+        "CONSTRAINT `fk_t_p` FOREIGN KEY (`Id`) REFERENCES `P` (`Id`) \
+         ON DELETE CASCADE ON UPDATE NO ACTION",
+    );
     assert!(diff_table(&want, Some(&have)).is_satisfied());
-    let mut have = want.clone();
-    have.foreign_keys = vec![ForeignKey {
-        columns: vec!["ID".into()],
-        referenced_table: "p".into(),
-        ..fk("FK_T_P")
-    }];
+    let have = with_fk(
+        "CONSTRAINT `FK_T_P` FOREIGN KEY (`ID`) REFERENCES `p` (`Id`) \
+         ON DELETE CASCADE ON UPDATE RESTRICT",
+    );
     assert!(diff_table(&want, Some(&have)).is_satisfied());
-    have.foreign_keys = vec![fk("fk_extra")];
+    let have = with_fk(
+        "CONSTRAINT `fk_extra` FOREIGN KEY (`Id`) REFERENCES `P` (`Id`) \
+         ON DELETE CASCADE ON UPDATE RESTRICT",
+    );
     let d = diff_table(&want, Some(&have));
     assert_eq!(kinds(&d), vec![ProblemKind::ForeignKeyNotOnline]);
     assert_eq!(d.drift().count(), 1);
@@ -335,10 +314,10 @@ fn foreign_key_drift_kinds() {
 #[test]
 fn primary_key_drift_and_unmanaged() {
     let want = table();
-    let mut have = want.clone();
-    have.primary_key = vec![IndexPart::column("Id"), IndexPart::column("Key")];
-    have.columns.push(Column::new("Extra", ColumnType::Text));
-    have.indexes.push(Index::new("idx_extra", false, &["Key"]));
+    let have = crate::dump::table(
+        &sql(", `Extra` text", ", KEY `idx_extra` (`Key`)")
+            .replace("PRIMARY KEY (`Id`)", "PRIMARY KEY (`Id`, `Key`)"),
+    );
     let d = diff_table(&want, Some(&have));
     assert_eq!(kinds(&d), vec![ProblemKind::PrimaryKey]);
     assert_eq!(d.unmanaged.len(), 2);

@@ -85,6 +85,46 @@ pub(crate) fn table(sql: &str) -> Table {
     parse_create_table(sql).unwrap_or_else(|e| panic!("{e}\n{sql}"))
 }
 
+/// [`table`] as `flavor`'s text reads (its column-level CHECKs, its
+/// charset defaults): [`parse_create_table_with`] for that server.
+#[cfg(test)]
+pub(crate) fn table_on(flavor: Flavor, sql: &str) -> Table {
+    parse_create_table_with(sql, ParseOptions::default().flavor(flavor))
+        .map(|p| p.table)
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"))
+}
+
+/// [`table`] of `CREATE TABLE `t` (items)` in a table whose default
+/// collation is utf8mb4_bin.
+#[cfg(test)]
+fn table_of(items: &str) -> Table {
+    table(&format!(
+        "CREATE TABLE `t` ({items}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    ))
+}
+
+/// The one column `definition` declares (`` `c` varchar(16) NOT NULL ``),
+/// read in a table `t` of default collation utf8mb4_bin: for unit tests
+/// of a column alone.
+#[cfg(test)]
+pub(crate) fn column(definition: &str) -> crate::model::Column {
+    match <[_; 1]>::try_from(table_of(definition).columns) {
+        Ok([column]) => column,
+        Err(columns) => panic!("{} columns, not one: {definition}", columns.len()),
+    }
+}
+
+/// The one index that `items` (a table's columns and one key:
+/// `` `a` int, KEY `ix` (`a`) ``) declare, read in a table `t` of default
+/// collation utf8mb4_bin: for unit tests of an index alone.
+#[cfg(test)]
+pub(crate) fn index(items: &str) -> crate::model::Index {
+    match <[_; 1]>::try_from(table_of(items).indexes) {
+        Ok([index]) => index,
+        Err(indexes) => panic!("{} indexes, not one: {items}", indexes.len()),
+    }
+}
+
 /// How [`parse_create_table_with`] reads a statement:
 /// `ParseOptions::default()` and the builder methods (one per field, same
 /// name); new fields may be added.

@@ -358,9 +358,18 @@ mod tests {
     /// by that text, and the JSON is the text.
     #[test]
     fn values_render_compare_and_serialise_as_text() {
-        let mut c = Column::new("c", ColumnType::Varchar(16));
-        c.nullable = false;
-        assert_eq!(Value::column(&c), "varchar(16) no collation NOT NULL");
+        let c = crate::dump::column("`c` varchar(16) NOT NULL");
+        assert_eq!(
+            Value::column(&c),
+            "varchar(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL"
+        );
+        // No SQL gives a textual column no collation (the table's fills it).
+        let bare = Column {
+            charset: None,
+            collation: None,
+            ..c
+        };
+        assert_eq!(Value::column(&bare), "varchar(16) no collation NOT NULL");
         assert_eq!(Value::KeyParts(vec![]), "none");
         assert_eq!(Value::KeyParts(vec![IndexPart::column("Id")]), "(`Id`)");
         assert_eq!(Value::Engine(None), "ENGINE=none");

@@ -210,11 +210,10 @@ mod tests {
     use super::*;
     use crate::model::{FullTextParser, IndexKind};
 
+    /// FULLTEXT index `name` over `b` as inspection lists it before the
+    /// text is read: without its parser.
     fn fulltext(name: &str) -> Index {
-        Index {
-            kind: IndexKind::FullText(None),
-            ..Index::new(name, false, &["b"])
-        }
+        crate::dump::index(&format!("`b` text, FULLTEXT KEY `{name}` (`b`)"))
     }
 
     const SHOWN: &str = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  `b` text,\n  PRIMARY KEY (`id`),\n  \
@@ -229,7 +228,7 @@ mod tests {
         let mut indexes = vec![
             fulltext("ft"),
             fulltext("plain"),
-            Index::new("k", false, &["id"]),
+            crate::dump::index("`id` int NOT NULL, KEY `k` (`id`)"),
         ];
         fill_parsers("t", &mut indexes, SHOWN, Flavor::MySql).unwrap();
         assert_eq!(

@@ -67,6 +67,7 @@ mod tests {
 
     #[test]
     fn finds_by_folded_name_the_first_of_a_name() {
+        // Hand-built: no table holds two columns whose names fold alike.
         let mut a = Column::new("Id", ColumnType::Varchar(8));
         a.comment = Some("first".into());
         let mut b = Column::new("ID", ColumnType::Varchar(8));

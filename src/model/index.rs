@@ -210,16 +210,16 @@ mod tests {
 
     #[test]
     fn index_shape_ignores_name_case() {
-        let a = Index::new("i", false, &["State", "Id"]);
-        let b = Index::new("I", false, &["state", "ID"]);
+        use crate::dump::index;
+        let a = index("`State` int, `Id` int, KEY `i` (`State`, `Id`)");
+        let b = index("`state` int, `ID` int, KEY `I` (`state`, `ID`)");
         assert!(a.same_shape(&b));
-        let c = Index::new("i", false, &["Id", "State"]);
+        let c = index("`State` int, `Id` int, KEY `i` (`Id`, `State`)");
         assert!(!a.same_shape(&c));
         // Expressions compare as the index rule compares them (parsed).
-        let mut e = Index::new("e", false, &[]);
-        e.parts = vec![IndexPart::Expression("lower(`State`)".into())];
-        let mut f = e.clone();
-        f.parts = vec![IndexPart::Expression("(LOWER(`state`))".into())];
+        let e = index("`State` int, KEY `e` ((lower(`State`)))");
+        let f = index("`state` int, KEY `e` (((LOWER(`state`))))");
+        assert_eq!(f.parts, [IndexPart::Expression("(LOWER(`state`))".into())]);
         assert!(e.same_shape(&f));
     }
 }

@@ -282,39 +282,42 @@ fn part_label(part: &IndexPart) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dump::index;
 
     fn problems(have: &Index, want: &Index) -> Vec<IndexProblem> {
         index_differences(have, want)
     }
 
+    /// The index `key` declares over columns `a` and `b` (varchar(32)).
+    fn ab(key: &str) -> Index {
+        index(&format!("`a` varchar(32), `b` varchar(32), {key}"))
+    }
+
     #[test]
     fn exact_and_case_insensitive_is_the_same() {
-        let want = Index::new("ix", false, &["State", "Id"]);
-        assert!(problems(&Index::new("IX", false, &["state", "ID"]), &want).is_empty());
+        let want = index("`State` int, `Id` int, KEY `ix` (`State`, `Id`)");
+        let have = index("`state` int, `ID` int, KEY `IX` (`state`, `ID`)");
+        assert!(problems(&have, &want).is_empty());
     }
 
     #[test]
     fn a_reorder_is_told_from_other_columns() {
-        let want = Index::new("ix", false, &["a", "b"]);
-        let columns = |have: &[&str]| match problems(&Index::new("ix", false, have), &want)[..] {
+        let want = ab("KEY `ix` (`a`, `b`)");
+        let columns = |have: &str| match problems(&index(have), &want)[..] {
             [IndexProblem::Columns { reordered, .. }] => reordered,
             ref other => panic!("{other:?}"),
         };
-        assert!(columns(&["B", "a"]));
-        assert!(!columns(&["a", "c"]));
-        assert!(!columns(&["a", "b", "c"]));
+        assert!(columns("`a` int, `B` int, KEY `ix` (`B`, `a`)"));
+        assert!(!columns("`a` int, `c` int, KEY `ix` (`a`, `c`)"));
+        assert!(!columns(
+            "`a` int, `b` int, `c` int, KEY `ix` (`a`, `b`, `c`)"
+        ));
     }
 
     #[test]
     fn every_difference_is_reported() {
-        let want = Index::new("ix", false, &["a", "b"]);
-        let mut have = Index::new("ix", true, &["b", "a"]);
-        have.parts[1] = IndexPart::Column {
-            name: "a".into(),
-            prefix: Some(4),
-            descending: false,
-        };
-        have.visible = false;
+        let want = ab("KEY `ix` (`a`, `b`)");
+        let have = ab("UNIQUE KEY `ix` (`b`, `a`(4)) INVISIBLE");
         let got = problems(&have, &want);
         assert!(got.contains(&IndexProblem::Uniqueness {
             want: false,
@@ -325,12 +328,7 @@ mod tests {
             .any(|p| matches!(p, IndexProblem::Columns { .. })));
         assert!(got.contains(&IndexProblem::NotVisible));
         // Same parts in the declared order: the prefix is its own finding.
-        let mut have = want.clone();
-        have.parts[1] = IndexPart::Column {
-            name: "b".into(),
-            prefix: Some(4),
-            descending: true,
-        };
+        let have = ab("KEY `ix` (`a`, `b`(4) DESC)");
         let got = problems(&have, &want);
         assert!(got.contains(&IndexProblem::Prefix {
             column: "b".into(),
@@ -345,9 +343,8 @@ mod tests {
 
     #[test]
     fn expression_parts_are_refused() {
-        let want = Index::new("ix", false, &["a"]);
-        let mut have = Index::new("ix", false, &[]);
-        have.parts.push(IndexPart::Expression("lower(`a`)".into()));
+        let want = ab("KEY `ix` (`a`)");
+        let have = ab("KEY `ix` ((lower(`a`)))");
         let got = problems(&have, &want);
         assert!(got.contains(&IndexProblem::Expression {
             expression: "lower(`a`)".into()
@@ -357,25 +354,14 @@ mod tests {
 
     #[test]
     fn declared_shapes_compare_exactly() {
-        let mut want = Index::new("ix", false, &["a"]);
-        want.parts = vec![
-            IndexPart::Column {
-                name: "a".into(),
-                prefix: Some(20),
-                descending: true,
-            },
-            IndexPart::Expression("lower(`b`)".into()),
-        ];
-        want.visible = false;
-        let mut have = want.clone();
-        have.parts[1] = IndexPart::Expression("(lower(`B`))".into());
+        let want = ab("KEY `ix` (`a`(20) DESC, (lower(`b`))) INVISIBLE");
+        // Another spelling of the same expression: more parentheses, a
+        // name in another case.
+        let upper_b = |key: &str| index(&format!("`A` varchar(32), `B` varchar(32), {key}"));
+        let have = upper_b("KEY `ix` (`A`(20) DESC, ((lower(`B`)))) INVISIBLE");
+        assert_eq!(have.parts[1], IndexPart::Expression("(lower(`B`))".into()));
         assert!(problems(&have, &want).is_empty());
-        have.parts[0] = IndexPart::Column {
-            name: "A".into(),
-            prefix: Some(10),
-            descending: true,
-        };
-        have.visible = true;
+        let have = upper_b("KEY `ix` (`A`(10) DESC, ((lower(`B`))))");
         let got = problems(&have, &want);
         assert!(got.contains(&IndexProblem::Prefix {
             column: "A".into(),
@@ -383,14 +369,12 @@ mod tests {
             want: Some(20),
         }));
         assert!(got.contains(&IndexProblem::Visible));
-        have.parts[1] = IndexPart::Expression("upper(`b`)".into());
+        let have = upper_b("KEY `ix` (`A`(10) DESC, (upper(`b`)))");
         assert!(problems(&have, &want).contains(&IndexProblem::Expression {
             expression: "upper(`b`)".into()
         }));
-        let mut fulltext = Index::new("ix", false, &["a"]);
-        fulltext.kind = IndexKind::FullText(None);
         assert_eq!(
-            problems(&Index::new("ix", false, &["a"]), &fulltext),
+            problems(&ab("KEY `ix` (`a`)"), &ab("FULLTEXT KEY `ix` (`a`)")),
             vec![IndexProblem::Kind {
                 have: IndexKind::BTree,
                 want: IndexKind::FullText(None)
@@ -403,11 +387,14 @@ mod tests {
     /// only.
     #[test]
     fn a_fulltext_parser_difference_is_its_own_finding() {
-        let fulltext = |parser| Index {
-            kind: IndexKind::FullText(parser),
-            ..Index::new("ix", false, &["a"])
-        };
         let ngram = Some(FullTextParser::Ngram);
+        let fulltext = |parser: Option<FullTextParser>| match parser {
+            Some(p) => ab(&format!(
+                "FULLTEXT KEY `ix` (`a`) /*!50100 WITH PARSER `{}` */",
+                p.name()
+            )),
+            None => ab("FULLTEXT KEY `ix` (`a`)"),
+        };
         assert!(problems(&fulltext(ngram), &fulltext(ngram)).is_empty());
         assert_eq!(
             problems(&fulltext(None), &fulltext(ngram)),
@@ -427,7 +414,7 @@ mod tests {
             problems(&fulltext(None), &fulltext(ngram))[0].to_string(),
             "FULLTEXT index uses the built-in parser but parser `ngram` is declared"
         );
-        let btree = Index::new("ix", false, &["a"]);
+        let btree = ab("KEY `ix` (`a`)");
         assert!(matches!(
             problems(&btree, &fulltext(ngram))[..],
             [IndexProblem::Kind { .. }]

@@ -452,15 +452,17 @@ impl Flavor {
         self == Flavor::MySql
     }
 
-    /// The flavors whose tables honour `ENGINE`: MySQL and MariaDB. TiDB
-    /// parses it and ignores it, its tables are TiKV's ("ENGINE ... parsed
-    /// but ignored", <https://docs.pingcap.com/tidb/stable/sql-statement-create-table/>).
-    pub(crate) const HONOURING_ENGINE: &'static [Flavor] = &[Flavor::MySql, Flavor::MariaDb];
-
-    /// The flavors without the Aria engine: MySQL (Aria is MariaDB's own,
-    /// KB "Aria Storage Engine"; MySQL 9.7 refuses `ENGINE=Aria` with error
-    /// 1286, unknown storage engine, probed here). TiDB ignores `ENGINE`.
-    pub(crate) const WITHOUT_ARIA: &'static [Flavor] = &[Flavor::MySql];
+    /// Whether the optimizer uses a SPATIAL index only on a column
+    /// restricted to one SRID: MySQL ("The optimizer can use SPATIAL
+    /// indexes on SRID-restricted columns only", MySQL 8.0 manual,
+    /// "Creating Spatial Indexes"). MariaDB has no SRID restriction on a
+    /// column and uses its SPATIAL indexes; TiDB has no spatial types.
+    pub(crate) fn uses_spatial_index_only_with_srid(self) -> bool {
+        match self {
+            Flavor::MySql => true,
+            Flavor::MariaDb | Flavor::TiDb => false,
+        }
+    }
 
     /// Whether a character outside the Basic Multilingual Plane in a
     /// comment, string default or expression is lost (stored or read back
@@ -679,6 +681,10 @@ mod tests {
         assert_eq!(
             of(Flavor::loses_astral_text_in_definitions),
             [false, true, true]
+        );
+        assert_eq!(
+            of(Flavor::uses_spatial_index_only_with_srid),
+            [false, true, false]
         );
     }
 

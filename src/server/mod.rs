@@ -13,6 +13,8 @@
 //!   the reads that find a table's holders), `spelling` (how each vendor
 //!   spells what `information_schema` returns): neutral questions, each
 //!   dispatched once to the vendor.
+//! - `holds`: what each vendor can hold, every catalog feature some flavor
+//!   refuses (`Feature`) with its source.
 //! - `mysql`, `mariadb`, `tidb`: one file per vendor with that vendor's
 //!   rules; `code`: the server error codes by meaning.
 //!
@@ -24,6 +26,7 @@ mod busy;
 mod capabilities;
 pub(crate) mod code;
 mod flavor;
+mod holds;
 mod keywords;
 mod mariadb;
 mod mysql;
@@ -39,6 +42,7 @@ pub(crate) use busy::BlockerParam;
 pub(crate) use capabilities::IndexView;
 pub use capabilities::{CheckEnforcement, DdlCancel, DdlProgress, InstantAddColumn, PlanReading};
 pub use flavor::Flavor;
+pub(crate) use holds::Feature;
 pub(crate) use spelling::{DefaultText, ExpressionText};
 pub use version::{Version, VersionError};
 

@@ -227,10 +227,7 @@ async fn a_budget_defers_before_any_ddl() {
     let t = tables(&cat);
     let before = db.physical().await;
     let target = db::parse_url(&db.url()).unwrap();
-    let budget = Budgets {
-        max_step_duration: Some(Duration::from_millis(1)),
-        ..Budgets::default()
-    };
+    let budget = Budgets::default().max_step_duration(Duration::from_millis(1));
     let opts = ApplyOptions::default()
         .budgets(budget.clone())
         .read_timeout(TIMEOUT);
@@ -259,10 +256,7 @@ async fn a_budget_defers_before_any_ddl() {
 
     // The replica-stall budget alone defers the same step.
     let stall = ApplyOptions::default()
-        .budgets(Budgets {
-            max_replica_stall: Some(Duration::from_millis(1)),
-            ..Budgets::default()
-        })
+        .budgets(Budgets::default().max_replica_stall(Duration::from_millis(1)))
         .read_timeout(TIMEOUT);
     let report = apply::run(&target, &db.name, &t, &stall)
         .await
@@ -275,10 +269,7 @@ async fn a_budget_defers_before_any_ddl() {
     assert_eq!(db.physical().await, before);
 
     // Allowed by name: converges.
-    let allowed = opts.budgets(Budgets {
-        allow: vec!["orders.idx_orders_customer".into()],
-        ..budget
-    });
+    let allowed = opts.budgets(budget.allow(vec!["orders.idx_orders_customer".into()]));
     let report = apply::run(&target, &db.name, &t, &allowed)
         .await
         .expect("apply");

@@ -343,6 +343,11 @@ where
     let [one] = connections.as_slice() else {
         panic!("expected one connection, got {}", connections.len());
     };
+    let (up, down) = one.bytes();
+    assert!(
+        up > 0 && down > 0,
+        "the proxy relayed {up} B up, {down} B down"
+    );
     (one.round_trips(), one.commands())
 }
 

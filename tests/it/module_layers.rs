@@ -12,8 +12,8 @@
 //! The server seam: per-vendor knowledge lives in `src/server/`. Outside it,
 //! library code (not unit tests) names no flavor variant (`Flavor::MySql`,
 //! `Flavor::TiDb`, `Flavor::MariaDb`, in a `match` or a comparison): it asks
-//! the server or the flavor a named question instead. Files not migrated yet
-//! are listed in [`FLAVOR_DEBT`] with their count, a list that only shrinks.
+//! the server or the flavor a named question instead (a capability, a
+//! vendor file, or `server/holds.rs` for what each vendor can hold).
 
 use crate::common;
 
@@ -271,16 +271,6 @@ fn the_scanner_sees_groups_and_skips_comments_and_strings() {
     assert_eq!(name_cycle(&g, &found[0]), "a -> b (a.rs) -> a (b/mod.rs)");
 }
 
-/// Files outside `src/server/` that still name flavor variants in library
-/// code, with how many times: known debt from before the server seam, to be
-/// moved into `src/server/` (a vendor file or a named capability). The list
-/// only shrinks: a count may not grow, and a file that no longer names one
-/// must leave the list. Never add a file here.
-const FLAVOR_DEBT: &[(&str, usize)] = &[
-    ("catalog/rules/flavored.rs", 7),
-    ("catalog/rules/need.rs", 3),
-];
-
 /// `text` (already [`code_only`]) with every `#[cfg(test)]` item blanked:
 /// unit tests may name flavors, they build servers of each kind.
 fn without_test_items(code: &str) -> String {
@@ -359,28 +349,16 @@ fn flavor_variants_are_named_only_in_the_server_seam() {
             found.insert(rel.to_string_lossy().replace('\\', "/"), n);
         }
     }
-    let debt: BTreeMap<&str, usize> = FLAVOR_DEBT.iter().copied().collect();
-    let mut wrong = Vec::new();
-    for (file, n) in &found {
-        match debt.get(file.as_str()) {
-            None => wrong.push(format!(
+    let wrong: Vec<String> = found
+        .iter()
+        .map(|(file, n)| {
+            format!(
                 "{file}: names a flavor variant {n} time(s); ask the server \
-                 (src/server/: a capability citing its source, or a vendor file) instead"
-            )),
-            Some(&allowed) if *n > allowed => wrong.push(format!(
-                "{file}: names a flavor variant {n} time(s), more than its {allowed} of known debt; \
-                 move the new knowledge into src/server/"
-            )),
-            Some(_) => {}
-        }
-    }
-    for file in debt.keys() {
-        if !found.contains_key(*file) {
-            wrong.push(format!(
-                "{file}: no longer names a flavor variant; remove it from FLAVOR_DEBT"
-            ));
-        }
-    }
+                 (src/server/: a capability citing its source, a vendor file, or \
+                 server/holds.rs for a feature some flavor cannot hold) instead"
+            )
+        })
+        .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

@@ -120,7 +120,7 @@ fn names(idents: &[Ident]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::check_statement;
-    use super::super::test_tables::{fk, table};
+    use super::super::test_tables::{table, table_with_fk, FK};
     use crate::diff::Change;
     use crate::plan::Step;
     use crate::server::Flavor;
@@ -129,12 +129,10 @@ mod tests {
     /// catalog's: the same text with any one part changed is refused.
     #[test]
     fn foreign_keys_must_be_exactly_the_catalogs() {
-        let mut t = table();
-        t.foreign_keys = vec![fk()];
-        let change = Change::AddTable(t.clone());
+        let change = Change::AddTable(table_with_fk());
         let sql = Step::new(change.clone(), Flavor::MySql).sql;
         check_statement(&change, &sql, Flavor::MySql).unwrap();
-        let good = "CONSTRAINT `fk_t_parent` FOREIGN KEY (`Id`) REFERENCES `Parent` (`Id`) ON DELETE CASCADE ON UPDATE RESTRICT";
+        let good = FK;
         assert!(sql.contains(good), "{sql}");
         for bad in [
             "CONSTRAINT `fk_other` FOREIGN KEY (`Id`) REFERENCES `Parent` (`Id`) ON DELETE CASCADE ON UPDATE RESTRICT",

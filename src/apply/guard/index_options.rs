@@ -192,9 +192,7 @@ fn without_visibility(tokens: Vec<Token>, expected: usize) -> Result<Vec<Token>,
 #[cfg(test)]
 mod tests {
     use crate::apply::guard::check_statement;
-    use crate::coltype::ColumnType;
     use crate::diff::Change;
-    use crate::model::{Column, FullTextParser, Index, IndexKind, IndexPart, Table};
     use crate::plan::Step;
     use crate::server::Flavor;
 
@@ -204,26 +202,12 @@ mod tests {
     /// refused.
     #[test]
     fn fulltext_parsers_and_key_comments_must_be_the_steps() {
-        let mut t = Table::not_a_table("T".into(), "");
-        t.kind = crate::model::TableKind::Base;
-        let mut id = Column::new("Id", ColumnType::parse("bigint unsigned").unwrap());
-        id.nullable = false;
-        t.columns = vec![id, Column::new("Body", ColumnType::Text)];
-        t.primary_key = vec![IndexPart::column("Id")];
-        t.charset = "utf8mb4".into();
-        t.collation = "utf8mb4_bin".into();
-        let ngram = Index {
-            kind: IndexKind::FullText(Some(FullTextParser::Ngram)),
-            comment: Some("CJK, bigrams".into()),
-            visible: false,
-            ..Index::new("ft_ngram", false, &["Body"])
-        };
-        let plain = Index {
-            kind: IndexKind::FullText(None),
-            comment: Some("plain".into()),
-            ..Index::new("ft_plain", false, &["Body"])
-        };
-        t.indexes = vec![ngram, plain];
+        let t = crate::dump::table(
+            "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL, `Body` text, PRIMARY KEY (`Id`), \
+             FULLTEXT KEY `ft_ngram` (`Body`) COMMENT 'CJK, bigrams' /*!50100 WITH PARSER `ngram` */ \
+             /*!80000 INVISIBLE */, FULLTEXT KEY `ft_plain` (`Body`) COMMENT 'plain'\
+             ) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        );
         let change = Change::AddTable(t);
         let sql = Step::new(change.clone(), Flavor::MySql).sql;
         let good =

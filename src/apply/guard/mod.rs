@@ -112,9 +112,8 @@ fn first_words(sql: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::test_tables::{table, v2_index, v2_table};
+    use super::test_tables::{index, table, v2_index, v2_table};
     use super::*;
-    use crate::model::Index;
     use crate::plan::Step;
 
     #[test]
@@ -130,11 +129,11 @@ mod tests {
             },
             Change::AddIndex {
                 table: t.name.clone(),
-                index: Index::new("ix", true, &["Note"]),
+                index: index("UNIQUE KEY `ix` (`Note`)"),
             },
             Change::AddIndex {
                 table: t.name.clone(),
-                index: Index::new("ix2", false, &["Note", "Id"]),
+                index: index("KEY `ix2` (`Note`, `Id`)"),
             },
             Change::AddIndex {
                 table: t.name.clone(),
@@ -207,7 +206,7 @@ mod tests {
         };
         let add_idx = Change::AddIndex {
             table: t.name.clone(),
-            index: Index::new("ix", false, &["Note"]),
+            index: index("KEY `ix` (`Note`)"),
         };
         for (change, sql) in [
             (

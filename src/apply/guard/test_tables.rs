@@ -2,58 +2,55 @@
 
 use crate::model::{Index, Table};
 
-/// A base table `T`: `Id bigint unsigned` primary key, `Note varchar(8)`.
-pub(super) fn table() -> Table {
-    crate::dump::table(
-        "CREATE TABLE `T` (`Id` bigint unsigned NOT NULL, `Note` varchar(8), \
-         PRIMARY KEY (`Id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+/// `fk_t_parent`: `Id` references `Parent (Id)`, cascading deletes, as
+/// the rendered CREATE TABLE spells it.
+pub(super) const FK: &str =
+    "CONSTRAINT `fk_t_parent` FOREIGN KEY (`Id`) REFERENCES `Parent` (`Id`) \
+     ON DELETE CASCADE ON UPDATE RESTRICT";
+
+/// Format v2 key parts: a descending part with a declared prefix and an
+/// expression, invisible.
+const V2_PARTS: &str = "(`Note`(4) DESC, (lower(`Note`))) INVISIBLE";
+
+/// [`table`]'s columns and primary key.
+const COLUMNS: &str = "`Id` bigint unsigned NOT NULL, `Note` varchar(8), PRIMARY KEY (`Id`)";
+
+/// The CREATE TABLE of `T`: [`COLUMNS`], then `items` (each led by `, `).
+fn sql(items: &str) -> String {
+    format!(
+        "CREATE TABLE `T` ({COLUMNS}{items}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
     )
 }
 
-/// Format v2 shapes: a descending part, a declared prefix, an expression,
-/// invisible.
-pub(super) fn v2_index(unique: bool) -> Index {
-    let mut i = Index::new(if unique { "uq_v2" } else { "ix_v2" }, unique, &[]);
-    i.parts = vec![
-        crate::model::IndexPart::Column {
-            name: "Note".into(),
-            prefix: Some(4),
-            descending: true,
-        },
-        crate::model::IndexPart::Expression("lower(`Note`)".into()),
-    ];
-    i.visible = false;
-    i
+/// A base table `T`: `Id bigint unsigned` primary key, `Note varchar(8)`.
+pub(super) fn table() -> Table {
+    crate::dump::table(&sql(""))
+}
+
+/// The index `key` (`` KEY `ix` (`Note`) ``) declares on [`table`].
+pub(super) fn index(key: &str) -> Index {
+    crate::dump::index(&format!("{COLUMNS}, {key}"))
+}
+
+/// [`table`] with the foreign key [`FK`].
+pub(super) fn table_with_fk() -> Table {
+    crate::dump::table(&sql(&format!(", {FK}")))
 }
 
 /// [`table`] with a CHECK, the two [`v2_index`] shapes, a FULLTEXT index
-/// and [`fk`].
+/// and [`FK`].
 pub(super) fn v2_table() -> Table {
-    let mut t = table();
-    t.checks = vec![crate::model::Check {
-        name: "chk_note".into(),
-        expression: "`Note` <> ''".into(),
-        enforced: true,
-        level: Default::default(),
-    }];
-    t.indexes = vec![v2_index(false), v2_index(true), {
-        let mut ft = Index::new("ft", false, &["Note"]);
-        ft.kind = crate::model::IndexKind::FullText(None);
-        ft
-    }];
-    t.foreign_keys = vec![fk()];
-    t
+    crate::dump::table(&sql(&format!(
+        ", UNIQUE KEY `uq_v2` {V2_PARTS}, KEY `ix_v2` {V2_PARTS}, FULLTEXT KEY `ft` (`Note`), \
+         {FK}, CONSTRAINT `chk_note` CHECK (`Note` <> '')"
+    )))
 }
 
-/// `fk_t_parent`: `Id` references `Parent (Id)`, cascading deletes.
-pub(super) fn fk() -> crate::model::ForeignKey {
-    crate::model::ForeignKey {
-        name: "fk_t_parent".into(),
-        columns: vec!["Id".into()],
-        referenced_schema: None,
-        referenced_table: "Parent".into(),
-        referenced_columns: vec!["Id".into()],
-        on_delete: crate::model::ReferentialAction::Cascade,
-        on_update: crate::model::ReferentialAction::Restrict,
-    }
+/// Format v2 shapes ([`V2_PARTS`]): `uq_v2` or `ix_v2`.
+pub(super) fn v2_index(unique: bool) -> Index {
+    index(&if unique {
+        format!("UNIQUE KEY `uq_v2` {V2_PARTS}")
+    } else {
+        format!("KEY `ix_v2` {V2_PARTS}")
+    })
 }

@@ -52,36 +52,22 @@ pub(super) fn without_tidb_clauses(
 #[cfg(test)]
 mod tests {
     use super::super::check_statement;
-    use super::super::test_tables::table;
-    use crate::coltype::ColumnType;
     use crate::diff::Change;
-    use crate::model::{Column, Table};
+    use crate::model::Table;
     use crate::plan::Step;
     use crate::server::Flavor;
 
     /// A table with every TiDB feature: `Id` auto_random on a clustered
-    /// key, a TTL on `At`.
+    /// key, a TTL on `At`, as TiDB's SHOW CREATE TABLE prints them.
     fn tidb_table() -> Table {
-        let mut t = table();
-        t.columns[0].ty = ColumnType::parse("bigint").unwrap();
-        t.columns.push(Column::new("At", ColumnType::DateTime(6)));
-        t.tidb = Some(crate::tidb::TidbOptions {
-            clustered: Some(true),
-            auto_random: Some(crate::tidb::AutoRandom {
-                column: "Id".into(),
-                shard_bits: 5,
-                range: 54,
-            }),
-            pre_split_regions: Some(3),
-            ttl: Some(crate::tidb::Ttl {
-                column: "At".into(),
-                interval: crate::tidb::TtlInterval::parse("30 DAY").unwrap(),
-                enabled: true,
-                job_interval: Some("1h".into()),
-            }),
-            ..Default::default()
-        });
-        t
+        crate::dump::table(
+            "CREATE TABLE `T` (`Id` bigint NOT NULL /*T![auto_rand] AUTO_RANDOM(5, 54) */, \
+             `Note` varchar(8), `At` datetime(6), \
+             PRIMARY KEY (`Id`) /*T![clustered_index] CLUSTERED */\
+             ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin \
+             /*T! PRE_SPLIT_REGIONS=3 */ /*T![ttl] TTL=`At` + INTERVAL 30 DAY */ \
+             /*T![ttl] TTL_ENABLE='ON' */ /*T![ttl] TTL_JOB_INTERVAL='1h' */",
+        )
     }
 
     #[test]

@@ -305,7 +305,7 @@ pub(in crate::catalog) fn lint_references(
                         sink.report(&rule_ids::FOREIGN_KEY, object.clone(), message);
                     }
                     let refused = crate::catalog::rules::refused::references_virtual(fk, parent)
-                        .filter(|n| n.lacking.iter().any(|f| flavors.contains(f)));
+                        .filter(|n| n.feature.lacked_by_any(flavors));
                     if let Some(need) = refused {
                         sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
                     }

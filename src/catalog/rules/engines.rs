@@ -1,20 +1,16 @@
 //! What a table's storage engine cannot hold, each a [`Need`] for
 //! [`crate::catalog::rules::flavored`] (so `catalog import` narrows `flavors` by the same
 //! rules). Probed on MariaDB 10.11 and MySQL 9.7 (the error codes are in
-//! the messages; tests/it/lint_agrees_live.rs keeps them honest). Whether an
-//! optional engine (ARCHIVE, BLACKHOLE, ROCKSDB) is installed is the
-//! server's own setup and is not judged here. TiDB parses `ENGINE` and
-//! ignores it (its tables are TiKV's; "ENGINE ... parsed but ignored",
-//! <https://docs.pingcap.com/tidb/stable/sql-statement-create-table/>), so
-//! none of this concerns it.
+//! the messages; tests/it/lint_agrees_live.rs keeps them honest); which
+//! flavors lack each is the server's ([`Feature`]: TiDB ignores `ENGINE`,
+//! so none of this concerns it). Whether an optional engine (ARCHIVE,
+//! BLACKHOLE, ROCKSDB) is installed is the server's own setup and is not
+//! judged here.
 
 use crate::model::{IndexKind, Table};
-use crate::server::Flavor;
+use crate::server::Feature;
 
 use crate::catalog::rules::need::Need;
-
-const MYSQL_MARIADB: &[Flavor] = Flavor::HONOURING_ENGINE;
-const NOT_MYSQL: &[Flavor] = Flavor::WITHOUT_ARIA;
 
 /// Every use in `table` that its engine refuses.
 pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
@@ -22,17 +18,17 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
     let Some(engine) = table.engine.as_deref() else {
         return out;
     };
-    let mut need = |object: String, lacking, message: String| {
+    let mut need = |object: String, feature, message: String| {
         out.push(Need {
             object,
-            lacking,
+            feature,
             message,
         })
     };
     if engine == "Aria" {
         need(
             "engine".into(),
-            NOT_MYSQL,
+            Feature::AriaEngine,
             "`engine: Aria` on a catalog that targets MySQL, which has no Aria engine (error 1286): \
              use InnoDB, or list only `flavors: [mariadb]` (and `tidb`, which ignores ENGINE) in catalog.yaml"
                 .into(),
@@ -42,7 +38,7 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
         for fk in &table.foreign_keys {
             need(
                 format!("foreign key `{}`", fk.name),
-                MYSQL_MARIADB,
+                Feature::ForeignKeyOnNonInnoDb,
                 format!("a foreign key on an `engine: {engine}` table: only InnoDB keeps foreign keys (MySQL and MariaDB create the table and drop the key without an error, so it would be missing forever); use `engine: InnoDB` or remove the foreign key"),
             );
         }
@@ -52,7 +48,7 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
             for c in table.columns.iter().filter(|c| c.ty.is_large_object()) {
                 need(
                     format!("column `{}`", c.name),
-                    MYSQL_MARIADB,
+                    Feature::LargeObjectOnMemory,
                     format!("a {} column on a MEMORY table: MEMORY holds no BLOB/TEXT columns (json, spatial and vector are stored as such; error 1163); use a varchar/varbinary column or another engine", c.ty),
                 );
             }
@@ -63,7 +59,7 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
             {
                 need(
                     format!("index `{}`", i.name),
-                    MYSQL_MARIADB,
+                    Feature::FullTextIndexOnMemory,
                     "a FULLTEXT index on a MEMORY table, which has none (error 1214): use InnoDB"
                         .into(),
                 );
@@ -78,14 +74,14 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
             if let Some(object) = key {
                 need(
                     object,
-                    MYSQL_MARIADB,
+                    Feature::KeyOnCsv,
                     "a key on a CSV table, which has none (error 1069 \"max 0 keys allowed\"): remove `primary_key` and `indexes`, or use another engine".into(),
                 );
             }
             for c in table.columns.iter().filter(|c| c.nullable) {
                 need(
                     format!("column `{}`", c.name),
-                    MYSQL_MARIADB,
+                    Feature::NullableOnCsv,
                     "a nullable column on a CSV table, which holds none (error 1178): set `nullable: false`".into(),
                 );
             }

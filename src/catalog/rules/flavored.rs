@@ -4,100 +4,83 @@
 //! import` writes a `flavors` line without them.
 
 use crate::model::{DefaultValue, FullTextParser, IndexKind, IndexPart, Table};
-use crate::server::Flavor;
+use crate::server::{Feature, Flavor};
 use crate::ColumnType;
 
 use crate::catalog::rule_ids;
 use crate::catalog::sink::Sink;
 
-use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
-
-const NOT_TIDB: &[Flavor] = &[Flavor::TiDb];
-const MYSQL_ONLY: &[Flavor] = &[Flavor::TiDb, Flavor::MariaDb];
+use crate::catalog::rules::need::Need;
 
 /// Every use in `table` of a feature some flavor lacks.
 fn needs(table: &Table) -> Vec<Need> {
     let mut out = Vec::new();
     for c in &table.columns {
         let object = format!("column `{}`", c.name);
-        let mut need = |lacking, message: &str| {
+        let mut need = |feature, message: &str| {
             out.push(Need {
                 object: object.clone(),
-                lacking,
+                feature,
                 message: message.to_string(),
             })
         };
         if c.invisible {
-            need(NOT_TIDB, "`invisible: true` on a catalog that targets TiDB, which has no invisible columns: \
+            need(Feature::InvisibleColumn, "`invisible: true` on a catalog that targets TiDB, which has no invisible columns: \
                  list only `flavors: [mysql, mariadb]` in catalog.yaml or remove `invisible`");
         }
-        // TiDB has no spatial types: "TiDB does not support ... spatial
-        // (GIS/GEOMETRY) functions, data types and indexes"
-        // (https://docs.pingcap.com/tidb/stable/mysql-compatibility#unsupported-features).
         if let ColumnType::Spatial { srid, .. } = &c.ty {
             need(
-                NOT_TIDB,
+                Feature::SpatialType,
                 "a spatial type on a catalog that targets TiDB, which has no spatial types: \
                  list only `flavors: [mysql, mariadb]` in catalog.yaml or use another type",
             );
             if srid.is_some() {
-                need(MYSQL_ONLY, "`srid` on a catalog that targets MariaDB or TiDB: only MySQL 8.0.3+ restricts a \
+                need(Feature::ColumnSrid, "`srid` on a catalog that targets MariaDB or TiDB: only MySQL 8.0.3+ restricts a \
                      column to one SRID (MariaDB 10.11's REF_SYSTEM_ID is neither enforced nor shown by SHOW CREATE TABLE, \
                      so no dump keeps it): list only `flavors: [mysql]` in catalog.yaml or remove `srid`");
             }
         }
-        // TiDB has VECTOR(D) since v8.4 (https://docs.pingcap.com/tidb/stable/vector-search-data-types);
-        // MariaDB only since 11.7.
         if matches!(c.ty, ColumnType::Vector(_)) {
-            need(NOT_MARIADB, "a vector type on a catalog that targets MariaDB, which has none in 10.11 (MariaDB 11.7+ does): \
+            need(Feature::VectorType, "a vector type on a catalog that targets MariaDB, which has none in 10.11 (MariaDB 11.7+ does): \
                  list only `flavors: [mysql, tidb]` in catalog.yaml or use another type");
         }
-        // MySQL and TiDB refuse a literal default on text, blob and json
-        // (error 1101); MariaDB takes it (`DEFAULT '[]'` on json).
         if c.ty.is_large_object()
             && !matches!(c.ty, ColumnType::Spatial { .. } | ColumnType::Vector(_))
             && matches!(c.default, Some(DefaultValue::Literal(_)))
         {
-            need(NOT_MYSQL_TIDB, "a literal default on a text, blob or json column, which MySQL and TiDB refuse \
+            need(Feature::LiteralDefaultOnLargeObject, "a literal default on a text, blob or json column, which MySQL and TiDB refuse \
                  (error 1101): write it as an expression default (e.g. `default: \"(json_array())\"`), or list only \
                  `flavors: [mariadb]` in catalog.yaml");
         }
-        // Probed: MySQL refuses a member over 255 characters (3505),
-        // MariaDB 10.11 keeps it whole.
         if let ColumnType::Enum(m) | ColumnType::Set(m) = &c.ty {
             if m.iter().any(|m| m.chars().count() > 255) {
-                need(NOT_MYSQL_TIDB, "an enum or set member over 255 characters, which MySQL and TiDB refuse (error 3505): \
+                need(Feature::LongEnumMember, "an enum or set member over 255 characters, which MySQL and TiDB refuse (error 3505): \
                      shorten it, or list only `flavors: [mariadb]` in catalog.yaml");
             }
         }
-        // MySQL's and TiDB's default sql_mode has NO_ZERO_DATE and
-        // NO_ZERO_IN_DATE (MariaDB 10.11's has neither): probed, error 1067.
         if let Some(DefaultValue::Literal(v)) = &c.default {
             let dated = matches!(
                 c.ty,
                 ColumnType::Date | ColumnType::DateTime(_) | ColumnType::Timestamp(_)
             );
             if dated && has_zero_date_part(v) {
-                need(NOT_MYSQL_TIDB, "a zero date default (a `00` month or day, as in '0000-00-00'), which MySQL and TiDB \
+                need(Feature::ZeroDateDefault, "a zero date default (a `00` month or day, as in '0000-00-00'), which MySQL and TiDB \
                      refuse under their default sql_mode (NO_ZERO_DATE, NO_ZERO_IN_DATE; error 1067): default to a real date \
                      or NULL, or list only `flavors: [mariadb]` in catalog.yaml");
             }
         }
         if c.generated.is_some() && !c.nullable {
-            need(NOT_MARIADB, "`nullable: false` on a generated column of a catalog that targets MariaDB, which refuses \
+            need(Feature::NotNullGeneratedColumn, "`nullable: false` on a generated column of a catalog that targets MariaDB, which refuses \
                  NULL / NOT NULL on generated columns: remove `nullable`, or list only `flavors: [mysql, tidb]` in catalog.yaml");
         }
     }
     for i in &table.indexes {
-        // Only MySQL has `ngram`: MariaDB 10.11 answers `WITH PARSER ngram`
-        // with 1128 "Function 'ngram' is not defined" (probed), and
-        // self-managed TiDB has no FULLTEXT indexes (see FullTextParser).
         if let Some(parser) = i.kind.parser() {
             match parser {
                 // TiDB: the FULLTEXT index itself is refused below.
                 FullTextParser::Ngram => out.push(Need {
                     object: format!("index `{}`", i.name),
-                    lacking: NOT_MARIADB,
+                    feature: Feature::NgramParser,
                     message: "`parser: ngram` on a catalog that targets MariaDB: only MySQL has the ngram \
                          FULLTEXT parser (MariaDB 10.11 answers WITH PARSER ngram with error 1128): list only \
                          `flavors: [mysql]` in catalog.yaml or remove `parser`"
@@ -105,15 +88,10 @@ fn needs(table: &Table) -> Vec<Need> {
                 }),
             }
         }
-        // Self-managed TiDB 8.5 parses FULLTEXT and drops it with warning
-        // 1214 "The used table type doesn't support FULLTEXT indexes"
-        // (pingcap/tidb pkg/ddl: `ErrTableCantHandleFt` appended as a
-        // warning in CREATE TABLE and ALTER TABLE ... ADD FULLTEXT): apply
-        // would succeed and leave the table without the index.
         if i.kind.is_fulltext() {
             out.push(Need {
                 object: format!("index `{}`", i.name),
-                lacking: NOT_TIDB,
+                feature: Feature::FullTextIndex,
                 message: "a FULLTEXT index on a catalog that targets TiDB, which parses FULLTEXT and drops it \
                      (warning 1214; self-managed TiDB has no full-text indexes): list only \
                      `flavors: [mysql, mariadb]` in catalog.yaml or remove the index"
@@ -124,12 +102,9 @@ fn needs(table: &Table) -> Vec<Need> {
             |p| matches!(p, IndexPart::Expression(e) if crate::sqltext::is_multi_valued_key(e)),
         );
         if multi_valued {
-            // MySQL 8.0.17+ (MySQL 8.4 manual, CREATE INDEX, "Multi-Valued
-            // Indexes"); MariaDB 10.11 has neither functional key parts
-            // nor CAST(... AS type ARRAY) (a syntax error, 1064).
             out.push(Need {
                 object: format!("index `{}`", i.name),
-                lacking: NOT_MARIADB,
+                feature: Feature::MultiValuedIndex,
                 message: "a multi-valued index (a `CAST(... AS type ARRAY)` key part, MySQL 8.0.17+) on a catalog \
                      that targets MariaDB, which has no multi-valued indexes: list only `flavors: [mysql]` \
                      (or `[mysql, tidb]`) in catalog.yaml, or remove the index"
@@ -142,7 +117,7 @@ fn needs(table: &Table) -> Vec<Need> {
         {
             out.push(Need {
                 object: format!("index `{}`", i.name),
-                lacking: NOT_MARIADB,
+                feature: Feature::FunctionalKeyPart,
                 message: "an expression key part on a catalog that targets MariaDB, which has no functional key parts \
                      (MariaDB 10.11 indexes columns only): index a generated column instead, or list only \
                      `flavors: [mysql, tidb]` in catalog.yaml"
@@ -150,12 +125,10 @@ fn needs(table: &Table) -> Vec<Need> {
             });
         }
     }
-    // MariaDB enforces every CHECK: `NOT ENFORCED` is a syntax error there
-    // (10.11, probed: 1064). MySQL 8.0.16+ and TiDB take it.
     for c in table.checks.iter().filter(|c| !c.enforced) {
         out.push(Need {
             object: format!("check `{}`", c.name),
-            lacking: NOT_MARIADB,
+            feature: Feature::NotEnforcedCheck,
             message: "`enforced: false` on a catalog that targets MariaDB, which has no NOT ENFORCED CHECK \
                  constraints (error 1064): remove `enforced`, or list only `flavors: [mysql, tidb]` in catalog.yaml"
                 .to_string(),
@@ -176,15 +149,16 @@ pub(in crate::catalog) fn has_zero_date_part(v: &str) -> bool {
 /// about a SPATIAL index MySQL would not use.
 pub(in crate::catalog) fn lint(table: &Table, flavors: &[Flavor], sink: &mut Sink) {
     for need in needs(table) {
-        if need.lacking.iter().any(|f| flavors.contains(f)) {
+        if need.feature.lacked_by_any(flavors) {
             sink.report(&rule_ids::FLAVOR, Some(need.object), need.message);
         }
     }
-    if !flavors.contains(&Flavor::MySql) {
+    if !flavors
+        .iter()
+        .any(|f| f.uses_spatial_index_only_with_srid())
+    {
         return;
     }
-    // "The optimizer can use SPATIAL indexes on SRID-restricted columns
-    // only" (MySQL 8.0 manual, "Creating Spatial Indexes").
     for i in table
         .indexes
         .iter()
@@ -219,8 +193,8 @@ pub fn flavors_for(tables: &[Table]) -> Vec<Flavor> {
         .iter()
         .flat_map(needs)
         .chain(references)
-        .filter(|n| n.lacking != NONE)
-        .flat_map(|n| n.lacking.iter().copied())
+        .filter(|n| !n.feature.held_nowhere())
+        .flat_map(|n| n.feature.lacking().iter().copied())
         .collect();
     Flavor::ALL
         .into_iter()

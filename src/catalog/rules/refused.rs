@@ -7,16 +7,15 @@
 //!
 //! Every rule was probed on MariaDB 10.11 and MySQL 9.7 (the error codes
 //! are quoted in the messages; tests/it/lint_agrees_live.rs keeps them
-//! honest). TiDB is not probed here: it follows MySQL's rules for
-//! generated columns and CHECK constraints (its errno list carries 3109,
-//! 3763, 3812, 3814, 3818), so it is grouped with MySQL.
+//! honest). Which flavors refuse each combination, TiDB's grouping with
+//! MySQL included, is the server's ([`Feature`], with its sources).
 
 use crate::ident::Ident;
 use crate::model::{Column, ForeignKey, IndexKind, IndexPart, ReferentialAction, Table};
-use crate::server::Flavor;
+use crate::server::Feature;
 
 use crate::catalog::rules::expr_facts::{self, Call, Truth};
-use crate::catalog::rules::need::{Need, NONE, NOT_MARIADB, NOT_MYSQL_TIDB};
+use crate::catalog::rules::need::Need;
 
 /// Functions whose value changes between reads (the clock, the session,
 /// chance): MySQL refuses each in a generated column (3763) and a CHECK
@@ -80,10 +79,10 @@ pub(in crate::catalog) fn needs(table: &Table) -> Vec<Need> {
     out
 }
 
-fn need(out: &mut Vec<Need>, object: String, lacking: &'static [Flavor], message: String) {
+fn need(out: &mut Vec<Need>, object: String, feature: Feature, message: String) {
     out.push(Need {
         object,
-        lacking,
+        feature,
         message,
     });
 }
@@ -143,35 +142,41 @@ fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
     let where_maria = "MariaDB in a STORED or indexed one (error 1901)";
     for call in distinct_calls(&g.expression) {
         if call.name == SESSION_TIME_ZONE && call.has_args {
-            need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+            need(out, object.clone(), Feature::SessionTimeZoneCallInGenerated, format!(
                 "generated expression calls `{}`, which depends on the session time zone: MySQL and TiDB refuse it in a generated column (error 3763); store the timestamp itself, or list only `flavors: [mariadb]` in catalog.yaml",
                 shown(&call)
             ));
         } else if MARIADB_SESSION.contains(&call.name.as_str()) && maria_keeps_value {
-            need(out, object.clone(), NOT_MARIADB, format!(
+            need(out, object.clone(), Feature::SessionLocaleCallInStoredGenerated, format!(
                 "generated expression calls `{}`, which depends on the session time zone or locale: MariaDB refuses it in a STORED or indexed generated column (error 1901); make the column VIRTUAL and unindexed, or list only `flavors: [mysql, tidb]` in catalog.yaml",
                 shown(&call)
             ));
         } else if VOLATILE.contains(&call.name.as_str()) {
-            let never = maria_keeps_value || NEVER_GENERATED.contains(&call.name.as_str());
-            let (lacking, fix) = if never {
-                (NONE, "compute it from the row's columns")
+            let feature = if maria_keeps_value {
+                Feature::VolatileCallInStoredGenerated
+            } else if NEVER_GENERATED.contains(&call.name.as_str()) {
+                Feature::StatementStateCallInGenerated
             } else {
-                (NOT_MYSQL_TIDB, "compute it from the row's columns, or list only `flavors: [mariadb]` in catalog.yaml")
+                Feature::VolatileCallInVirtualGenerated
             };
-            need(out, object.clone(), lacking, format!(
+            let fix = if feature.held_nowhere() {
+                "compute it from the row's columns"
+            } else {
+                "compute it from the row's columns, or list only `flavors: [mariadb]` in catalog.yaml"
+            };
+            need(out, object.clone(), feature, format!(
                 "generated expression calls `{}`, whose value changes between reads: MySQL and TiDB refuse it in any generated column (error 3763), {where_maria}; {fix}",
                 shown(&call)
             ));
         }
     }
     if expr_facts::reads_variable(&g.expression) {
-        let lacking = if maria_keeps_value {
-            NONE
+        let feature = if maria_keeps_value {
+            Feature::VariableInStoredGenerated
         } else {
-            NOT_MYSQL_TIDB
+            Feature::VariableInVirtualGenerated
         };
-        need(out, object.clone(), lacking, format!(
+        need(out, object.clone(), feature, format!(
             "generated expression reads a user or system variable: MySQL and TiDB refuse that (error 3772), {where_maria}; compute it from the row's columns"
         ));
     }
@@ -179,15 +184,18 @@ fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
         if !table.column(&name).is_some_and(|o| o.auto_increment) {
             continue;
         }
-        let (lacking, fix) = if maria_keeps_value {
-            (NONE, "compute it from other columns")
+        let (feature, fix) = if maria_keeps_value {
+            (
+                Feature::AutoIncrementInStoredGenerated,
+                "compute it from other columns",
+            )
         } else {
             (
-                NOT_MYSQL_TIDB,
+                Feature::AutoIncrementInVirtualGenerated,
                 "compute it from other columns, or list only `flavors: [mariadb]` in catalog.yaml",
             )
         };
-        need(out, object.clone(), lacking, format!(
+        need(out, object.clone(), feature, format!(
             "generated expression names `{name}`, an auto_increment column: MySQL and TiDB refuse that (error 3109), {where_maria}; {fix}"
         ));
     }
@@ -196,11 +204,15 @@ fn generated(table: &Table, c: &Column, out: &mut Vec<Need>) {
 /// FULLTEXT and SPATIAL indexes key stored values only.
 fn text_keys_on_virtual(table: &Table, out: &mut Vec<Need>) {
     for i in &table.indexes {
-        let (kind, maria) = match i.kind {
-            IndexKind::FullText(_) => ("FULLTEXT", ", MariaDB with error 1907"),
+        let (kind, maria, feature) = match i.kind {
+            IndexKind::FullText(_) => (
+                "FULLTEXT",
+                ", MariaDB with error 1907",
+                Feature::FullTextIndexOnVirtualGenerated,
+            ),
             // MariaDB's generated columns are always nullable, so a SPATIAL
             // key over one fails there anyway (1252, reported on the column).
-            IndexKind::Spatial => ("SPATIAL", ""),
+            IndexKind::Spatial => ("SPATIAL", "", Feature::SpatialIndexOnVirtualGenerated),
             IndexKind::BTree => continue,
         };
         let virtuals = i
@@ -209,7 +221,7 @@ fn text_keys_on_virtual(table: &Table, out: &mut Vec<Need>) {
             .filter_map(IndexPart::column_name)
             .filter(|n| table.column(n).is_some_and(virtual_generated));
         for name in virtuals {
-            need(out, format!("index `{}`", i.name), NONE, format!(
+            need(out, format!("index `{}`", i.name), feature, format!(
                 "a {kind} index on `{name}`, a VIRTUAL generated column: MySQL refuses it (error 3106){maria}; declare `{name}` with `generated: {{..., stored: true}}`"
             ));
         }
@@ -255,13 +267,13 @@ fn invisible_implicit_primary_key(table: &Table, out: &mut Vec<Need>) {
         if i.visible {
             continue;
         }
-        let (lacking, who, flavors) = match (mysql == Some(pos), mariadb == Some(pos)) {
-            (true, true) => (NONE, "MySQL refuses it invisible (error 3522), MariaDB IGNORED (error 4174)", ""),
-            (true, false) => (NOT_MYSQL_TIDB, "MySQL and TiDB refuse it invisible (error 3522; they count a prefix part, MariaDB does not)", ", or list only `flavors: [mariadb]` in catalog.yaml"),
-            (false, true) => (NOT_MARIADB, "MariaDB refuses it IGNORED (error 4174; MySQL promotes an earlier prefixed index instead)", ", or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+        let (feature, who, flavors) = match (mysql == Some(pos), mariadb == Some(pos)) {
+            (true, true) => (Feature::InvisibleImplicitPrimaryKey, "MySQL refuses it invisible (error 3522), MariaDB IGNORED (error 4174)", ""),
+            (true, false) => (Feature::InvisiblePrefixedImplicitPrimaryKey, "MySQL and TiDB refuse it invisible (error 3522; they count a prefix part, MariaDB does not)", ", or list only `flavors: [mariadb]` in catalog.yaml"),
+            (false, true) => (Feature::IgnoredImplicitPrimaryKeyAfterPrefixed, "MariaDB refuses it IGNORED (error 4174; MySQL promotes an earlier prefixed index instead)", ", or list only `flavors: [mysql, tidb]` in catalog.yaml"),
             (false, false) => continue,
         };
-        need(out, format!("index `{}`", i.name), lacking, format!(
+        need(out, format!("index `{}`", i.name), feature, format!(
             "`visible: false` on the first unique index over NOT NULL columns of a table without `primary_key`, which the server makes its primary key: {who}; declare `primary_key` or keep this index visible{flavors}"
         ));
     }
@@ -278,12 +290,12 @@ fn foreign_keys_over_generated(table: &Table, out: &mut Vec<Need>) {
                 continue;
             };
             if virtual_generated(c) {
-                need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+                need(out, object.clone(), Feature::VirtualGeneratedFkColumn, format!(
                     "column `{name}` is a VIRTUAL generated column: MySQL and TiDB refuse a foreign key over one (error 3733); declare it `stored: true`, or list only `flavors: [mariadb]` in catalog.yaml"
                 ));
             }
             if stored_generated(c) && !writes.is_empty() {
-                need(out, object.clone(), NONE, format!(
+                need(out, object.clone(), Feature::FkActionWritingGeneratedColumn, format!(
                     "{writes} would write `{name}`, a generated column: the servers refuse that (MySQL error 3104, MariaDB 1905); use restrict or no action (on_delete: cascade is allowed)"
                 ));
             }
@@ -297,11 +309,11 @@ fn foreign_keys_over_generated(table: &Table, out: &mut Vec<Need>) {
             };
             let sname = &stored.name;
             if !writes.is_empty() {
-                need(out, object.clone(), NONE, format!(
+                need(out, object.clone(), Feature::FkActionWritingStoredGeneratedSource, format!(
                     "{writes} would change `{name}`, which the STORED generated column `{sname}` is computed from: the servers refuse that (MySQL error 1215, MariaDB 1901); use restrict or no action, or make `{sname}` VIRTUAL"
                 ));
             } else if fk.on_delete == ReferentialAction::Cascade {
-                need(out, object.clone(), NOT_MYSQL_TIDB, format!(
+                need(out, object.clone(), Feature::CascadeOverStoredGeneratedSource, format!(
                     "`on_delete: cascade` over `{name}`, which the STORED generated column `{sname}` is computed from: MySQL and TiDB refuse that (error 1215); use restrict or no action, make `{sname}` VIRTUAL, or list only `flavors: [mariadb]` in catalog.yaml"
                 ));
             }
@@ -320,7 +332,7 @@ pub(in crate::catalog) fn references_virtual(fk: &ForeignKey, parent: &Table) ->
         .find(|n| parent.column(n).is_some_and(virtual_generated))?;
     Some(Need {
         object: format!("foreign key `{}`", fk.name),
-        lacking: NOT_MYSQL_TIDB,
+        feature: Feature::VirtualGeneratedFkColumn,
         message: format!(
             "references `{}`.`{name}`, a VIRTUAL generated column: MySQL and TiDB refuse a foreign key over one (error 3733); declare it `stored: true`, or list only `flavors: [mariadb]` in catalog.yaml",
             parent.name
@@ -336,33 +348,33 @@ fn checks(table: &Table, out: &mut Vec<Need>) {
         let object = format!("check `{}`", check.name);
         let text = check.expression.as_str();
         if expr_facts::truth(text) == Truth::Value {
-            need(out, object.clone(), NOT_MYSQL_TIDB,
+            need(out, object.clone(), Feature::ValueCheck,
                 "the expression is a value (a column, literal, arithmetic, CASE or value function), not a condition: MySQL and TiDB refuse that (error 3812); compare it (e.g. `... <> 0`), or list only `flavors: [mariadb]` in catalog.yaml".into()
             );
         }
         for call in distinct_calls(text) {
             let name = call.name.as_str();
-            let (lacking, why) = match name {
-                SESSION_TIME_ZONE if call.has_args => (NOT_MYSQL_TIDB, "which depends on the session time zone: MySQL and TiDB refuse it in a CHECK (error 3814); check the row's columns only, or list only `flavors: [mariadb]` in catalog.yaml"),
+            let (feature, why) = match name {
+                SESSION_TIME_ZONE if call.has_args => (Feature::SessionTimeZoneCallInCheck, "which depends on the session time zone: MySQL and TiDB refuse it in a CHECK (error 3814); check the row's columns only, or list only `flavors: [mariadb]` in catalog.yaml"),
                 // Probed: MySQL 9.7 takes SYSDATE() in a CHECK, MariaDB not.
-                "sysdate" => (NOT_MARIADB, "whose value changes between reads: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
-                _ if MARIADB_SESSION.contains(&name) => (NOT_MARIADB, "which depends on the session time zone or locale: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
-                _ if VOLATILE.contains(&name) => (NONE, "whose value changes between reads: the servers refuse it in a CHECK (MySQL error 3814, MariaDB 1901); check the row's columns only"),
+                "sysdate" => (Feature::SysdateInCheck, "whose value changes between reads: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+                _ if MARIADB_SESSION.contains(&name) => (Feature::SessionLocaleCallInCheck, "which depends on the session time zone or locale: MariaDB refuses it in a CHECK (error 1901); check the row's columns only, or list only `flavors: [mysql, tidb]` in catalog.yaml"),
+                _ if VOLATILE.contains(&name) => (Feature::VolatileCallInCheck, "whose value changes between reads: the servers refuse it in a CHECK (MySQL error 3814, MariaDB 1901); check the row's columns only"),
                 _ => continue,
             };
             need(
                 out,
                 object.clone(),
-                lacking,
+                feature,
                 format!("expression calls `{}`, {why}", shown(&call)),
             );
         }
         if expr_facts::reads_variable(text) {
-            need(out, object.clone(), NONE, "expression reads a user or system variable: the servers refuse that (MySQL error 3816, MariaDB 1901); check the row's columns only".into());
+            need(out, object.clone(), Feature::VariableInCheck, "expression reads a user or system variable: the servers refuse that (MySQL error 3816, MariaDB 1901); check the row's columns only".into());
         }
         for name in distinct_columns(text) {
             if table.column(&name).is_some_and(|c| c.auto_increment) {
-                need(out, object.clone(), NONE, format!(
+                need(out, object.clone(), Feature::AutoIncrementInCheck, format!(
                     "expression names `{name}`, an auto_increment column: the servers refuse that (MySQL error 3818, MariaDB 1901); check another column"
                 ));
             }
@@ -371,7 +383,7 @@ fn checks(table: &Table, out: &mut Vec<Need>) {
                 .iter()
                 .find(|fk| fk.columns.contains(&name) && !writing_actions(fk).is_empty());
             if let Some(fk) = written {
-                need(out, object.clone(), NONE, format!(
+                need(out, object.clone(), Feature::FkWrittenColumnInCheck, format!(
                     "expression names `{name}`, which foreign key `{}` writes ({}): the servers refuse that (MySQL error 3823, MariaDB 1901); use restrict or no action on the foreign key (on_delete: cascade is allowed), or check another column",
                     fk.name, writing_actions(fk)
                 ));

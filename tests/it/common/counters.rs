@@ -135,17 +135,28 @@ where
     // Marker statements on the session around `run`: the server records a
     // statement in the history only after the client has its result, so
     // once the closing marker is there, every statement before it is too.
-    const BEFORE: &str = "SELECT 'statement_work: before'";
-    const AFTER: &str = "SELECT 'statement_work: after'";
-    s.conn().query_drop(BEFORE).await.expect("opening marker");
+    // Each call's markers are its own: a closing marker left in the history
+    // by an earlier call on the same session would end the wait too soon.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let before_marker = format!("SELECT 'statement_work {call}: before'");
+    let after_marker = format!("SELECT 'statement_work {call}: after'");
+    let (before_sql, after_sql) = (before_marker.as_str(), after_marker.as_str());
+    s.conn()
+        .query_drop(before_sql)
+        .await
+        .expect("opening marker");
     run(s).await;
-    s.conn().query_drop(AFTER).await.expect("closing marker");
+    s.conn()
+        .query_drop(after_sql)
+        .await
+        .expect("closing marker");
     let marker = "SELECT MAX(EVENT_ID) FROM performance_schema.events_statements_history \
                   WHERE THREAD_ID = ? AND SQL_TEXT = ?";
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let after: u64 = loop {
         let id: Option<u64> = observer
-            .exec_first(marker, (thread, AFTER))
+            .exec_first(marker, (thread, after_sql))
             .await
             .expect("look for the closing marker")
             .flatten();
@@ -159,7 +170,7 @@ where
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     };
     let before: u64 = observer
-        .exec_first(marker, (thread, BEFORE))
+        .exec_first(marker, (thread, before_sql))
         .await
         .expect("look for the opening marker")
         .flatten()

@@ -37,8 +37,7 @@ impl Turns {
     }
 
     /// Bytes from the client, bytes from the server (examples/latency_proxy.rs
-    /// prints them; no test reads them).
-    #[allow(dead_code)]
+    /// prints them).
     pub fn bytes(&self) -> (u64, u64) {
         (
             self.up.load(Ordering::SeqCst),
