@@ -288,7 +288,6 @@ pub fn key_bytes(table: &Table, parts: &[crate::model::IndexPart]) -> Option<u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coltype::ColumnType;
     use crate::model::{Column, DefaultValue, IndexPart};
 
     /// Writes a throwaway catalog directory and returns its path.
@@ -482,18 +481,10 @@ primary_key: [Id]
 
     #[test]
     fn key_width_follows_charset_and_type() {
-        let mut t = Table::new(
-            "T",
-            vec![
-                Column::new("Scope", ColumnType::Varchar(255)),
-                Column::new("Digest", ColumnType::Char(64)),
-                Column::new("At", ColumnType::DateTime(6)),
-                Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
-                Column::new("Body", ColumnType::Text),
-            ],
+        let t = crate::dump::table(
+            "CREATE TABLE T (Scope varchar(255), Digest char(64) CHARACTER SET ascii, \
+             At datetime(6), Id bigint unsigned, Body text) DEFAULT CHARSET=utf8mb4",
         );
-        t.columns[0].charset = Some("utf8mb4".into());
-        t.columns[1].charset = Some("ascii".into());
         let parts = |names: &[&str]| {
             names
                 .iter()

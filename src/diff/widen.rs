@@ -268,17 +268,8 @@ fn int_name(k: IntKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dump::column;
     use crate::model::Widens;
-
-    /// The one column of `CREATE TABLE T (<definition>)` in a utf8mb4_bin
-    /// table, as the dump parser reads it.
-    fn column(definition: &str) -> Column {
-        crate::dump::table(&format!(
-            "CREATE TABLE T ({definition}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
-        ))
-        .columns
-        .remove(0)
-    }
 
     fn varchar(n: u32, charset: &str) -> Column {
         column(&format!(

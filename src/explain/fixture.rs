@@ -390,22 +390,18 @@ mod tests {
         }
     }
 
+    /// `T`: an AUTO_INCREMENT key, a unique `K`, nullable `S` and `At`,
+    /// and `extra` columns after them.
+    fn table_with(extra: &str) -> Table {
+        crate::dump::table(&format!(
+            "CREATE TABLE T (Id bigint unsigned NOT NULL AUTO_INCREMENT, K varchar(16), \
+             S varchar(8), At datetime(6){extra}, PRIMARY KEY (Id), UNIQUE KEY uk (K)) \
+             DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        ))
+    }
+
     fn table() -> Table {
-        let mut t = Table {
-            primary_key: vec![crate::model::IndexPart::column("Id")],
-            indexes: vec![crate::model::Index::new("uk", true, &["K"])],
-            ..Table::new(
-                "T",
-                vec![
-                    crate::model::Column::new("Id", ColumnType::parse("bigint unsigned").unwrap()),
-                    crate::model::Column::new("K", ColumnType::Varchar(16)),
-                    crate::model::Column::new("S", ColumnType::Varchar(8)),
-                    crate::model::Column::new("At", ColumnType::DateTime(6)),
-                ],
-            )
-        };
-        t.columns[0].auto_increment = true;
-        t
+        table_with("")
     }
 
     #[test]
@@ -437,14 +433,7 @@ mod tests {
 
     #[test]
     fn enum_columns_and_is_null_predicates_are_covered() {
-        let mut t = table();
-        t.columns.push(crate::model::Column::new(
-            "State",
-            ColumnType::Enum(vec!["queued".into(), "running".into(), "done".into()]),
-        ));
-        let mut lease = crate::model::Column::new("LeasedAt", ColumnType::DateTime(6));
-        lease.nullable = true;
-        t.columns.push(lease);
+        let t = table_with(", State enum('queued','running','done'), LeasedAt datetime(6)");
         let q = query(
             "SELECT Id FROM T WHERE State = ? AND LeasedAt IS NULL",
             vec![Param::Text("queued".into())],
