@@ -16,8 +16,8 @@
 //!
 //! The schema is the database the pool's (or target's) URL names.
 //! [`crate::verify()`] is the one verify; [`apply()`] here is
-//! [`crate::apply::run`] on the catalog's tables, with the schema the URL
-//! names.
+//! [`crate::apply::run`] on the catalog's tables and widening opt-ins
+//! ([`crate::catalog::Catalog::widens`]), with the schema the URL names.
 
 use crate::acquire::Connector;
 use crate::apply::{ApplyOptions, ApplyReport};
@@ -25,8 +25,9 @@ use crate::catalog::AsCatalog;
 use crate::error::Result;
 
 /// Applies `catalog` (all of it) to the schema `db` connects to, additively
-/// ([`crate::apply::run`]). `db` is a pool or a target, never a single
-/// connection ([`Connector`]).
+/// ([`crate::apply::run`], with the catalog's widening opt-ins in place of
+/// `opts.widens`). `db` is a pool or a target, never a single connection
+/// ([`Connector`]).
 ///
 /// On the service's pool it compiles:
 ///

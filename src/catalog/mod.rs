@@ -28,9 +28,9 @@ pub(crate) mod fixes;
 mod rule_ids;
 pub use crate::finding::lint::Rule;
 pub use rule_ids::{AUTO_INCREMENT_CAPACITY, RULES};
-mod policy;
 mod sink;
-pub use policy::{ColumnPolicy, TablePolicy};
+mod table_policy;
+pub use table_policy::{ColumnPolicy, TablePolicy};
 
 pub use read::load::{check, check_files, from_files, load};
 
