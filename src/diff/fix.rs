@@ -9,7 +9,7 @@
 //! quoted, expressions re-printed), without online clauses (the server
 //! picks the algorithm; many of these copy the table).
 
-use crate::ddl::{column_definition, index_definition};
+use crate::ddl::{column_definition_in, index_definition};
 use crate::ident::quote_ident;
 use crate::model::{describe::foreign_key_definition, ByName, Table};
 use crate::server::Flavor;
@@ -68,7 +68,7 @@ pub(super) fn fix(want: &Table, object: &str, kind: ProblemKind) -> Option<Strin
         | ColumnGeneratedStored | ColumnOnUpdate => match column() {
             Some(c) => by_hand(format!(
                 "ALTER TABLE {t} MODIFY COLUMN {}",
-                column_definition(c)
+                column_definition_in(c, &want.defaults())
             )),
             None => "declare the live shape in the catalog".to_string(),
         },
@@ -87,7 +87,7 @@ pub(super) fn fix(want: &Table, object: &str, kind: ProblemKind) -> Option<Strin
         ColumnNotOnline => match column() {
             Some(c) => format!(
                 "add it by hand at a quiet time (a table copy): `ALTER TABLE {t} ADD COLUMN {}`; or declare it VIRTUAL",
-                column_definition(c)
+                column_definition_in(c, &want.defaults())
             ),
             None => "add it by hand at a quiet time".to_string(),
         },
@@ -153,6 +153,6 @@ pub(super) fn widen_instead(want: &Table, column: &crate::model::Column) -> Stri
         "the change is an online widening on this server: set `widen: true` on column `{}` (or `widen: true` under `defaults:` in catalog.yaml) and `catalog apply` runs it; or run by hand: `ALTER TABLE {} MODIFY COLUMN {}`",
         column.name,
         quote_ident(want.name.as_str()),
-        column_definition(column)
+        column_definition_in(column, &want.defaults())
     )
 }

@@ -41,13 +41,20 @@ const OLD_RELEASE: &str = "CREATE TABLE `t` (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
 
 fn catalog() -> Catalog {
-    let yaml = "table: t\ncolumns:\n  - name: id\n    type: int\n    nullable: false\n  \
+    catalog_with_b("varchar(16)")
+}
+
+/// [`catalog`] with column `b` of type `b`.
+fn catalog_with_b(b: &str) -> Catalog {
+    let yaml = format!(
+        "table: t\ncolumns:\n  - name: id\n    type: int\n    nullable: false\n  \
          - name: a\n    type: varchar(16)\n    nullable: false\n    default: \"'x'\"\n  \
-         - name: b\n    type: varchar(16)\n  \
+         - name: b\n    type: {b}\n  \
          - name: c\n    type: varchar(8)\n    collation: utf8mb4_general_ci\n  \
          - name: e\n    type: enum('p','q')\n\
-         primary_key: [id]\nindexes:\n  - name: ka\n    columns: [a]\n";
-    let dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", yaml)]);
+         primary_key: [id]\nindexes:\n  - name: ka\n    columns: [a]\n"
+    );
+    let dir = catalog_dir(&[("catalog.yaml", SETTINGS), ("t.yaml", &yaml)]);
     let report = catalog::check(dir.path());
     assert_eq!(report.error_count(), 0, "{}", report.render_human());
     report.catalog.unwrap()
@@ -148,6 +155,48 @@ async fn a_stated_collation_is_a_strict_finding_with_an_instant_fix() {
     db.exec(&fixes).await;
     assert_eq!(db.innodb_table_id("t").await, id_before, "the fix rebuilt");
     assert_eq!(db.checksum("t", rows).await, before);
+    assert_eq!(db.show_create("t").await, fresh_text);
+    let strict = strict_verify(&db, &cat).await;
+    assert!(strict.ok, "{:#?}", strict.problems);
+    assert_idle(&db, &tables).await;
+}
+
+/// A drift finding's hand-run fix (`... or run by hand: `ALTER TABLE ...``) writes the column as the catalog does: no `CHARACTER SET` /
+/// `COLLATE` equal to the table's, so on MySQL running it leaves no stated
+/// collation behind (strict verify passes, SHOW CREATE TABLE reads as a
+/// fresh install), on MariaDB the same.
+#[tokio::test]
+async fn a_drift_fix_run_by_hand_states_no_table_collation() {
+    let cat = catalog();
+    let tables = catalog_tables(&cat);
+    let fresh = TestDb::new().await;
+    apply_converged(&fresh, &tables).await;
+    let fresh_text = fresh.show_create("t").await;
+
+    let db = TestDb::new().await;
+    // An earlier release's `b`, narrower than the catalog's varchar(16):
+    // drift, no widen opt-in. (Made by the tool: SHOW CREATE TABLE text run
+    // as DDL would state the collations it prints, on MySQL.)
+    apply_converged(&db, &catalog_tables(&catalog_with_b("varchar(8)"))).await;
+    assert_ne!(db.show_create("t").await, fresh_text);
+    let plain = verify_schema(&db, &cat).await;
+    let found: Vec<(&str, ProblemKind)> = plain
+        .problems
+        .iter()
+        .map(|p| (p.object.as_str(), p.kind))
+        .collect();
+    assert_eq!(
+        found,
+        [("b", ProblemKind::ColumnType)],
+        "{:#?}",
+        plain.problems
+    );
+    let fix = plain.problems[0].fix.as_deref().expect("a fix");
+    // An online widening: the fix names the opt-in, or the statement by hand.
+    assert!(fix.contains("widen: true"), "{fix}");
+    let sql = fix_statement(fix);
+    assert_eq!(sql, "ALTER TABLE `t` MODIFY COLUMN `b` varchar(16) NULL");
+    db.exec(&[sql]).await;
     assert_eq!(db.show_create("t").await, fresh_text);
     let strict = strict_verify(&db, &cat).await;
     assert!(strict.ok, "{:#?}", strict.problems);
