@@ -142,6 +142,62 @@ pub(crate) async fn blockers(
     let Some(read) = chosen else {
         return Ok(Vec::new());
     };
+    if let Some(probe) = &read.snapshot {
+        let rows = dated_read(session, probe, read, schema, table, age).await;
+        let ended = session
+            .run("ending the look's transaction", |c| c.query_drop("COMMIT"))
+            .await;
+        let rows = rows?;
+        ended?;
+        return Ok(blockers_of(rows));
+    }
+    let rows = read_rows(session, read, schema, table, age).await?;
+    Ok(blockers_of(rows))
+}
+
+/// Tries of [`dated_read`]'s probe before it reads anyway.
+const SNAPSHOT_TRIES: u32 = 4;
+
+/// `read` from a buffer the server refreshes now and then, dated: in a
+/// transaction of its own, the look waits (up to [`SNAPSHOT_TRIES`]
+/// refreshes) until the buffer lists that transaction, so every holder
+/// begun before the look is in it. A buffer that never lists it (another
+/// client reading it more often than it refreshes keeps it from
+/// refreshing) is read as it is: a holder it misses makes the DDL wait
+/// out its bounded metadata-lock wait (docs/apply.md).
+async fn dated_read(
+    session: &mut Session<'_>,
+    probe: &crate::server::SnapshotProbe,
+    read: &crate::server::BlockerRead,
+    schema: &str,
+    table: &str,
+    age: u64,
+) -> Result<Vec<Row>> {
+    session
+        .run("opening the look's transaction", |c| {
+            c.query_drop("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+        })
+        .await?;
+    for _ in 0..SNAPSHOT_TRIES {
+        let seen: Option<u8> = session
+            .run(probe.what, |c| c.query_first(probe.probe))
+            .await?;
+        if seen.is_some() {
+            break;
+        }
+        tokio::time::sleep(probe.refresh).await;
+    }
+    read_rows(session, read, schema, table, age).await
+}
+
+/// The rows of `read` for `schema`.`table` and holders `age` seconds old.
+async fn read_rows(
+    session: &mut Session<'_>,
+    read: &crate::server::BlockerRead,
+    schema: &str,
+    table: &str,
+    age: u64,
+) -> Result<Vec<Row>> {
     let (what, sql) = (read.what, read.sql);
     let params: Vec<mysql_async::Value> = read
         .params
@@ -152,13 +208,17 @@ pub(crate) async fn blockers(
             BlockerParam::Age => age.into(),
         })
         .collect();
-    let rows = session
+    session
         .exec_rows(what, sql, mysql_async::Params::Positional(params))
-        .await?;
+        .await
+}
+
+/// The blockers `rows` name, each connection once, by id.
+fn blockers_of(rows: Vec<Row>) -> Vec<Blocker> {
     let mut out: Vec<Blocker> = rows.into_iter().filter_map(blocker_of).collect();
     out.sort_by_key(|b| b.connection_id);
     out.dedup_by_key(|b| b.connection_id);
-    Ok(out)
+    out
 }
 
 fn text(row: &Row, i: usize) -> Option<String> {

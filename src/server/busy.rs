@@ -2,7 +2,7 @@
 //! budgets statement and the reads that find sessions holding a table
 //! (`apply::busy` runs them; the queries live in the vendor files).
 
-pub(crate) use super::vocab::{BlockerParam, BlockerRead};
+pub(crate) use super::vocab::{BlockerParam, BlockerRead, SnapshotProbe};
 use super::{mariadb, mysql, tidb, Flavor};
 
 impl Flavor {

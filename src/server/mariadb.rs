@@ -2,7 +2,9 @@
 //! vendors. Each rule cites the KB page or MDEV it comes from.
 
 use super::mysql::length_bytes;
-use super::vocab::{BlockerParam, BlockerRead, ColumnChange, DdlWork, Online, StepClass};
+use super::vocab::{
+    BlockerParam, BlockerRead, ColumnChange, DdlWork, Online, SnapshotProbe, StepClass,
+};
 
 /// The widening rule table's row for MariaDB (see `Flavor::online_change`).
 pub(super) fn online_change(change: ColumnChange<'_>) -> Result<Online, String> {
@@ -93,6 +95,8 @@ pub(super) const BLOCKER_READS: &[BlockerRead] = &[
             "SELECT 1 FROM information_schema.PLUGINS \
              WHERE PLUGIN_NAME = 'METADATA_LOCK_INFO' AND PLUGIN_STATUS = 'ACTIVE'",
         )),
+        // Idle holders are found by COMMAND = 'Sleep', live.
+        snapshot: None,
     },
     BlockerRead {
         what: "reading information_schema.INNODB_TRX and PROCESSLIST",
@@ -106,6 +110,20 @@ pub(super) const BLOCKER_READS: &[BlockerRead] = &[
             BlockerParam::Schema,
         ],
         precondition: None,
+        // An idle holder is known by its INNODB_TRX row, and InnoDB fills
+        // INNODB_TRX from a buffer "refreshed only if more than 0.1 seconds
+        // has elapsed since the last time the buffer was read" (MySQL 5.7
+        // Reference Manual 14.15.2.3, "Persistence and Consistency of InnoDB
+        // Transaction and Locking Information"; MariaDB's
+        // `trx_i_s_possibly_fetch_data_into_cache` keeps the rule): with
+        // another client reading it, a transaction begun in the last 0.1 s
+        // is not there yet. The look's own transaction dates the snapshot.
+        snapshot: Some(SnapshotProbe {
+            what: "looking for this session's transaction in information_schema.INNODB_TRX",
+            probe: "SELECT 1 FROM information_schema.INNODB_TRX \
+                    WHERE trx_mysql_thread_id = CONNECTION_ID()",
+            refresh: std::time::Duration::from_millis(110),
+        }),
     },
 ];
 

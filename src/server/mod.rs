@@ -38,7 +38,7 @@ mod vocab;
 
 pub use alter::StepClass;
 pub(crate) use alter::{ColumnChange, DdlWork, Online};
-pub(crate) use busy::BlockerParam;
+pub(crate) use busy::{BlockerParam, BlockerRead, SnapshotProbe};
 pub(crate) use capabilities::IndexView;
 pub use capabilities::{CheckEnforcement, DdlCancel, DdlProgress, InstantAddColumn, PlanReading};
 pub use flavor::Flavor;

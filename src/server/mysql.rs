@@ -91,6 +91,7 @@ pub(super) const BLOCKER_READS: &[BlockerRead] = &[BlockerRead {
         BlockerParam::Age,
     ],
     precondition: None,
+    snapshot: None,
 }];
 
 /// Columns, every query: id, user, host, command, seconds, holds, statement.

@@ -58,6 +58,7 @@ pub(super) const BLOCKER_READS: &[BlockerRead] = &[BlockerRead {
         BlockerParam::Table,
     ],
     precondition: None,
+    snapshot: None,
 }];
 
 /// TiDB assumption (not runnable here): transactions that used the table,

@@ -74,6 +74,23 @@ pub(crate) struct BlockerRead {
     /// A constant statement (`what`, `sql`) that returns a row when this
     /// read can be used (a plugin loaded); `None`: always.
     pub precondition: Option<(&'static str, &'static str)>,
+    /// How the read's snapshot is dated, where it is not live data; `None`:
+    /// the read shows live data.
+    pub snapshot: Option<SnapshotProbe>,
+}
+
+/// A read served from a buffer the server refreshes now and then: the look
+/// opens a transaction, then runs `probe` (a row once the buffer lists
+/// that transaction, so the snapshot is newer than the look), pausing
+/// `refresh` between tries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SnapshotProbe {
+    /// What the probe reads, for error messages.
+    pub what: &'static str,
+    /// Returns a row once the snapshot lists this session's transaction.
+    pub probe: &'static str,
+    /// The least time after which the buffer is refreshed.
+    pub refresh: std::time::Duration,
 }
 
 /// What a step does to its table, as the cost classes ask about it (the

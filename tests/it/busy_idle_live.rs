@@ -26,6 +26,30 @@ async fn a_young_idle_transaction_that_read_the_table_is_seen_before_any_ddl() {
     // age (1 s, whole seconds on the server) when apply first looks. It
     // starts early in a server second, so that an age-only look within the
     // same second (apply looks well within it) reads 0 s and misses it.
+    // A monitor reading INNODB_TRX every 150 ms all along (as monitoring
+    // agents do): InnoDB then serves the look a snapshot up to 0.1 s old,
+    // which may predate the holder; the look dates it by its own
+    // transaction (docs/apply.md, "Looks before it queues"). (A monitor
+    // reading more often than every 0.1 s keeps the buffer from refreshing
+    // at all: nothing can see the holder then.)
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let monitor = {
+        let (pool, stop) = (db.pool.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut c = pool.get_conn().await.unwrap();
+            let mut reads = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _: Option<u64> = c
+                    .query_first("SELECT COUNT(*) FROM information_schema.INNODB_TRX")
+                    .await
+                    .unwrap();
+                reads += 1;
+                // A monitor's pace, not a wait for a condition.
+                tokio::time::sleep(Duration::from_millis(150)).await;
+            }
+            reads
+        })
+    };
     let mut holder = db.pool.get_conn().await.unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
@@ -68,4 +92,6 @@ async fn a_young_idle_transaction_that_read_the_table_is_seen_before_any_ddl() {
     // first ALTER wait out --lock-wait and fail with 1205, which counts).
     assert_eq!(report.server_ddl_count, Some(0), "{report:#?}");
     holder.query_drop("COMMIT").await.unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(monitor.await.unwrap() > 0, "the monitor read INNODB_TRX");
 }
