@@ -76,6 +76,13 @@ async fn strict_verify(db: &TestDb, cat: &Catalog) -> VerifyReport {
     .expect("verify runs")
 }
 
+/// SHOW CREATE TABLE of `t` as this release installs it fresh.
+async fn fresh_install(tables: &[schema_catalog::Table]) -> String {
+    let fresh = TestDb::new().await;
+    apply_converged(&fresh, tables).await;
+    fresh.show_create("t").await
+}
+
 /// The statement a fix ends with (`...: `ALTER TABLE ...``).
 fn fix_statement(fix: &str) -> &str {
     let (_, sql) = fix.split_once(": `").expect("the fix names a statement");
@@ -86,9 +93,7 @@ fn fix_statement(fix: &str) -> &str {
 async fn a_stated_collation_is_a_strict_finding_with_an_instant_fix() {
     let cat = catalog();
     let tables = catalog_tables(&cat);
-    let fresh = TestDb::new().await;
-    apply_converged(&fresh, &tables).await;
-    let fresh_text = fresh.show_create("t").await;
+    let fresh_text = fresh_install(&tables).await;
 
     let db = TestDb::new().await;
     db.exec(&[
@@ -161,7 +166,8 @@ async fn a_stated_collation_is_a_strict_finding_with_an_instant_fix() {
     assert_idle(&db, &tables).await;
 }
 
-/// A drift finding's hand-run fix (`... or run by hand: `ALTER TABLE ...``) writes the column as the catalog does: no `CHARACTER SET` /
+/// A drift finding's hand-run fix (`... or run by hand: `ALTER TABLE
+/// ...``) writes the column as the catalog does: no `CHARACTER SET` /
 /// `COLLATE` equal to the table's, so on MySQL running it leaves no stated
 /// collation behind (strict verify passes, SHOW CREATE TABLE reads as a
 /// fresh install), on MariaDB the same.
@@ -169,9 +175,7 @@ async fn a_stated_collation_is_a_strict_finding_with_an_instant_fix() {
 async fn a_drift_fix_run_by_hand_states_no_table_collation() {
     let cat = catalog();
     let tables = catalog_tables(&cat);
-    let fresh = TestDb::new().await;
-    apply_converged(&fresh, &tables).await;
-    let fresh_text = fresh.show_create("t").await;
+    let fresh_text = fresh_install(&tables).await;
 
     let db = TestDb::new().await;
     // An earlier release's `b`, narrower than the catalog's varchar(16):
