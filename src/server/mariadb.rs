@@ -112,9 +112,10 @@ pub(super) const BLOCKER_READS: &[BlockerRead] = &[
         precondition: None,
         // An idle holder is known by its INNODB_TRX row, and InnoDB fills
         // INNODB_TRX from a buffer "refreshed only if more than 0.1 seconds
-        // has elapsed since the last time the buffer was read" (MySQL 5.7
+        // has elapsed since the last time the buffer was read" (MySQL 5.6
         // Reference Manual 14.15.2.3, "Persistence and Consistency of InnoDB
-        // Transaction and Locking Information"; MariaDB's
+        // Transaction and Locking Information", kept in the 5.7 manual's;
+        // MariaDB's
         // `trx_i_s_possibly_fetch_data_into_cache` keeps the rule): with
         // another client reading it, a transaction begun in the last 0.1 s
         // is not there yet. The look's own transaction dates the snapshot.
