@@ -62,9 +62,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             build_rate,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions::default()
-                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
-                .build_rate(*build_rate);
+            let cost = crate::cost_cmd::cost_options(stats.as_deref(), *build_rate)?;
             offline::plan_against(cli, file, flavor.map(Into::into), *server_version, &cost)
         }
         Command::Stats {
@@ -84,9 +82,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             build_rate,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions::default()
-                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
-                .build_rate(*build_rate);
+            let cost = crate::cost_cmd::cost_options(stats.as_deref(), *build_rate)?;
             plan(
                 cli,
                 &replica_targets(&replicas.replica)?,
@@ -188,9 +184,7 @@ pub async fn run(cli: &Cli) -> Result<u8> {
             budgets,
             ..
         } => {
-            let cost = schema_catalog::cost::CostOptions::default()
-                .stats(crate::cost_cmd::load_stats(stats.as_deref())?)
-                .build_rate(budgets.build_rate)
+            let cost = crate::cost_cmd::cost_options(stats.as_deref(), budgets.build_rate)?
                 .budgets(crate::cost_cmd::budgets(cli, budgets)?);
             crate::review::diff(
                 cli,

@@ -108,6 +108,13 @@ pub fn load_stats(path: Option<&Path>) -> Result<Option<StatsReport>> {
     Ok(path.map(cost::stats::load).transpose()?)
 }
 
+/// The cost options of `--stats FILE` and `--build-rate`.
+pub fn cost_options(stats: Option<&Path>, build_rate: Option<f64>) -> Result<cost::CostOptions> {
+    Ok(cost::CostOptions::default()
+        .stats(load_stats(stats)?)
+        .build_rate(build_rate))
+}
+
 /// The cost lines of a human plan: one after each step, then the totals.
 pub fn step_line(c: &cost::StepCost) -> String {
     let mut parts = vec![format!("class {}", c.class)];

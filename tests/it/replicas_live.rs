@@ -426,18 +426,6 @@ async fn an_unnamed_connected_replica_is_reported_and_refused_when_required() {
     );
 }
 
-/// Two indexes on `Jobs`: two steps.
-const TWO_INDEX_JOBS: &str = "table: Jobs
-columns:
-  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
-  - { name: State, type: varchar(32), nullable: false }
-  - { name: CreatedAt, type: datetime(6), nullable: false }
-primary_key: [Id]
-indexes:
-  - { name: idx_jobs_state, columns: [State, Id] }
-  - { name: idx_jobs_created, columns: [CreatedAt, Id] }
-";
-
 /// Runs `sql` on `url` from its own thread and runtime (for a progress
 /// callback, which must not await).
 fn run_blocking(url: String, sql: &'static str) {
@@ -463,7 +451,7 @@ async fn a_replica_that_stops_after_the_first_step_is_pending_and_a_rerun_conver
     let _serial = SERIAL.lock().await;
     let db = PairDb::new().await;
     jobs_with_rows(&db, 4).await;
-    let dir = common::catalog_dir(&[("jobs.yaml", TWO_INDEX_JOBS)]);
+    let dir = common::catalog_dir(&[("jobs.yaml", common::TWO_INDEX_JOBS_CATALOG)]);
     let tables = common::catalog_tables(&catalog::load(dir.path()).unwrap());
     {
         let _restore = restore(&db);

@@ -5,6 +5,7 @@
 //! MASTER_DELAY) so apply is certainly waiting after its first step; the
 //! delay and the applier are restored on drop, also when a test fails.
 
+use crate::common;
 use crate::replicas_cli::{text, Setup, SERIAL};
 
 use std::process::{Child, Command, Stdio};
@@ -271,23 +272,15 @@ async fn kill_9_while_waiting_for_a_replica_then_a_rerun_issues_no_ddl_and_conve
     assert_eq!(after, before, "rows unchanged on primary and replica");
 }
 
-/// Two indexes on `Jobs`: two steps.
-const TWO_INDEX_JOBS: &str = "table: Jobs
-columns:
-  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
-  - { name: State, type: varchar(32), nullable: false }
-  - { name: CreatedAt, type: datetime(6), nullable: false }
-primary_key: [Id]
-indexes:
-  - { name: idx_jobs_state, columns: [State, Id] }
-  - { name: idx_jobs_created, columns: [CreatedAt, Id] }
-";
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigint_while_waiting_for_a_replica_exits_130_with_no_ddl_after_it() {
     let _serial = SERIAL.lock().await;
     let s = Setup::new("sigint").await;
-    std::fs::write(s.catalog.path().join("jobs.yaml"), TWO_INDEX_JOBS).unwrap();
+    std::fs::write(
+        s.catalog.path().join("jobs.yaml"),
+        common::TWO_INDEX_JOBS_CATALOG,
+    )
+    .unwrap();
     let mariadb = is_mariadb(&s.primary).await;
     synced(&s.primary, &s.replica, mariadb).await;
     let applier = Applier {

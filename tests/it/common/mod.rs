@@ -474,6 +474,19 @@ indexes:
   - { name: idx_jobs_state_created, columns: [State, CreatedAt, Id] }
 ";
 
+/// The catalog of the [`unindexed_jobs`] table with two indexes it lacks:
+/// two ADD INDEX steps.
+pub const TWO_INDEX_JOBS_CATALOG: &str = "table: Jobs
+columns:
+  - { name: Id, type: bigint unsigned, nullable: false, auto_increment: true }
+  - { name: State, type: varchar(32), nullable: false }
+  - { name: CreatedAt, type: datetime(6), nullable: false }
+primary_key: [Id]
+indexes:
+  - { name: idx_jobs_state, columns: [State, Id] }
+  - { name: idx_jobs_created, columns: [CreatedAt, Id] }
+";
+
 /// Doubles the rows of the `Jobs` table of [`unindexed_jobs`] `times` times
 /// (2 more doublings: 1,048,576 rows).
 pub async fn double_jobs(db: &TestDb, times: usize) {
