@@ -139,16 +139,15 @@ where
     // by an earlier call on the same session would end the wait too soon.
     static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let before_marker = format!("SELECT 'statement_work {call}: before'");
-    let after_marker = format!("SELECT 'statement_work {call}: after'");
-    let (before_sql, after_sql) = (before_marker.as_str(), after_marker.as_str());
+    let before_sql = format!("SELECT 'statement_work {call}: before'");
+    let after_sql = format!("SELECT 'statement_work {call}: after'");
     s.conn()
-        .query_drop(before_sql)
+        .query_drop(&before_sql)
         .await
         .expect("opening marker");
     run(s).await;
     s.conn()
-        .query_drop(after_sql)
+        .query_drop(&after_sql)
         .await
         .expect("closing marker");
     let marker = "SELECT MAX(EVENT_ID) FROM performance_schema.events_statements_history \
@@ -156,7 +155,7 @@ where
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let after: u64 = loop {
         let id: Option<u64> = observer
-            .exec_first(marker, (thread, after_sql))
+            .exec_first(marker, (thread, &after_sql))
             .await
             .expect("look for the closing marker")
             .flatten();
@@ -170,7 +169,7 @@ where
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     };
     let before: u64 = observer
-        .exec_first(marker, (thread, before_sql))
+        .exec_first(marker, (thread, &before_sql))
         .await
         .expect("look for the opening marker")
         .flatten()
